@@ -1,0 +1,7 @@
+"""Attention mechanisms, one class per file, on one shared base."""
+
+from attention_zoo.layers.bahdanau_attention import BahdanauAttention
+from attention_zoo.layers.base_attention import BaseAttention
+from attention_zoo.layers.luong_attention import LuongAttention
+
+__all__ = ["BaseAttention", "BahdanauAttention", "LuongAttention"]

@@ -1,0 +1,324 @@
+"""The shared base of every attention mechanism in attention_zoo."""
+
+from __future__ import annotations
+
+import keras
+from keras import ops
+
+from attention_zoo import ops as zoo_ops
+
+
+def clone_initializer(initializer):
+    """A fresh initializer with the same config, so two weights never share seeds."""
+    initializer = keras.initializers.get(initializer)
+    return initializer.__class__.from_config(initializer.get_config())
+
+
+def _shape(x):
+    return tuple(x.shape)
+
+
+class BaseAttention(keras.layers.Layer):
+    """Base class: scoring, masking and normalisation split into three steps.
+
+    A subclass provides the score function only:
+
+    - `build_scorer(query_dim, key_dim)` creates its weights,
+    - `project_key(key)` computes everything that depends on the memory alone
+      (e.g. `W_2 k + b` for Bahdanau attention), once per source sequence,
+    - `score(query, projected_key)` maps `(batch_size, Tq, Dq)` and the
+      projected key to raw scores `(batch_size, Tq, Tv)`.
+
+    The base class validates inputs, applies the masks, normalises with
+    `attention_zoo.ops.masked_softmax`, applies dropout to the weights and
+    forms the context vectors.
+
+    Sizes: `B` batch size, `Tq` query (decoder) steps, `Tv` memory (encoder)
+    steps, `Dq`, `Dk`, `Dv` feature sizes of query, key and value.
+
+    Args:
+        dropout: float in `[0, 1)`, fraction of attention weights dropped
+            during training (the returned weights are the ones before
+            dropout, so they always sum to 1).
+        seed: int, seed of the dropout.
+        **kwargs: base `keras.layers.Layer` arguments (`name`, `dtype`, ...).
+
+    Call arguments:
+        query: `(B, Tq, Dq)`, or `(B, Dq)` for a single decoder step.
+        value: `(B, Tv, Dv)`, the memory.
+        key: optional `(B, Tv, Dk)`; defaults to `value`.
+        query_mask: optional boolean `(B, Tq)` (`(B,)` for a single step).
+            Masked query rows get zero weights and a zero context.
+        value_mask: optional boolean `(B, Tv)`. Masked keys get exactly zero
+            weight. A query whose keys are all masked gets all-zero weights and
+            a zero context (see `attention_zoo.ops`). Keras implicit masks (from
+            `Embedding(mask_zero=True)` or `Masking`) fill both masks when they
+            are not passed.
+        return_attention_scores: bool, also return the attention weights.
+        training: bool, whether dropout is active.
+
+    Returns:
+        The context `(B, Tq, Dv)` (or `(B, Dv)`), and with
+        `return_attention_scores=True` also the weights `(B, Tq, Tv)` (or
+        `(B, Tv)`).
+
+    Step decoding: call `project_key(key)` once per source sequence, then
+    `attend(query_t, value, projected_key, value_mask=...)` for each decoder
+    step. `layer(query, value, key)` is exactly
+    `layer.attend(query, value, layer.project_key(key))`.
+    """
+
+    def __init__(self, dropout: float = 0.0, seed: int | None = None, **kwargs):
+        super().__init__(**kwargs)
+        if not 0.0 <= float(dropout) < 1.0:
+            raise ValueError(
+                f"{self.__class__.__name__}: `dropout` must be a float in [0, 1). "
+                f"Received: dropout={dropout}"
+            )
+        self.dropout = float(dropout)
+        self.seed = seed
+        self.supports_masking = True
+        if self.dropout > 0:
+            self.seed_generator = keras.random.SeedGenerator(seed)
+
+    # ------------------------------------------------------------------ build
+
+    def build(self, query_shape, value_shape, key_shape=None):
+        key_shape = value_shape if key_shape is None else key_shape
+        self._check_static_shapes(query_shape, value_shape, key_shape)
+        query_dim, key_dim = query_shape[-1], key_shape[-1]
+        if query_dim is None or key_dim is None:
+            raise ValueError(
+                f"{self.__class__.__name__}: the last dimension of `query` and "
+                f"`key` must be known to build the layer. Received: "
+                f"query.shape={tuple(query_shape)}, key.shape={tuple(key_shape)}"
+            )
+        self.build_scorer(int(query_dim), int(key_dim))
+        self.built = True
+
+    def build_scorer(self, query_dim: int, key_dim: int) -> None:
+        """Create the weights of the score function."""
+
+    # -------------------------------------------------------- score function
+
+    def project_key(self, key):
+        """Memory-only part of the score, computed once per source sequence.
+
+        Args:
+            key: `(B, Tv, Dk)`.
+
+        Returns:
+            The projected key that `score` and `attend` take.
+        """
+        return key
+
+    def score(self, query, projected_key):
+        """Raw scores `(B, Tq, Tv)` from `query` `(B, Tq, Dq)`."""
+        raise NotImplementedError
+
+    # --------------------------------------------------- masks and softmax
+
+    def compute_weights(self, scores, query_mask=None, value_mask=None):
+        """Masked softmax over keys; masked query rows are set to zero."""
+        key_mask = None if value_mask is None else value_mask[:, None, :]
+        weights = zoo_ops.masked_softmax(scores, key_mask, axis=-1)
+        if query_mask is not None:
+            weights = weights * ops.cast(query_mask[:, :, None], weights.dtype)
+        return weights
+
+    def _apply_weights(self, weights, value, training=None):
+        if training and self.dropout > 0:
+            weights = keras.random.dropout(
+                weights, self.dropout, seed=self.seed_generator
+            )
+        return ops.matmul(weights, value)
+
+    # ------------------------------------------------------------------ call
+
+    def attend(
+        self,
+        query,
+        value,
+        projected_key,
+        query_mask=None,
+        value_mask=None,
+        return_attention_scores: bool = False,
+        training=None,
+    ):
+        """Attention with a key already passed through `project_key`.
+
+        Same arguments and results as calling the layer, with `projected_key`
+        in place of `key`. Use it inside a decoding loop so that the memory is
+        projected once, not once per step.
+        """
+        if not self.built:
+            raise ValueError(
+                f"{self.__class__.__name__}.attend() needs a built layer: call "
+                "the layer once or `build(query_shape, value_shape)` first."
+            )
+        dtype = self.compute_dtype
+        query = ops.cast(query, dtype)
+        value = ops.cast(value, dtype)
+        projected_key = ops.cast(projected_key, dtype)
+        single_step = len(query.shape) == 2
+        if single_step:
+            query = query[:, None, :]  # (B, 1, Dq)
+            if query_mask is not None:
+                query_mask = query_mask[:, None]
+        if query_mask is not None:
+            query_mask = ops.cast(query_mask, "bool")
+        if value_mask is not None:
+            value_mask = ops.cast(value_mask, "bool")
+        scores = self.score(query, projected_key)  # (B, Tq, Tv)
+        weights = self.compute_weights(scores, query_mask, value_mask)  # (B, Tq, Tv)
+        context = self._apply_weights(weights, value, training)  # (B, Tq, Dv)
+        if single_step:
+            context, weights = context[:, 0], weights[:, 0]
+        if return_attention_scores:
+            return context, weights
+        return context
+
+    def call(
+        self,
+        query,
+        value,
+        key=None,
+        query_mask=None,
+        value_mask=None,
+        return_attention_scores: bool = False,
+        training=None,
+    ):
+        key = value if key is None else key
+        self._check_static_shapes(
+            _shape(query),
+            _shape(value),
+            _shape(key),
+            None if query_mask is None else _shape(query_mask),
+            None if value_mask is None else _shape(value_mask),
+        )
+        return self.attend(
+            query,
+            value,
+            self.project_key(ops.cast(key, self.compute_dtype)),
+            query_mask=query_mask,
+            value_mask=value_mask,
+            return_attention_scores=return_attention_scores,
+            training=training,
+        )
+
+    def compute_mask(self, query, previous_mask=None):
+        # The context has one row per query step, so it keeps the query mask.
+        return previous_mask
+
+    def compute_output_shape(self, query_shape, value_shape, key_shape=None):
+        return (*tuple(query_shape)[:-1], value_shape[-1])
+
+    def compute_output_spec(
+        self,
+        query,
+        value,
+        key=None,
+        query_mask=None,
+        value_mask=None,
+        return_attention_scores: bool = False,
+        training=None,
+    ):
+        key = value if key is None else key
+        self._check_static_shapes(
+            _shape(query),
+            _shape(value),
+            _shape(key),
+            None if query_mask is None else _shape(query_mask),
+            None if value_mask is None else _shape(value_mask),
+        )
+        context = keras.KerasTensor(
+            self.compute_output_shape(query.shape, value.shape),
+            dtype=self.compute_dtype,
+        )
+        if not return_attention_scores:
+            return context
+        weights_shape = (*tuple(query.shape)[:-1], value.shape[1])
+        return context, keras.KerasTensor(weights_shape, dtype=self.compute_dtype)
+
+    # ----------------------------------------------------------- validation
+
+    def _check_static_shapes(
+        self,
+        query_shape,
+        value_shape,
+        key_shape,
+        query_mask_shape=None,
+        value_mask_shape=None,
+    ):
+        """Raise a clear error for shapes that cannot be right."""
+        name = self.__class__.__name__
+        query_shape, value_shape, key_shape = (
+            tuple(query_shape),
+            tuple(value_shape),
+            tuple(key_shape),
+        )
+        if len(query_shape) not in (2, 3):
+            raise ValueError(
+                f"{name}: `query` must have rank 3 (batch_size, Tq, Dq) or rank "
+                f"2 (batch_size, Dq) for a single step. Received: "
+                f"query.shape={query_shape}"
+            )
+        for arg, shape, dims in (
+            ("value", value_shape, "(batch_size, Tv, Dv)"),
+            ("key", key_shape, "(batch_size, Tv, Dk)"),
+        ):
+            if len(shape) != 3:
+                raise ValueError(
+                    f"{name}: `{arg}` must have rank 3 {dims}. Received: "
+                    f"{arg}.shape={shape}"
+                )
+        batch_sizes = {
+            arg: shape[0]
+            for arg, shape in (
+                ("query", query_shape),
+                ("value", value_shape),
+                ("key", key_shape),
+            )
+            if shape[0] is not None
+        }
+        if len(set(batch_sizes.values())) > 1:
+            received = ", ".join(f"{k}.shape[0]={v}" for k, v in batch_sizes.items())
+            raise ValueError(
+                f"{name}: `query`, `value` and `key` must have the same batch "
+                f"size. Received: {received}"
+            )
+        if (
+            None not in (key_shape[1], value_shape[1])
+            and key_shape[1] != value_shape[1]
+        ):
+            raise ValueError(
+                f"{name}: `key` and `value` must have the same length Tv. "
+                f"Received: key.shape={key_shape}, value.shape={value_shape}"
+            )
+        expected_query_mask = query_shape[:-1]
+        for arg, mask_shape, expected in (
+            ("query_mask", query_mask_shape, expected_query_mask),
+            ("value_mask", value_mask_shape, value_shape[:2]),
+        ):
+            if mask_shape is None:
+                continue
+            mask_shape = tuple(mask_shape)
+            compatible = len(mask_shape) == len(expected) and all(
+                a is None or b is None or a == b for a, b in zip(mask_shape, expected)
+            )
+            if not compatible:
+                raise ValueError(
+                    f"{name}: `{arg}` must have shape {expected}. Received: "
+                    f"{arg}.shape={mask_shape}"
+                )
+        self.check_memory_length(value_shape[1])
+
+    def check_memory_length(self, length) -> None:
+        """Hook for mechanisms that only support memories up to a length."""
+
+    # --------------------------------------------------------------- config
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"dropout": self.dropout, "seed": self.seed})
+        return config

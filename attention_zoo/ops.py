@@ -1,0 +1,94 @@
+"""Backend-agnostic tensor helpers shared by every attention mechanism.
+
+Only `keras.ops` is used here, so everything runs on TensorFlow, JAX and
+PyTorch alike.
+
+Fully-masked policy: a query row whose keys are *all* masked gets all-zero
+attention weights (and therefore a zero context vector), never NaN and never a
+uniform distribution over padding. The gradient through such a row is exactly
+zero and finite on every backend.
+"""
+
+from __future__ import annotations
+
+import keras
+from keras import ops
+
+
+def large_negative_number(dtype) -> float:
+    """A large negative number that is finite in `dtype`.
+
+    Used to push masked scores out of a softmax. `float16` cannot hold `-1e9`
+    (its largest finite value is 65504), every other float dtype can.
+    """
+    if keras.backend.standardize_dtype(dtype) == "float16":
+        return -65504.0
+    return -1e9
+
+
+def masked_softmax(scores, mask=None, axis: int = -1):
+    """Softmax over `axis` that gives masked positions exactly zero weight.
+
+    The softmax is computed in float32 (whatever the dtype of `scores`) and the
+    result is cast back, so `mixed_float16` and `mixed_bfloat16` policies do not
+    lose the normalisation. A slice along `axis` whose mask is entirely `False`
+    gets all-zero weights (see the module docstring).
+
+    Args:
+        scores: float tensor of any rank.
+        mask: optional boolean tensor broadcastable to `scores`; `True` marks a
+            position that may be attended to.
+        axis: the axis to normalise over.
+
+    Returns:
+        A tensor of the shape and dtype of `scores`. Along `axis` it sums to 1
+        where at least one position is unmasked, and to 0 otherwise.
+
+    Example:
+
+    >>> import numpy as np
+    >>> w = masked_softmax(
+    ...     np.array([[0.0, 0.0, 5.0], [1.0, 2.0, 3.0]], "float32"),
+    ...     mask=np.array([[True, True, False], [False, False, False]]),
+    ... )
+    >>> np.round(keras.ops.convert_to_numpy(w), 3).tolist()
+    [[0.5, 0.5, 0.0], [0.0, 0.0, 0.0]]
+    """
+    dtype = scores.dtype
+    scores = ops.cast(scores, "float32")
+    if mask is not None:
+        mask = ops.cast(mask, "bool")
+        # A finite large negative number rather than -inf keeps every
+        # intermediate finite (inf - inf would give NaN values and gradients);
+        # the multiplication by the mask below then gives masked positions
+        # exactly zero, and fully masked slices all zeros.
+        scores = ops.where(mask, scores, large_negative_number("float32"))
+    # Written out rather than `ops.softmax`, which warns on a length-1 axis
+    # (a one-step memory is legitimate here).
+    exp = ops.exp(scores - ops.stop_gradient(ops.max(scores, axis=axis, keepdims=True)))
+    if mask is not None:
+        exp = exp * ops.cast(mask, "float32")
+        # Fully masked slices sum to 0: divide by 1 instead to get zeros.
+        total = ops.sum(exp, axis=axis, keepdims=True)
+        weights = exp / ops.where(total > 0, total, 1.0)
+    else:
+        weights = exp / ops.sum(exp, axis=axis, keepdims=True)
+    return ops.cast(weights, dtype)
+
+
+def sequence_mask(lengths, maxlen: int):
+    """Boolean mask `(batch, maxlen)` that is `True` before each length.
+
+    Args:
+        lengths: integer tensor `(batch,)`.
+        maxlen: static length of the mask.
+
+    Example:
+
+    >>> m = sequence_mask(keras.ops.array([1, 3]), 4)
+    >>> keras.ops.convert_to_numpy(m).tolist()
+    [[True, False, False, False], [True, True, True, False]]
+    """
+    positions = ops.arange(maxlen, dtype="int32")
+    lengths = ops.cast(lengths, "int32")
+    return ops.less(positions[None, :], lengths[:, None])
