@@ -1,0 +1,63 @@
+"""Backend-agnostic test utilities."""
+
+from __future__ import annotations
+
+import keras
+import numpy as np
+
+
+def to_numpy(x):
+    return keras.ops.convert_to_numpy(x)
+
+
+def gradients(layer, args, kwargs, reduce_fn):
+    """Gradients of `reduce_fn(layer(*args, **kwargs))` w.r.t. float args and weights.
+
+    Returns a list of NumPy arrays: one per float array in `args`, then one per
+    trainable weight of `layer`. An input the loss does not depend on gives
+    `None` on TensorFlow and PyTorch and zeros on JAX.
+    """
+    backend = keras.backend.backend()
+    float_positions = [
+        i for i, a in enumerate(args) if np.issubdtype(np.asarray(a).dtype, np.floating)
+    ]
+    if backend == "tensorflow":
+        import tensorflow as tf
+
+        with tf.GradientTape() as tape:
+            tensors = [tf.constant(a) for a in args]
+            watched = [tensors[i] for i in float_positions]
+            tape.watch(watched)
+            loss = reduce_fn(layer(*tensors, **kwargs))
+        grads = tape.gradient(loss, watched + list(layer.trainable_variables))
+        return [None if g is None else to_numpy(g) for g in grads]
+    if backend == "jax":
+        import jax
+
+        non_trainable = [v.value for v in layer.non_trainable_variables]
+
+        def loss_fn(trainable, floats):
+            full = list(args)
+            for i, x in zip(float_positions, floats):
+                full[i] = x
+            out, _ = layer.stateless_call(trainable, non_trainable, *full, **kwargs)
+            return reduce_fn(out)
+
+        trainable = [v.value for v in layer.trainable_variables]
+        floats = [jax.numpy.asarray(args[i]) for i in float_positions]
+        g_weights, g_inputs = jax.grad(loss_fn, argnums=(0, 1))(trainable, floats)
+        return [np.asarray(g) for g in list(g_inputs) + list(g_weights)]
+    if backend == "torch":
+        import torch
+
+        tensors = [torch.tensor(np.asarray(a)) for a in args]
+        for i in float_positions:
+            tensors[i].requires_grad_(True)
+        for v in layer.trainable_variables:
+            v.value.grad = None
+        loss = reduce_fn(layer(*tensors, **kwargs))
+        loss.backward()
+        grads = [tensors[i].grad for i in float_positions]
+        grads += [v.value.grad for v in layer.trainable_variables]
+        return [None if g is None else g.detach().cpu().numpy() for g in grads]
+    raise NotImplementedError(backend)

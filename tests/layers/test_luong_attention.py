@@ -1,0 +1,103 @@
+import math
+
+import numpy as np
+import pytest
+
+from attention_zoo.layers import LuongAttention
+from tests.helpers import to_numpy
+
+
+def test_dot_two_keys_by_hand():
+    layer = LuongAttention(score_mode="dot")
+    query = np.array([[1.0, 0.0]], "float32")  # one step, (1, 2)
+    value = np.array([[[1.0, 0.0], [0.0, 1.0]]], "float32")  # (1, 2, 2)
+    context, weights = layer(query, value, return_attention_scores=True)
+    e = math.e
+    expected = [e / (1 + e), 1 / (1 + e)]  # softmax([1, 0])
+    np.testing.assert_allclose(to_numpy(weights)[0], expected, rtol=1e-6)
+    np.testing.assert_allclose(to_numpy(context)[0], expected, rtol=1e-6)
+
+
+def test_use_scale_multiplies_scores():
+    layer = LuongAttention(score_mode="dot", use_scale=True)
+    query = np.array([[1.0, 0.0]], "float32")
+    value = np.array([[[1.0, 0.0], [0.0, 1.0]]], "float32")
+    layer(query, value)
+    layer.set_weights([np.array(2.0, "float32")])
+    _, weights = layer(query, value, return_attention_scores=True)
+    e2 = math.exp(2.0)
+    np.testing.assert_allclose(
+        to_numpy(weights)[0], [e2 / (1 + e2), 1 / (1 + e2)], rtol=1e-6
+    )
+
+
+def test_location_scores_ignore_key_content_and_truncate():
+    layer = LuongAttention(score_mode="location", max_length=6)
+    rng = np.random.default_rng(0)
+    query = rng.normal(size=(2, 3, 4)).astype("float32")
+    value = rng.normal(size=(2, 4, 5)).astype("float32")
+    _, a = layer(query, value, return_attention_scores=True)
+    _, b = layer(
+        query,
+        value,
+        rng.normal(size=(2, 4, 7)).astype("float32"),
+        return_attention_scores=True,
+    )
+    np.testing.assert_array_equal(to_numpy(a), to_numpy(b))
+    assert tuple(a.shape) == (2, 3, 4)
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        pytest.param(
+            dict(score_mode="cosine"),
+            r"`score_mode` must be one of \('dot', 'general', 'concat', 'location'\). Received: score_mode='cosine'",
+            id="unknown_score_mode",
+        ),
+        pytest.param(
+            dict(score_mode="concat"),
+            r"needs `units`. Received: units=None",
+            id="concat_without_units",
+        ),
+        pytest.param(
+            dict(score_mode="concat", units=0),
+            r"`units` must be a positive integer. Received: units=0",
+            id="concat_units_zero",
+        ),
+        pytest.param(
+            dict(score_mode="general", units=4),
+            r"`units` is only used by score_mode='concat'. Received: units=4",
+            id="units_with_general",
+        ),
+        pytest.param(
+            dict(score_mode="location"),
+            r"needs `max_length`. Received: max_length=None",
+            id="location_without_max_length",
+        ),
+        pytest.param(
+            dict(score_mode="location", max_length=-2),
+            r"Received: max_length=-2",
+            id="location_negative_max_length",
+        ),
+    ],
+)
+def test_bad_constructor_arguments(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        LuongAttention(**kwargs)
+
+
+def test_location_rejects_memory_longer_than_max_length():
+    layer = LuongAttention(score_mode="location", max_length=4)
+    query = np.zeros((2, 3, 4), "float32")
+    layer(query, np.zeros((2, 4, 5), "float32"))
+    with pytest.raises(
+        ValueError, match=r"at most max_length=4 steps. Received: value.shape\[1\]=5"
+    ):
+        layer(query, np.zeros((2, 5, 5), "float32"))
+
+
+def test_dot_needs_matching_sizes():
+    layer = LuongAttention(score_mode="dot")
+    with pytest.raises(ValueError, match=r"query.shape\[-1\]=3, key.shape\[-1\]=5"):
+        layer(np.zeros((2, 1, 3), "float32"), np.zeros((2, 4, 5), "float32"))

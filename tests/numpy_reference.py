@@ -1,0 +1,113 @@
+"""Independent NumPy float64 implementations of every score function.
+
+Written from the papers' equations, not from the layer code: the only thing
+taken from a layer is its weights.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def f64(x) -> np.ndarray:
+    return np.asarray(x, dtype=np.float64)
+
+
+def masked_softmax(scores, mask=None):
+    """Softmax over the last axis; rows with no unmasked entry give zeros."""
+    scores = f64(scores)
+    if mask is None:
+        mask = np.ones(scores.shape, bool)
+    mask = np.broadcast_to(mask, scores.shape)
+    out = np.zeros_like(scores)
+    for index in np.ndindex(scores.shape[:-1]):
+        row, keep = scores[index], mask[index]
+        if not keep.any():
+            continue
+        e = np.exp(row[keep] - row[keep].max())
+        out[index][keep] = e / e.sum()
+    return out
+
+
+def attention(scores, value, query_mask=None, value_mask=None):
+    """Weights and context from raw scores `(B, Tq, Tv)`."""
+    key_mask = None if value_mask is None else np.asarray(value_mask, bool)[:, None, :]
+    weights = masked_softmax(scores, key_mask)
+    if query_mask is not None:
+        weights = weights * np.asarray(query_mask, bool)[:, :, None]
+    return weights @ f64(value), weights
+
+
+def bahdanau_scores(query, key, w1, w2, b, v, g=None):
+    """v^T tanh(W1 q_i + W2 k_j + b), optionally with v = g v / ||v||."""
+    q, k, w1, w2, b, v = map(f64, (query, key, w1, w2, b, v))
+    if g is not None:
+        v = float(g) * v / np.linalg.norm(v)
+    pq = q @ w1  # (B, Tq, U)
+    pk = k @ w2 + b  # (B, Tv, U)
+    out = np.zeros(q.shape[:2] + (k.shape[1],))
+    for i in range(q.shape[1]):
+        for j in range(k.shape[1]):
+            out[:, i, j] = np.tanh(pq[:, i] + pk[:, j]) @ v
+    return out
+
+
+def luong_scores(mode, query, key, kernel=None, query_kernel=None, v=None, scale=None):
+    """The four score functions of Luong et al. (2015), eqs. (8) and (9)."""
+    q, k = f64(query), f64(key)
+    if mode == "dot":
+        out = np.einsum("bid,bjd->bij", q, k)
+    elif mode == "general":
+        # q^T W k with W stored as a (Dk, Dq) kernel: W k = k @ kernel.
+        out = np.einsum("bid,bjd->bij", q, k @ f64(kernel))
+    elif mode == "concat":
+        # W [q; k] with W split into its query rows and key rows.
+        w = np.concatenate([f64(query_kernel), f64(kernel)], axis=0)
+        out = np.zeros(q.shape[:2] + (k.shape[1],))
+        for i in range(q.shape[1]):
+            for j in range(k.shape[1]):
+                pair = np.concatenate([q[:, i], k[:, j]], axis=-1)  # (B, Dq + Dk)
+                out[:, i, j] = np.tanh(pair @ w) @ f64(v)
+    elif mode == "location":
+        out = (q @ f64(query_kernel))[:, :, : k.shape[1]]
+    else:
+        raise ValueError(mode)
+    if scale is not None:
+        out = out * float(scale)
+    return out
+
+
+def layer_scores(layer, query, key):
+    """Scores of an attention_zoo layer recomputed from its weights in float64."""
+    import keras
+
+    def w(variable):
+        return keras.ops.convert_to_numpy(variable)
+
+    name = type(layer).__name__
+    if name == "BahdanauAttention":
+        return bahdanau_scores(
+            query,
+            key,
+            w(layer._query_dense.kernel),
+            w(layer._key_dense.kernel),
+            w(layer._key_dense.bias),
+            w(layer.attention_v),
+            w(layer.attention_g) if layer.normalize else None,
+        )
+    if name == "LuongAttention":
+        mode = layer.score_mode
+        return luong_scores(
+            mode,
+            query,
+            key,
+            kernel=w(layer._key_dense.kernel)
+            if mode in ("general", "concat")
+            else None,
+            query_kernel=(
+                w(layer._query_dense.kernel) if mode in ("concat", "location") else None
+            ),
+            v=w(layer.attention_v) if mode == "concat" else None,
+            scale=w(layer.scale) if layer.use_scale else None,
+        )
+    raise NotImplementedError(name)

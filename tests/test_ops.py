@@ -1,0 +1,49 @@
+import keras
+import numpy as np
+import pytest
+
+from attention_zoo import ops as zoo_ops
+from tests import numpy_reference as ref
+from tests.helpers import to_numpy
+
+
+def test_masked_softmax_matches_reference():
+    rng = np.random.default_rng(0)
+    scores = rng.normal(size=(3, 4, 7)).astype("float32") * 5
+    mask = rng.random((3, 4, 7)) < 0.5
+    mask[0, 0] = False  # one fully masked row
+    got = to_numpy(zoo_ops.masked_softmax(scores, mask))
+    np.testing.assert_allclose(got, ref.masked_softmax(scores, mask), atol=1e-6)
+    assert (got[0, 0] == 0).all()
+
+
+def test_masked_softmax_without_mask_is_softmax():
+    scores = np.array([[1.0, 2.0, 3.0]], "float32")
+    np.testing.assert_allclose(
+        to_numpy(zoo_ops.masked_softmax(scores)), ref.masked_softmax(scores), atol=1e-6
+    )
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+def test_masked_softmax_keeps_dtype_and_is_finite(dtype):
+    scores = keras.ops.cast(np.array([[300.0, -300.0, 0.0]]), dtype)
+    mask = np.array([[True, True, False]])
+    out = zoo_ops.masked_softmax(scores, mask)
+    assert keras.backend.standardize_dtype(out.dtype) == dtype
+    out = to_numpy(keras.ops.cast(out, "float32"))
+    np.testing.assert_allclose(out, [[1.0, 0.0, 0.0]], atol=1e-3)
+
+
+def test_large_negative_number_is_finite_in_dtype():
+    assert zoo_ops.large_negative_number("float16") == -65504.0
+    assert np.isfinite(np.float16(zoo_ops.large_negative_number("float16")))
+    assert zoo_ops.large_negative_number("float32") == -1e9
+
+
+def test_sequence_mask():
+    mask = zoo_ops.sequence_mask(np.array([0, 2, 3]), 3)
+    assert to_numpy(mask).tolist() == [
+        [False, False, False],
+        [True, True, False],
+        [True, True, True],
+    ]
