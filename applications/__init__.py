@@ -1,0 +1,1 @@
+"""Applications built on attention_zoo: dates, translation, captioning."""

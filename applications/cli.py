@@ -1,0 +1,53 @@
+"""The `attention-zoo` command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from attention_zoo.version import __version__
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="attention-zoo",
+        description="Keras 3 attention mechanisms and the applications built on them.",
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"attention-zoo {__version__}"
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    demo = commands.add_parser(
+        "demo",
+        help="train a small BahdanauAttention model to reverse digits (about a minute)",
+        description="Train a small model with BahdanauAttention to reverse digit "
+        "sequences with model.fit, then print its accuracy and attention matrix.",
+    )
+    demo.add_argument(
+        "--epochs", type=int, default=8, help="training epochs (default 8)"
+    )
+    demo.add_argument("--length", type=int, default=8, help="digits per sequence")
+    demo.add_argument("--seed", type=int, default=0)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    if args.command == "demo":
+        if args.epochs < 1 or args.length < 2:
+            parser.error(
+                f"demo needs --epochs >= 1 and --length >= 2. Received: "
+                f"--epochs {args.epochs} --length {args.length}"
+            )
+        from applications import demo
+
+        demo.run(epochs=args.epochs, length=args.length, seed=args.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
