@@ -1,0 +1,34 @@
+"""The Python examples in README.md and docs/index.md run as written."""
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def python_blocks(path):
+    return re.findall(r"```python\n(.*?)```", path.read_text(), re.S)
+
+
+@pytest.mark.parametrize("document", ["README.md", "docs/index.md"])
+def test_examples_run(document):
+    blocks = python_blocks(ROOT / document)
+    assert blocks, f"{document} has no Python example"
+    namespace = {}
+    for block in blocks:
+        exec(compile(block, document, "exec"), namespace)
+
+
+def test_readme_model_masks_padding():
+    namespace = {}
+    exec(python_blocks(ROOT / "README.md")[0], namespace)
+    model = namespace["model"]
+    source = np.array([[3, 4, 0, 0], [5, 6, 7, 8]])
+    target = np.random.default_rng(0).normal(size=(2, 3, 32)).astype("float32")
+    logits, weights = model.predict([source, target], verbose=0)
+    assert logits.shape == (2, 3, 1000) and weights.shape == (2, 3, 4)
+    assert (weights[0, :, 2:] == 0).all()
+    np.testing.assert_allclose(weights.sum(-1), 1.0, atol=1e-5)
