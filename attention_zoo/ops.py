@@ -12,7 +12,7 @@ zero and finite on every backend.
 from __future__ import annotations
 
 import keras
-from keras import ops
+from keras import ops, tree
 
 
 def large_negative_number(dtype) -> float:
@@ -92,3 +92,60 @@ def sequence_mask(lengths, maxlen: int):
     positions = ops.arange(maxlen, dtype="int32")
     lengths = ops.cast(lengths, "int32")
     return ops.less(positions[None, :], lengths[:, None])
+
+
+def masked_mean(x, mask=None, axis: int = 1):
+    """Mean of `x` over `axis`, counting only positions where `mask` is True.
+
+    A slice with no unmasked position gives zeros.
+
+    Args:
+        x: float tensor, e.g. `(batch, T, D)`.
+        mask: optional boolean tensor of `x`'s shape without its last axis,
+            e.g. `(batch, T)`.
+        axis: the axis to average over.
+
+    Example:
+
+    >>> x = keras.ops.array([[[1.0], [3.0], [100.0]]])
+    >>> m = keras.ops.array([[True, True, False]])
+    >>> keras.ops.convert_to_numpy(masked_mean(x, m)).tolist()
+    [[2.0]]
+    """
+    if mask is None:
+        return ops.mean(x, axis=axis)
+    weights = ops.cast(mask, x.dtype)[..., None]
+    total = ops.sum(x * weights, axis=axis)
+    count = ops.sum(weights, axis=axis)
+    return total / ops.maximum(count, ops.cast(1, x.dtype))
+
+
+def scan(f, init, xs):
+    """`jax.lax.scan` semantics on every backend: `f(carry, x) -> (carry, y)`.
+
+    `keras.ops.scan` on TensorFlow (Keras 3.15) requires `y` to have the
+    structure and shapes of `carry`. There, the outputs ride along in an
+    extended carry whose shapes come from one call of `f` on the first step;
+    the other backends use `keras.ops.scan` directly.
+
+    Example:
+
+    >>> def f(total, x):
+    ...     total = total + x
+    ...     return total, (total, 2 * x)
+    >>> last, (totals, doubled) = scan(f, keras.ops.zeros(()), keras.ops.arange(4.0))
+    >>> float(last), keras.ops.convert_to_numpy(doubled).tolist()
+    (6.0, [0.0, 2.0, 4.0, 6.0])
+    """
+    if keras.backend.backend() != "tensorflow":
+        return ops.scan(f, init, xs)
+    first_x = tree.map_structure(lambda x: x[0], xs)
+    _, first_y = f(init, first_x)
+    zeros_y = tree.map_structure(ops.zeros_like, first_y)
+
+    def extended(carry_and_y, x):
+        carry, y = f(carry_and_y[0], x)
+        return (carry, y), (carry, y)
+
+    (carry, _), (_, ys) = ops.scan(extended, (init, zeros_y), xs)
+    return carry, ys

@@ -1,0 +1,497 @@
+"""An RNN decoder with attention inside the recurrence."""
+
+from __future__ import annotations
+
+import keras
+from keras import ops
+
+from attention_zoo import ops as zoo_ops
+from attention_zoo.layers.base_attention import BaseAttention
+
+STYLES = ("bahdanau", "luong")
+INITIAL_STATES = ("zeros", "mean_memory")
+
+
+def _as_list(x):
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+@keras.saving.register_keras_serializable(package="attention_zoo")
+class AttentionRNNDecoder(keras.layers.Layer):
+    """RNN decoder that attends over a memory at every step.
+
+    Two placements of the attention, after the two papers:
+
+    - `style="bahdanau"`: step `t` scores the memory with the previous state
+      `s_{t-1}`; the context `c_t` is concatenated with the input `x_t` before
+      the cell; the output is `[s_t; c_t]` (size `units + Dv`).
+    - `style="luong"`: the cell runs first, `h_t = cell(x_t, ...)`; the memory
+      is scored with `h_t` and the output is the attentional state
+      `a_t = tanh(W_c [c_t; h_t])` (size `attention_output_units`). With
+      `input_feeding=True`, `a_{t-1}` is concatenated with `x_t` (Luong et al.
+      2015, section 3.3).
+
+    The same weights run teacher-forced over a whole target sequence (`call`,
+    for `model.fit`) and one step at a time (`step`, for the functions of
+    `attention_zoo.decoding`). The memory-only part of the attention score is
+    computed once per source sequence by `get_constants`.
+
+    Sizes: `B` batch size, `Ty` target steps, `Tx` memory steps, `E` input
+    features, `Dm` memory features.
+
+    Args:
+        cell: a Keras RNN cell (`keras.layers.GRUCell`, `LSTMCell`,
+            `SimpleRNNCell`) without dropout: dropout inside the recurrence is
+            not supported, use `dropout` here instead.
+        attention: an attention layer of this package (a `BaseAttention`).
+        style: `"bahdanau"` or `"luong"`.
+        input_feeding: bool, Luong style only.
+        attention_output_units: size of `a_t` for the Luong style; defaults
+            to the cell's `units`.
+        initial_state: `"zeros"`, or `"mean_memory"` for a learned projection
+            `tanh(W mean(memory))` per cell state (Show, Attend and Tell).
+            An `initial_state` passed at call time takes precedence.
+        dropout: fraction of the inputs and outputs dropped during training.
+        seed: seed of the dropout.
+        **kwargs: base layer arguments.
+
+    Call arguments:
+        inputs: `(B, Ty, E)`, e.g. embedded target tokens shifted right.
+        memory: `(B, Tx, Dm)`, e.g. encoder outputs.
+        initial_state: optional list of cell states `(B, units)`.
+        inputs_mask: optional boolean `(B, Ty)`; at masked steps the state is
+            carried unchanged and the output and alignment are zero.
+        memory_mask: optional boolean `(B, Tx)`.
+        training: bool.
+
+    Returns:
+        `(outputs, alignments, states)`: outputs `(B, Ty, output_size)`,
+        alignments `(B, Ty, Tx)` and the list of final decoder states.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from attention_zoo.layers import BahdanauAttention
+    >>> decoder = AttentionRNNDecoder(
+    ...     keras.layers.GRUCell(8), BahdanauAttention(units=8)
+    ... )
+    >>> inputs = np.random.rand(2, 4, 3).astype("float32")  # (B, Ty, E)
+    >>> memory = np.random.rand(2, 6, 5).astype("float32")  # (B, Tx, Dm)
+    >>> outputs, alignments, states = decoder(inputs, memory)
+    >>> tuple(outputs.shape), tuple(alignments.shape), len(states)
+    ((2, 4, 13), (2, 4, 6), 1)
+
+    References:
+        Bahdanau et al. 2015, https://arxiv.org/abs/1409.0473; Luong et al.
+        2015, https://arxiv.org/abs/1508.04025; Xu et al. 2015 (initial
+        state from the mean memory), https://arxiv.org/abs/1502.03044
+    """
+
+    def __init__(
+        self,
+        cell,
+        attention,
+        style: str = "bahdanau",
+        input_feeding: bool = False,
+        attention_output_units: int | None = None,
+        initial_state: str = "zeros",
+        dropout: float = 0.0,
+        seed: int | None = None,
+        **kwargs,
+    ):
+        super().__init__(**kwargs)
+        name = self.__class__.__name__
+        if isinstance(cell, dict):
+            cell = keras.saving.deserialize_keras_object(cell)
+        if isinstance(attention, dict):
+            attention = keras.saving.deserialize_keras_object(attention)
+        if not isinstance(attention, BaseAttention):
+            raise ValueError(
+                f"{name}: `attention` must be an attention layer of attention_zoo "
+                f"(a BaseAttention). Received: attention={attention!r}"
+            )
+        if not hasattr(cell, "state_size") or not hasattr(cell, "units"):
+            raise ValueError(
+                f"{name}: `cell` must be a Keras RNN cell with `units` and "
+                f"`state_size` (GRUCell, LSTMCell, SimpleRNNCell). Received: "
+                f"cell={cell!r}"
+            )
+        if getattr(cell, "dropout", 0) or getattr(cell, "recurrent_dropout", 0):
+            raise ValueError(
+                f"{name}: dropout inside the cell is not supported; pass "
+                f"`dropout` to the decoder. Received: cell.dropout="
+                f"{getattr(cell, 'dropout', 0)}, cell.recurrent_dropout="
+                f"{getattr(cell, 'recurrent_dropout', 0)}"
+            )
+        if style not in STYLES:
+            raise ValueError(
+                f"{name}: `style` must be one of {STYLES}. Received: style={style!r}"
+            )
+        if input_feeding and style != "luong":
+            raise ValueError(
+                f"{name}: `input_feeding` needs style='luong'. Received: "
+                f"style={style!r}, input_feeding={input_feeding}"
+            )
+        if initial_state not in INITIAL_STATES:
+            raise ValueError(
+                f"{name}: `initial_state` must be one of {INITIAL_STATES}. "
+                f"Received: initial_state={initial_state!r}"
+            )
+        if attention_output_units is not None and (
+            not isinstance(attention_output_units, int) or attention_output_units <= 0
+        ):
+            raise ValueError(
+                f"{name}: `attention_output_units` must be a positive integer. "
+                f"Received: attention_output_units={attention_output_units!r}"
+            )
+        if not 0.0 <= float(dropout) < 1.0:
+            raise ValueError(
+                f"{name}: `dropout` must be a float in [0, 1). Received: "
+                f"dropout={dropout}"
+            )
+        self.cell = cell
+        self.attention = attention
+        self.style = style
+        self.input_feeding = bool(input_feeding)
+        self.attention_output_units = attention_output_units
+        self.initial_state = initial_state
+        self.dropout = float(dropout)
+        self.seed = seed
+        self.units = int(cell.units)
+        self.state_sizes = [int(s) for s in _as_list(cell.state_size)]
+        if self.dropout > 0:
+            self._input_dropout = keras.layers.Dropout(self.dropout, seed=seed)
+            self._output_dropout = keras.layers.Dropout(
+                self.dropout, seed=None if seed is None else seed + 1
+            )
+        self.supports_masking = True
+
+    # ----------------------------------------------------------------- build
+
+    @property
+    def output_size(self) -> int:
+        if self.style == "luong":
+            return self.attention_output_units or self.units
+        return self.units + self._memory_dim
+
+    def build(self, inputs_shape, memory_shape, initial_state_shape=None):
+        self._check_inputs(inputs_shape, memory_shape)
+        input_dim, self._memory_dim = int(inputs_shape[-1]), int(memory_shape[-1])
+        if self.style == "bahdanau":
+            cell_input_dim = input_dim + self._memory_dim
+        else:
+            cell_input_dim = input_dim + (self.output_size if self.input_feeding else 0)
+        # Sublayers deserialized from a .keras file arrive built already.
+        if not self.cell.built:
+            self.cell.build((None, cell_input_dim))
+        if not self.attention.built:
+            self.attention.build((None, self.units), (None, None, self._memory_dim))
+        if self.style == "luong":
+            self._attention_dense = keras.layers.Dense(
+                self.output_size,
+                activation="tanh",
+                use_bias=False,
+                name="attention_dense",
+                dtype=self.dtype_policy,
+            )
+            self._attention_dense.build((None, self._memory_dim + self.units))
+        if self.initial_state == "mean_memory":
+            self._initial_state_denses = []
+            for i, size in enumerate(self.state_sizes):
+                dense = keras.layers.Dense(
+                    size,
+                    activation="tanh",
+                    name=f"initial_state_dense_{i}",
+                    dtype=self.dtype_policy,
+                )
+                dense.build((None, self._memory_dim))
+                self._initial_state_denses.append(dense)
+        self.built = True
+
+    # ------------------------------------------------------ step decoding API
+
+    def get_constants(self, memory, memory_mask=None):
+        """What every step needs from the memory: `(memory, projected_key, mask)`.
+
+        Computed once per source sequence; `projected_key` is the attention's
+        `project_key(memory)`.
+        """
+        memory = ops.cast(memory, self.compute_dtype)
+        if memory_mask is None:
+            memory_mask = ops.ones(ops.shape(memory)[:2], dtype="bool")
+        return memory, self.attention.project_key(memory), ops.cast(memory_mask, "bool")
+
+    def get_initial_state(self, memory, memory_mask=None, initial_state=None):
+        """The decoder state before the first step, as a list of tensors.
+
+        Cell states (passed, zeros, or projected from the mean memory), then,
+        with Luong input feeding, the previous attentional state (zeros).
+        """
+        memory = ops.cast(memory, self.compute_dtype)
+        batch_size = ops.shape(memory)[0]
+        if initial_state is not None:
+            states = [ops.cast(s, self.compute_dtype) for s in _as_list(initial_state)]
+            if len(states) != len(self.state_sizes):
+                raise ValueError(
+                    f"{self.__class__.__name__}: the cell has {len(self.state_sizes)} "
+                    f"state(s). Received: {len(states)} initial state tensor(s)"
+                )
+        elif self.initial_state == "mean_memory":
+            mask = None if memory_mask is None else ops.cast(memory_mask, "bool")
+            mean = zoo_ops.masked_mean(memory, mask, axis=1)  # (B, Dm)
+            states = [dense(mean) for dense in self._initial_state_denses]
+        else:
+            states = [
+                ops.zeros((batch_size, size), self.compute_dtype)
+                for size in self.state_sizes
+            ]
+        if self.input_feeding:
+            states.append(ops.zeros((batch_size, self.output_size), self.compute_dtype))
+        return states
+
+    def step(self, inputs, states, constants, training=None):
+        """One decoder step.
+
+        Args:
+            inputs: `(B, E)`, the input at this step.
+            states: the list from `get_initial_state` or the previous step.
+            constants: the tuple from `get_constants`.
+            training: bool.
+
+        Returns:
+            `(output (B, output_size), new_states, alignment (B, Tx))`.
+        """
+        memory, projected_key, memory_mask = constants
+        inputs = ops.cast(inputs, self.compute_dtype)
+        states = list(states)
+        n = len(self.state_sizes)
+        cell_states = states[:n]
+        if self.style == "bahdanau":
+            context, alignment = self.attention.attend(
+                cell_states[0],
+                memory,
+                projected_key,
+                value_mask=memory_mask,
+                return_attention_scores=True,
+                training=training,
+            )  # (B, Dm), (B, Tx)
+            cell_input = ops.concatenate([inputs, context], axis=-1)
+            h, new_cell_states = self.cell(cell_input, cell_states, training=training)
+            return (
+                ops.concatenate([h, context], -1),
+                _as_list(new_cell_states),
+                alignment,
+            )
+        cell_input = inputs
+        if self.input_feeding:
+            cell_input = ops.concatenate([inputs, states[n]], axis=-1)
+        h, new_cell_states = self.cell(cell_input, cell_states, training=training)
+        context, alignment = self.attention.attend(
+            h,
+            memory,
+            projected_key,
+            value_mask=memory_mask,
+            return_attention_scores=True,
+            training=training,
+        )
+        output = self._attention_dense(ops.concatenate([context, h], axis=-1))
+        new_states = _as_list(new_cell_states)
+        if self.input_feeding:
+            new_states.append(output)
+        return output, new_states, alignment
+
+    # -------------------------------------------------------- teacher forcing
+
+    def _scan(self, step_fn, inputs, states, inputs_mask):
+        """Run `step_fn(x_t, states) -> (output, states, alignment)` over time.
+
+        Masked steps carry the states unchanged and emit zeros.
+        """
+        # One scanned tensor, the mask riding as a last feature: Keras 3.15's
+        # TensorFlow scan fails on several inputs of unknown length.
+        mask = ops.cast(inputs_mask, inputs.dtype)[:, :, None]
+        xs = ops.transpose(
+            ops.concatenate([inputs, mask], -1), (1, 0, 2)
+        )  # (Ty, B, E+1)
+
+        def scan_step(carry, x):
+            x_t, keep = x[:, :-1], x[:, -1:] > 0.5  # (B, E), (B, 1)
+            output, new_states, alignment = step_fn(x_t, carry)
+            new_states = [
+                ops.where(keep, new, old) for new, old in zip(new_states, carry)
+            ]
+            output = ops.where(keep, output, ops.zeros_like(output))
+            alignment = ops.where(keep, alignment, ops.zeros_like(alignment))
+            return new_states, (output, alignment)
+
+        final_states, (outputs, alignments) = zoo_ops.scan(scan_step, list(states), xs)
+        outputs = ops.transpose(outputs, (1, 0, 2))  # (B, Ty, output_size)
+        alignments = ops.transpose(alignments, (1, 0, 2))  # (B, Ty, Tx)
+        return outputs, alignments, final_states
+
+    def call(
+        self,
+        inputs,
+        memory,
+        initial_state=None,
+        inputs_mask=None,
+        memory_mask=None,
+        training=None,
+    ):
+        self._check_inputs(inputs.shape, memory.shape)
+        if self.dropout > 0:
+            inputs = self._input_dropout(inputs, training=training)
+        if inputs_mask is None:
+            inputs_mask = ops.ones(ops.shape(inputs)[:2], dtype="bool")
+        constants = self.get_constants(memory, memory_mask)
+        states = self.get_initial_state(memory, memory_mask, initial_state)
+        outputs, alignments, final_states = self._teacher_forced(
+            inputs, states, constants, inputs_mask, training
+        )
+        if self.dropout > 0:
+            outputs = self._output_dropout(outputs, training=training)
+        return outputs, alignments, final_states
+
+    def _teacher_forced(self, inputs, states, constants, inputs_mask, training):
+        return self._scan(
+            lambda x_t, s: self.step(x_t, s, constants, training=training),
+            inputs,
+            states,
+            inputs_mask,
+        )
+
+    def _check_inputs(self, inputs_shape, memory_shape):
+        name = self.__class__.__name__
+        inputs_shape, memory_shape = tuple(inputs_shape), tuple(memory_shape)
+        if len(inputs_shape) != 3 or inputs_shape[-1] is None:
+            raise ValueError(
+                f"{name}: `inputs` must have shape (batch_size, Ty, E) with known "
+                f"E. Received: inputs.shape={inputs_shape}"
+            )
+        if len(memory_shape) != 3 or memory_shape[-1] is None:
+            raise ValueError(
+                f"{name}: `memory` must have shape (batch_size, Tx, Dm) with known "
+                f"Dm. Received: memory.shape={memory_shape}"
+            )
+        b1, b2 = inputs_shape[0], memory_shape[0]
+        if b1 is not None and b2 is not None and b1 != b2:
+            raise ValueError(
+                f"{name}: `inputs` and `memory` must have the same batch size. "
+                f"Received: inputs.shape={inputs_shape}, memory.shape={memory_shape}"
+            )
+
+    def compute_mask(self, inputs, previous_mask=None):
+        return previous_mask
+
+    def compute_output_spec(
+        self,
+        inputs,
+        memory,
+        initial_state=None,
+        inputs_mask=None,
+        memory_mask=None,
+        training=None,
+    ):
+        self._check_inputs(inputs.shape, memory.shape)
+        batch, steps = inputs.shape[0], inputs.shape[1]
+        if not self.built:
+            self._memory_dim = int(memory.shape[-1])
+        dtype = self.compute_dtype
+        outputs = keras.KerasTensor((batch, steps, self.output_size), dtype=dtype)
+        alignments = keras.KerasTensor((batch, steps, memory.shape[1]), dtype=dtype)
+        states = [
+            keras.KerasTensor((batch, size), dtype=dtype) for size in self.state_sizes
+        ]
+        if self.input_feeding:
+            states.append(keras.KerasTensor((batch, self.output_size), dtype=dtype))
+        return outputs, alignments, states
+
+    # ----------------------------------------------------------------- config
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(
+            {
+                "cell": keras.saving.serialize_keras_object(self.cell),
+                "attention": keras.saving.serialize_keras_object(self.attention),
+                "style": self.style,
+                "input_feeding": self.input_feeding,
+                "attention_output_units": self.attention_output_units,
+                "initial_state": self.initial_state,
+                "dropout": self.dropout,
+                "seed": self.seed,
+            }
+        )
+        return config
+
+
+@keras.saving.register_keras_serializable(package="attention_zoo")
+class ParallelAttentionDecoder(AttentionRNNDecoder):
+    """Luong-style decoder computed in parallel form when teacher-forced.
+
+    Without input feeding the attention never feeds back into the recurrence,
+    so teacher forcing can run the cell over the whole target first and then
+    attend for all steps in one batched call (as the TensorFlow NMT tutorial
+    does). The weights and `step` are those of
+    `AttentionRNNDecoder(style="luong", input_feeding=False)`, so step-by-step
+    decoding gives the same outputs.
+
+    Args:
+        cell: a Keras RNN cell without dropout.
+        attention: an attention layer of this package.
+        attention_output_units: size of `a_t = tanh(W_c [c_t; h_t])`.
+        initial_state: `"zeros"` or `"mean_memory"`.
+        dropout: fraction of inputs and outputs dropped during training.
+        seed: seed of the dropout.
+        **kwargs: base layer arguments.
+    """
+
+    def __init__(
+        self,
+        cell,
+        attention,
+        attention_output_units: int | None = None,
+        initial_state: str = "zeros",
+        dropout: float = 0.0,
+        seed: int | None = None,
+        **kwargs,
+    ):
+        kwargs.pop("style", None)
+        kwargs.pop("input_feeding", None)
+        super().__init__(
+            cell,
+            attention,
+            style="luong",
+            input_feeding=False,
+            attention_output_units=attention_output_units,
+            initial_state=initial_state,
+            dropout=dropout,
+            seed=seed,
+            **kwargs,
+        )
+
+    def _teacher_forced(self, inputs, states, constants, inputs_mask, training):
+        memory, projected_key, memory_mask = constants
+
+        def cell_step(x_t, cell_states):
+            h, new_states = self.cell(x_t, cell_states, training=training)
+            return h, _as_list(new_states), ops.zeros_like(h[:, :1])
+
+        hidden, _, final_states = self._scan(cell_step, inputs, states, inputs_mask)
+        context, alignments = self.attention.attend(
+            hidden,
+            memory,
+            projected_key,
+            query_mask=inputs_mask,
+            value_mask=memory_mask,
+            return_attention_scores=True,
+            training=training,
+        )  # (B, Ty, Dm), (B, Ty, Tx)
+        outputs = self._attention_dense(ops.concatenate([context, hidden], axis=-1))
+        outputs = outputs * ops.cast(inputs_mask[:, :, None], outputs.dtype)
+        return outputs, alignments, final_states
+
+    def get_config(self):
+        config = super().get_config()
+        del config["style"], config["input_feeding"]
+        return config
