@@ -1,0 +1,93 @@
+"""Sequence losses that ignore padding."""
+
+from __future__ import annotations
+
+import keras
+from keras import ops
+
+
+@keras.saving.register_keras_serializable(package="attention_zoo")
+class MaskedSequenceCrossEntropy(keras.losses.Loss):
+    """Token cross-entropy averaged over the non-padding tokens of a batch.
+
+    Positions whose label is `pad_token` contribute nothing, and the mean is
+    taken over the real tokens (not over `batch * T`), so a batch of short
+    sequences and one of long sequences are weighed per token.
+
+    Args:
+        pad_token: label id that marks padding.
+        from_logits: whether `y_pred` holds logits (else probabilities).
+        label_smoothing: float in `[0, 1)`; the target distribution becomes
+            `(1 - label_smoothing) * one_hot + label_smoothing / V`.
+        name, reduction, dtype: as for any `keras.losses.Loss`.
+
+    Call arguments:
+        y_true: int `(B, T)` labels.
+        y_pred: float `(B, T, V)`.
+
+    Example:
+
+    >>> import numpy as np
+    >>> loss = MaskedSequenceCrossEntropy(pad_token=0)
+    >>> y_true = np.array([[3, 1, 0, 0]])
+    >>> y_pred = np.zeros((1, 4, 5), "float32")  # uniform over 5 tokens
+    >>> round(float(loss(y_true, y_pred)), 4)  # log 5, padding ignored
+    1.6094
+    """
+
+    def __init__(
+        self,
+        pad_token: int = 0,
+        from_logits: bool = True,
+        label_smoothing: float = 0.0,
+        name: str = "masked_sequence_cross_entropy",
+        reduction: str = "sum_over_batch_size",
+        dtype=None,
+    ):
+        super().__init__(name=name, reduction=reduction, dtype=dtype)
+        if not 0.0 <= float(label_smoothing) < 1.0:
+            raise ValueError(
+                "MaskedSequenceCrossEntropy: `label_smoothing` must be in [0, 1). "
+                f"Received: label_smoothing={label_smoothing}"
+            )
+        self.pad_token = pad_token
+        self.from_logits = from_logits
+        self.label_smoothing = float(label_smoothing)
+
+    def call(self, y_true, y_pred):
+        y_true = ops.cast(y_true, "int32")
+        if len(y_pred.shape) != len(y_true.shape) + 1:
+            raise ValueError(
+                "MaskedSequenceCrossEntropy: `y_pred` must have one more axis "
+                f"than `y_true`. Received: y_true.shape={tuple(y_true.shape)}, "
+                f"y_pred.shape={tuple(y_pred.shape)}"
+            )
+        y_pred = ops.cast(y_pred, "float32")
+        vocab = ops.shape(y_pred)[-1]
+        if self.from_logits:
+            log_probs = ops.log_softmax(y_pred, axis=-1)
+        else:
+            log_probs = ops.log(ops.clip(y_pred, 1e-7, 1.0))
+        target = ops.one_hot(y_true, vocab, dtype="float32")
+        if self.label_smoothing:
+            target = target * (
+                1.0 - self.label_smoothing
+            ) + self.label_smoothing / ops.cast(vocab, "float32")
+        token_loss = -ops.sum(target * log_probs, axis=-1)  # (B, T)
+        mask = ops.cast(ops.not_equal(y_true, self.pad_token), "float32")
+        # The reduction divides by B * T; rescale so the result is the mean
+        # over real tokens (and 0 for a batch of padding only).
+        total = ops.cast(ops.size(mask), "float32")
+        count = ops.maximum(ops.sum(mask), 1.0)
+        return token_loss * mask * (total / count)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(
+            {
+                "pad_token": self.pad_token,
+                "from_logits": self.from_logits,
+                "label_smoothing": self.label_smoothing,
+            }
+        )
+        return config

@@ -1,0 +1,89 @@
+"""Sequence metrics that ignore padding."""
+
+from __future__ import annotations
+
+import keras
+from keras import ops
+
+
+def _predicted_tokens(y_pred):
+    if len(y_pred.shape) >= 3:  # (B, T, V) scores
+        return ops.cast(ops.argmax(y_pred, axis=-1), "int32")
+    return ops.cast(y_pred, "int32")  # (B, T) tokens
+
+
+class _PaddedSequenceMetric(keras.metrics.Metric):
+    def __init__(self, pad_token: int = 0, name=None, dtype=None):
+        super().__init__(name=name, dtype=dtype)
+        self.pad_token = pad_token
+        self.total = self.add_variable(shape=(), initializer="zeros", name="total")
+        self.count = self.add_variable(shape=(), initializer="zeros", name="count")
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        y_true = ops.cast(y_true, "int32")
+        y_pred = _predicted_tokens(y_pred)
+        valid = ops.not_equal(y_true, self.pad_token)
+        correct = ops.logical_or(ops.equal(y_true, y_pred), ops.logical_not(valid))
+        hits, counts = self._counts(correct, valid)
+        if sample_weight is not None:
+            sample_weight = ops.cast(sample_weight, "float32")
+            while len(sample_weight.shape) < len(hits.shape):
+                sample_weight = sample_weight[..., None]
+            hits, counts = hits * sample_weight, counts * sample_weight
+        self.total.assign_add(ops.cast(ops.sum(hits), self.dtype))
+        self.count.assign_add(ops.cast(ops.sum(counts), self.dtype))
+
+    def result(self):
+        return self.total / ops.maximum(self.count, 1.0)
+
+    def reset_state(self):
+        self.total.assign(0.0)
+        self.count.assign(0.0)
+
+    def get_config(self):
+        return {**super().get_config(), "pad_token": self.pad_token}
+
+
+@keras.saving.register_keras_serializable(package="attention_zoo")
+class MaskedTokenAccuracy(_PaddedSequenceMetric):
+    """Fraction of non-padding tokens predicted correctly.
+
+    `y_pred` may be scores `(B, T, V)` (argmax is taken) or tokens `(B, T)`.
+
+    Example:
+
+    >>> import numpy as np
+    >>> m = MaskedTokenAccuracy()
+    >>> m.update_state(np.array([[3, 1, 0]]), np.array([[3, 2, 2]]))
+    >>> float(m.result())
+    0.5
+    """
+
+    def __init__(self, pad_token: int = 0, name="token_accuracy", dtype=None):
+        super().__init__(pad_token=pad_token, name=name, dtype=dtype)
+
+    def _counts(self, correct, valid):
+        return ops.cast(correct, "float32") * ops.cast(valid, "float32"), ops.cast(
+            valid, "float32"
+        )
+
+
+@keras.saving.register_keras_serializable(package="attention_zoo")
+class SequenceExactMatch(_PaddedSequenceMetric):
+    """Fraction of sequences whose non-padding tokens are all correct.
+
+    Example:
+
+    >>> import numpy as np
+    >>> m = SequenceExactMatch()
+    >>> m.update_state(np.array([[3, 1, 0], [4, 4, 0]]), np.array([[3, 1, 7], [4, 2, 0]]))
+    >>> float(m.result())
+    0.5
+    """
+
+    def __init__(self, pad_token: int = 0, name="exact_match", dtype=None):
+        super().__init__(pad_token=pad_token, name=name, dtype=dtype)
+
+    def _counts(self, correct, valid):
+        exact = ops.cast(ops.all(correct, axis=-1), "float32")
+        return exact, ops.ones_like(exact)

@@ -1,0 +1,95 @@
+import keras
+import numpy as np
+import pytest
+
+from attention_zoo.losses import MaskedSequenceCrossEntropy
+from attention_zoo.metrics import MaskedTokenAccuracy, SequenceExactMatch
+
+
+def reference_loss(y_true, logits, pad=0, smoothing=0.0):
+    logits = logits.astype("float64")
+    log_probs = logits - np.log(np.exp(logits).sum(-1, keepdims=True))
+    v = logits.shape[-1]
+    target = np.eye(v)[y_true] * (1 - smoothing) + smoothing / v
+    token = -(target * log_probs).sum(-1)
+    mask = y_true != pad
+    return (token * mask).sum() / mask.sum()
+
+
+@pytest.mark.parametrize("smoothing", [0.0, 0.1])
+def test_loss_is_the_mean_over_real_tokens(smoothing):
+    rng = np.random.default_rng(0)
+    y_true = rng.integers(1, 6, size=(3, 5))
+    y_true[0, 2:] = 0
+    y_true[2, 4:] = 0
+    logits = rng.normal(size=(3, 5, 6)).astype("float32")
+    loss = MaskedSequenceCrossEntropy(label_smoothing=smoothing)
+    np.testing.assert_allclose(
+        float(loss(y_true, logits)),
+        reference_loss(y_true, logits, smoothing=smoothing),
+        rtol=1e-5,
+    )
+    # Changing predictions at padded positions changes nothing.
+    logits2 = logits.copy()
+    logits2[0, 2:] = 100 * rng.normal(size=logits2[0, 2:].shape)
+    np.testing.assert_allclose(
+        float(loss(y_true, logits2)), float(loss(y_true, logits)), rtol=1e-6
+    )
+
+
+def test_loss_from_probabilities_and_all_padding():
+    y_true = np.array([[2, 1, 0]])
+    probs = np.full((1, 3, 4), 0.25, "float32")
+    loss = MaskedSequenceCrossEntropy(from_logits=False)
+    np.testing.assert_allclose(float(loss(y_true, probs)), np.log(4), rtol=1e-5)
+    assert float(loss(np.zeros((2, 3), "int32"), probs.repeat(2, 0))) == 0.0
+
+
+def test_loss_errors_and_config():
+    with pytest.raises(ValueError, match=r"Received: label_smoothing=1.0"):
+        MaskedSequenceCrossEntropy(label_smoothing=1.0)
+    with pytest.raises(
+        ValueError, match=r"Received: y_true.shape=\(2, 3\), y_pred.shape=\(2, 3\)"
+    ):
+        MaskedSequenceCrossEntropy()(
+            np.zeros((2, 3), "int32"), np.zeros((2, 3), "float32")
+        )
+    loss = MaskedSequenceCrossEntropy(pad_token=5, label_smoothing=0.2)
+    config = keras.losses.serialize(loss)
+    clone = keras.losses.deserialize(config)
+    assert clone.pad_token == 5 and clone.label_smoothing == 0.2
+
+
+def test_metrics_ignore_padding_and_accumulate():
+    y_true = np.array([[3, 1, 0, 0], [4, 4, 4, 0]])
+    y_pred_tokens = np.array([[3, 1, 9, 9], [4, 2, 4, 9]])
+    logits = np.eye(10, dtype="float32")[y_pred_tokens]
+    accuracy, exact = MaskedTokenAccuracy(), SequenceExactMatch()
+    for metric in (accuracy, exact):
+        metric.update_state(y_true, logits)
+    np.testing.assert_allclose(float(accuracy.result()), 4 / 5)
+    np.testing.assert_allclose(float(exact.result()), 1 / 2)
+    exact.update_state(y_true[:1], y_pred_tokens[:1])  # tokens work too
+    np.testing.assert_allclose(float(exact.result()), 2 / 3)
+    exact.reset_state()
+    assert float(exact.result()) == 0.0
+    weighted = MaskedTokenAccuracy()
+    weighted.update_state(y_true, logits, sample_weight=np.array([1.0, 0.0]))
+    np.testing.assert_allclose(float(weighted.result()), 1.0)
+
+
+def test_loss_and_metrics_in_fit():
+    rng = np.random.default_rng(0)
+    x = rng.integers(1, 8, size=(32, 6))
+    x[:, 4:] = 0
+    inputs = keras.Input((6,), dtype="int32")
+    h = keras.layers.Embedding(8, 16)(inputs)
+    model = keras.Model(inputs, keras.layers.Dense(8)(h))
+    model.compile(
+        keras.optimizers.Adam(0.05),
+        loss=MaskedSequenceCrossEntropy(),
+        metrics=[MaskedTokenAccuracy(), SequenceExactMatch()],
+    )
+    history = model.fit(x, x, epochs=15, verbose=0)
+    assert history.history["token_accuracy"][-1] == 1.0
+    assert history.history["exact_match"][-1] == 1.0
