@@ -1,0 +1,342 @@
+import itertools
+
+import keras
+import numpy as np
+import pytest
+
+from attention_zoo.decoders import AttentionRNNDecoder
+from attention_zoo.decoding import (
+    beam_search,
+    coverage_penalty,
+    greedy_search,
+    length_penalty,
+    make_step_fn,
+    sample,
+)
+from attention_zoo.layers import BahdanauAttention
+from tests.helpers import to_numpy
+
+PAD, START, END = 0, 1, 2
+V, TX, MAX_LENGTH = 5, 4, 5
+
+
+class ToyModel:
+    """A random attention decoder with peaky distributions over 5 tokens."""
+
+    def __init__(self, seed=0, batch=2):
+        keras.utils.set_random_seed(seed)
+        rng = np.random.default_rng(seed)
+        self.embedding = keras.layers.Embedding(V, 4)
+        self.decoder = AttentionRNNDecoder(
+            keras.layers.GRUCell(6), BahdanauAttention(6)
+        )
+        self.output = keras.layers.Dense(V)
+        self.memory = rng.normal(size=(batch, TX, 3)).astype("float32")
+        self.memory_mask = np.ones((batch, TX), bool)
+        self.memory_mask[1, 3:] = False
+        self.output(
+            self.decoder(self.embedding(np.zeros((batch, 1), "int32")), self.memory)[0]
+        )
+        for layer in (self.embedding, self.decoder, self.output):
+            layer.set_weights(
+                [
+                    rng.normal(scale=1.5, size=w.shape).astype("float32")
+                    for w in layer.get_weights()
+                ]
+            )
+        self.step_fn = make_step_fn(self.decoder, self.embedding, self.output)
+
+    def inputs(self, rows=None):
+        memory, mask = self.memory, self.memory_mask
+        if rows is not None:
+            memory, mask = memory[rows], mask[rows]
+        constants = self.decoder.get_constants(memory, mask)
+        state = self.decoder.get_initial_state(memory, mask)
+        return state, constants, np.full((memory.shape[0],), START, "int32")
+
+    def teacher_forced(self, rows, sequences):
+        """Per-step log-probs (N, T, V) and attention (N, T, Tx), float64."""
+        state, constants, tokens = self.inputs(rows)
+        log_probs, attention = [], []
+        for t in range(sequences.shape[1]):
+            logits, state, att = self.step_fn(tokens, state, constants)
+            logits = to_numpy(logits).astype("float64")
+            log_probs.append(logits - np.log(np.exp(logits).sum(-1, keepdims=True)))
+            attention.append(to_numpy(att).astype("float64"))
+            tokens = sequences[:, t].astype("int32")
+        return np.stack(log_probs, 1), np.stack(attention, 1)
+
+
+def all_hypotheses():
+    """Every output: up to MAX_LENGTH - 1 non-end tokens then END, or MAX_LENGTH non-end tokens."""
+    others = [t for t in range(V) if t != END]
+    out = []
+    for length in range(1, MAX_LENGTH + 1):
+        for prefix in itertools.product(others, repeat=length - 1):
+            out.append(list(prefix) + [END] + [PAD] * (MAX_LENGTH - length))
+    out += [list(p) for p in itertools.product(others, repeat=MAX_LENGTH)]
+    return np.array(out, "int32")
+
+
+def brute_force_scores(model, b, alpha, beta):
+    """GNMT scores of every hypothesis for batch element b, in float64."""
+    hyps = all_hypotheses()
+    rows = np.full(len(hyps), b)
+    log_probs, attention = model.teacher_forced(rows, hyps)
+    lengths = np.array(
+        [list(h).index(END) + 1 if END in h else MAX_LENGTH for h in hyps]
+    )
+    valid = np.arange(MAX_LENGTH)[None, :] < lengths[:, None]
+    token_lp = np.take_along_axis(log_probs, hyps[:, :, None], 2)[:, :, 0]
+    total = (token_lp * valid).sum(1)
+    scores = total / (((5.0 + lengths) / 6.0) ** alpha)
+    coverage = (attention * valid[:, :, None]).sum(1)  # (N, Tx)
+    logs = np.log(np.clip(coverage, 1e-10, 1.0)) * model.memory_mask[b][None, :]
+    scores = scores + beta * logs.sum(-1)
+    return hyps, scores, lengths
+
+
+@pytest.mark.parametrize(
+    "alpha, beta",
+    [(0.0, 0.0), (1.0, 0.0), (0.0, 0.5), (0.6, 0.3)],
+    ids=["plain", "length_penalty", "coverage_penalty", "both"],
+)
+def test_wide_beam_finds_the_brute_force_best(alpha, beta):
+    model = ToyModel(seed=1)
+    state, constants, start = model.inputs()
+    width = len(all_hypotheses())  # nothing is ever pruned
+    result = beam_search(
+        model.step_fn,
+        state,
+        start,
+        END,
+        MAX_LENGTH,
+        beam_width=width,
+        constants=constants,
+        alpha=alpha,
+        beta=beta,
+        memory_mask=model.memory_mask,
+    )
+    tokens, scores = to_numpy(result["tokens"]), to_numpy(result["scores"])
+    lengths = to_numpy(result["lengths"])
+    for b in range(2):
+        hyps, expected, expected_lengths = brute_force_scores(model, b, alpha, beta)
+        order = np.argsort(-expected)[:10]
+        # The 10 best hypotheses, in order, with their scores and lengths.
+        np.testing.assert_array_equal(tokens[b, :10], hyps[order])
+        np.testing.assert_allclose(
+            scores[b, :10], expected[order], rtol=1e-4, atol=1e-4
+        )
+        np.testing.assert_array_equal(lengths[b, :10], expected_lengths[order])
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("alpha", [0.0, 0.7])
+def test_beam_width_one_equals_greedy(seed, alpha):
+    model = ToyModel(seed=seed)
+    state, constants, start = model.inputs()
+    greedy = greedy_search(
+        model.step_fn, state, start, END, MAX_LENGTH, constants=constants
+    )
+    beam = beam_search(
+        model.step_fn,
+        state,
+        start,
+        END,
+        MAX_LENGTH,
+        beam_width=1,
+        constants=constants,
+        alpha=alpha,
+    )
+    np.testing.assert_array_equal(
+        to_numpy(beam["tokens"])[:, 0], to_numpy(greedy["tokens"])
+    )
+    np.testing.assert_array_equal(
+        to_numpy(beam["lengths"])[:, 0], to_numpy(greedy["lengths"])
+    )
+    np.testing.assert_allclose(
+        to_numpy(beam["attention"])[:, 0], to_numpy(greedy["attention"]), atol=1e-6
+    )
+    if alpha == 0:
+        np.testing.assert_allclose(
+            to_numpy(beam["scores"])[:, 0], to_numpy(greedy["scores"]), atol=1e-5
+        )
+
+
+def test_nbest_sorted_and_attention_follows_back_pointers():
+    model = ToyModel(seed=3)
+    state, constants, start = model.inputs()
+    result = beam_search(
+        model.step_fn,
+        state,
+        start,
+        END,
+        MAX_LENGTH,
+        beam_width=6,
+        constants=constants,
+        alpha=0.6,
+        beta=0.2,
+        memory_mask=model.memory_mask,
+    )
+    tokens, scores = to_numpy(result["tokens"]), to_numpy(result["scores"])
+    lengths, attention = to_numpy(result["lengths"]), to_numpy(result["attention"])
+    assert (np.diff(scores, axis=1) <= 0).all()
+    for b in range(2):
+        # Re-run the model on each returned hypothesis: its attention must be
+        # the beam's attention for that hypothesis, step by step.
+        _, expected = model.teacher_forced(np.full(6, b), tokens[b])
+        for k in range(6):
+            n = lengths[b, k]
+            np.testing.assert_allclose(attention[b, k, :n], expected[k, :n], atol=1e-5)
+            assert (attention[b, k, n:] == 0).all()
+            assert (tokens[b, k, n:] == PAD).all()
+            np.testing.assert_allclose(attention[b, k, :n].sum(-1), 1.0, atol=1e-5)
+            masked = ~model.memory_mask[b]
+            assert (attention[b, k, :, masked] == 0).all()
+
+
+class FixedLogits:
+    """A step function that reads its log-probs from a table by step index."""
+
+    def __init__(self, table):
+        self.table = keras.ops.convert_to_tensor(np.log(np.array(table, "float32")))
+
+    def __call__(self, tokens, state, constants):
+        (t,) = state
+        logits = keras.ops.take(
+            self.table, keras.ops.minimum(t, len(self.table) - 1), axis=0
+        )
+        attention = keras.ops.ones((keras.ops.shape(tokens)[0], 2)) / 2
+        return logits, (t + 1,), attention
+
+
+def test_length_penalty_changes_the_ranking_by_its_formula():
+    # Step 0: END with p=0.4 (score log 0.4 = -0.916), token 3 with p=0.6.
+    # After 3: token 4 (p=0.9), then END (p=0.9): total log(0.6 * 0.81) = -0.722,
+    # length 3. Without penalty the long one already wins; make it lose by
+    # lowering its probabilities: 0.6 * 0.7 * 0.7 = 0.294 -> -1.224.
+    table = [
+        [0.0, 0.0, 0.4, 0.6, 0.0],
+        [0.0, 0.0, 0.3, 0.0, 0.7],
+        [0.0, 0.0, 0.7, 0.0, 0.3],
+    ]
+    table = np.array(table) + 1e-6
+    step = FixedLogits(table / table.sum(-1, keepdims=True))
+    state = (keras.ops.zeros((1,), "int32"),)
+    start = np.full((1,), START, "int32")
+    plain = beam_search(step, state, start, END, 3, beam_width=3)
+    assert to_numpy(plain["tokens"])[0, 0].tolist() == [END, PAD, PAD]
+    short, long = np.log(0.4), np.log(0.6 * 0.7 * 0.7)
+    assert short > long
+    # alpha = 1: lp(1) = 1, lp(3) = 8 / 6, and -1.224 / (8 / 6) = -0.918 < -0.916:
+    # still short. alpha = 2: -1.224 / (16 / 9) = -0.689 > -0.916: long wins.
+    for alpha, expected in ((1.0, [END, PAD, PAD]), (2.0, [3, 4, END])):
+        result = beam_search(step, state, start, END, 3, beam_width=3, alpha=alpha)
+        assert to_numpy(result["tokens"])[0, 0].tolist() == expected
+        best = short if expected[0] == END else long / ((5 + 3) / 6) ** alpha
+        np.testing.assert_allclose(to_numpy(result["scores"])[0, 0], best, rtol=1e-4)
+
+
+def test_penalties_by_hand():
+    np.testing.assert_allclose(
+        to_numpy(length_penalty(np.array([1, 5]), 1.0)), [1.0, 10 / 6]
+    )
+    np.testing.assert_allclose(to_numpy(length_penalty(np.array([3]), 0.0)), [1.0])
+    coverage = np.array([[0.5, 2.0, 0.0, 0.25]], "float32")
+    mask = np.array([[True, True, False, True]])
+    np.testing.assert_allclose(
+        to_numpy(coverage_penalty(coverage, mask, beta=0.2)),
+        [0.2 * (np.log(0.5) + np.log(1.0) + np.log(0.25))],
+        rtol=1e-6,
+    )
+
+
+def test_greedy_stops_at_end_and_pads():
+    table = np.full((4, V), 0.01)
+    table[0, 3] = table[1, 4] = table[2, END] = table[3, 3] = 1.0
+    step = FixedLogits(table / table.sum(-1, keepdims=True))
+    result = greedy_search(
+        step, (keras.ops.zeros((2,), "int32"),), np.full((2,), START), END, max_length=6
+    )
+    assert to_numpy(result["tokens"]).tolist() == [[3, 4, END, PAD, PAD, PAD]] * 2
+    assert to_numpy(result["lengths"]).tolist() == [3, 3]
+    attention = to_numpy(result["attention"])
+    assert (attention[:, 3:] == 0).all() and np.allclose(attention[:, :3], 0.5)
+
+
+def test_sampling_is_seeded_and_top_k_one_is_greedy():
+    model = ToyModel(seed=4)
+    state, constants, start = model.inputs()
+    args = (model.step_fn, state, start, END, MAX_LENGTH)
+    a = sample(*args, constants=constants, seed=7)
+    b = sample(*args, constants=constants, seed=7)
+    np.testing.assert_array_equal(to_numpy(a["tokens"]), to_numpy(b["tokens"]))
+    greedy = greedy_search(*args, constants=constants)
+    for kwargs in (dict(top_k=1), dict(temperature=1e-4)):
+        s = sample(*args, constants=constants, seed=3, **kwargs)
+        np.testing.assert_array_equal(to_numpy(s["tokens"]), to_numpy(greedy["tokens"]))
+    # Different seeds explore: over many draws more than one sequence appears.
+    draws = {
+        tuple(to_numpy(sample(*args, constants=constants, seed=s)["tokens"])[0])
+        for s in range(8)
+    }
+    assert len(draws) > 1
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda m, a: greedy_search(*a, END, 0), r"Received: max_length=0"),
+        (lambda m, a: beam_search(*a, END, 3, beam_width=0), r"Received: beam_width=0"),
+        (
+            lambda m, a: sample(*a, END, 3, temperature=0.0),
+            r"Received: temperature=0.0",
+        ),
+        (lambda m, a: sample(*a, END, 3, top_k=0), r"Received: top_k=0"),
+        (lambda m, a: greedy_search(*a, -1, 3), r"Received: end_token=-1"),
+    ],
+    ids=["max_length", "beam_width", "temperature", "top_k", "end_token"],
+)
+def test_bad_arguments(call, message):
+    model = ToyModel()
+    state, _, start = model.inputs()
+    with pytest.raises(ValueError, match=message):
+        call(model, (model.step_fn, state, start))
+
+
+def test_compiled_decoding_matches_eager():
+    model = ToyModel(seed=5)
+    state, constants, start = model.inputs()
+
+    def decode(state, constants, start):
+        g = greedy_search(
+            model.step_fn, state, start, END, MAX_LENGTH, constants=constants
+        )
+        b = beam_search(
+            model.step_fn,
+            state,
+            start,
+            END,
+            MAX_LENGTH,
+            beam_width=3,
+            constants=constants,
+            alpha=0.6,
+            beta=0.2,
+            memory_mask=model.memory_mask,
+        )
+        return g["tokens"], g["attention"], b["tokens"], b["scores"], b["attention"]
+
+    eager = [to_numpy(x) for x in decode(state, constants, start)]
+    backend = keras.backend.backend()
+    if backend == "tensorflow":
+        import tensorflow as tf
+
+        compiled = tf.function(decode, jit_compile=True)
+    elif backend == "jax":
+        import jax
+
+        compiled = jax.jit(decode)
+    else:
+        pytest.skip("no compiler is required on the torch backend")
+    for a, b in zip(eager, [to_numpy(x) for x in compiled(state, constants, start)]):
+        np.testing.assert_allclose(a, b, atol=1e-5)
