@@ -1,18 +1,34 @@
 """attention-zoo: Keras 3 attention mechanisms, decoders and applications.
 
-Importing the package registers every layer with Keras serialization, so a
-`.keras` file that uses them loads after `import attention_zoo`.
+Importing the package registers every layer, loss and metric with Keras
+serialization, so a `.keras` file that uses them loads after
+`import attention_zoo`.
 """
 
-from attention_zoo import layers, ops
+from attention_zoo import decoders, decoding, encoders, layers, losses, metrics, ops
+from attention_zoo.decoders import AttentionRNNDecoder, ParallelAttentionDecoder
+from attention_zoo.encoders import BidirectionalRNNEncoder
 from attention_zoo.layers import BahdanauAttention, BaseAttention, LuongAttention
+from attention_zoo.losses import MaskedSequenceCrossEntropy
+from attention_zoo.metrics import MaskedTokenAccuracy, SequenceExactMatch
 from attention_zoo.version import __version__
 
 __all__ = [
+    "AttentionRNNDecoder",
     "BahdanauAttention",
     "BaseAttention",
+    "BidirectionalRNNEncoder",
     "LuongAttention",
+    "MaskedSequenceCrossEntropy",
+    "MaskedTokenAccuracy",
+    "ParallelAttentionDecoder",
+    "SequenceExactMatch",
     "__version__",
+    "decoders",
+    "decoding",
+    "encoders",
     "layers",
+    "losses",
+    "metrics",
     "ops",
 ]

@@ -9,6 +9,10 @@ MODULES = [
     "attention_zoo.ops",
     "attention_zoo.layers.bahdanau_attention",
     "attention_zoo.layers.luong_attention",
+    "attention_zoo.decoders.attention_rnn_decoder",
+    "attention_zoo.encoders.bidirectional_rnn_encoder",
+    "attention_zoo.losses",
+    "attention_zoo.metrics",
 ]
 
 
@@ -18,3 +22,44 @@ def test_docstring_examples(module_name):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0, f"{module_name} has no examples"
     assert result.failed == 0
+
+
+def test_loading_a_keras_file_needs_only_import_attention_zoo(tmp_path):
+    """Every public class is registered by the package import itself."""
+    import subprocess
+    import sys
+
+    import keras
+
+    from attention_zoo import (
+        AttentionRNNDecoder,
+        BahdanauAttention,
+        BidirectionalRNNEncoder,
+        LuongAttention,
+    )
+
+    source = keras.Input((None,), dtype="int32")
+    target = keras.Input((None, 4))
+    memory, states = BidirectionalRNNEncoder(4, merge_mode="sum")(
+        keras.layers.Embedding(9, 3, mask_zero=True)(source)
+    )
+    context = BahdanauAttention(5)(target, memory)
+    outputs, _, _ = AttentionRNNDecoder(
+        keras.layers.GRUCell(4), LuongAttention("dot"), style="luong"
+    )(target, memory, initial_state=states)
+    model = keras.Model([source, target], [context, outputs])
+    path = tmp_path / "model.keras"
+    model.save(path)
+    code = (
+        "import attention_zoo, keras, sys; "
+        "keras.saving.load_model(sys.argv[1]); print('loaded')"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code, str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip().endswith("loaded")
