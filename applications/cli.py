@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+
+# TensorFlow's C++ start-up logging drowns the command's own output.
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 from attention_zoo.version import __version__
 
@@ -28,6 +32,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--length", type=int, default=8, help="digits per sequence")
     demo.add_argument("--seed", type=int, default=0)
+    from applications.dates import cli as dates_cli
+
+    dates_cli.add_parser(commands)
     return parser
 
 
@@ -46,6 +53,10 @@ def main(argv: list[str] | None = None) -> int:
         from applications import demo
 
         demo.run(epochs=args.epochs, length=args.length, seed=args.seed)
+    if args.command == "dates":
+        from applications.dates import cli as dates_cli
+
+        return dates_cli.run(args, parser)
     return 0
 
 

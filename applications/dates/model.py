@@ -1,0 +1,239 @@
+"""The two date models: the course's `classic` and attention_zoo's `default`.
+
+Both map character ids `(B, TX)` to the ten characters of an ISO date and
+expose their attention `(B, TY, TX)`:
+
+- `classic`: the deeplearning.ai Sequence Models assignment, layer for layer
+  (Bi-LSTM 32 encoder; per output step RepeatVector + Concatenate +
+  Dense(10, tanh) + Dense(1, relu) + softmax over TX + dot; post-attention
+  LSTM 64; softmax over 11 characters). Non-autoregressive: it predicts all
+  ten characters from attention contexts alone.
+- `default`: Embedding + `BidirectionalRNNEncoder` (GRU) +
+  `ParallelAttentionDecoder` (GRU, Luong "general" attention) + Dense,
+  teacher-forced in `fit` and decoded with `attention_zoo.decoding`.
+"""
+
+from __future__ import annotations
+
+import keras
+import numpy as np
+from keras import ops
+
+from applications.dates.data import ISO_CHARS, TX, TY, IsoVocabulary
+from attention_zoo.decoders import ParallelAttentionDecoder
+from attention_zoo.decoding import greedy_search, make_step_fn
+from attention_zoo.encoders import BidirectionalRNNEncoder
+from attention_zoo.layers import LuongAttention
+from attention_zoo.losses import MaskedSequenceCrossEntropy
+from attention_zoo.metrics import SequenceExactMatch
+
+MODELS = ("default", "classic")
+
+
+@keras.saving.register_keras_serializable(package="attention_zoo_dates")
+class OneHot(keras.layers.Layer):
+    """Token ids to one-hot vectors (the course feeds one-hot inputs)."""
+
+    def __init__(self, depth: int, **kwargs):
+        super().__init__(**kwargs)
+        self.depth = depth
+
+    def call(self, ids):
+        return ops.one_hot(ops.cast(ids, "int32"), self.depth, dtype=self.compute_dtype)
+
+    def compute_output_shape(self, input_shape):
+        return (*input_shape, self.depth)
+
+    def get_config(self):
+        return {**super().get_config(), "depth": self.depth}
+
+
+@keras.saving.register_keras_serializable(package="attention_zoo_dates")
+class ZeroState(keras.layers.Layer):
+    """Zeros `(B, units)`: the course's `s0` and `c0` inputs, made internal."""
+
+    def __init__(self, units: int, **kwargs):
+        super().__init__(**kwargs)
+        self.units = units
+
+    def call(self, reference):
+        return ops.zeros((ops.shape(reference)[0], self.units), self.compute_dtype)
+
+    def compute_output_shape(self, input_shape):
+        return (input_shape[0], self.units)
+
+    def get_config(self):
+        return {**super().get_config(), "units": self.units}
+
+
+@keras.saving.register_keras_serializable(package="attention_zoo_dates")
+class Stack(keras.layers.Layer):
+    """Stack a list of `(B, ...)` tensors on axis 1."""
+
+    def call(self, tensors):
+        return ops.stack(tensors, axis=1)
+
+    def compute_output_shape(self, input_shape):
+        return (input_shape[0][0], len(input_shape), *input_shape[0][1:])
+
+
+def build_classic(
+    input_vocab_size: int,
+    output_vocab_size: int = len(ISO_CHARS),
+    tx: int = TX,
+    ty: int = TY,
+    n_a: int = 32,
+    n_s: int = 64,
+) -> keras.Model:
+    """The deeplearning.ai attention model; outputs `[probabilities, attention]`.
+
+    With the course's vocabularies (37 input characters, 11 output
+    characters) it has 52,960 parameters.
+    """
+    source = keras.Input((tx,), dtype="int32", name="source")
+    x = OneHot(input_vocab_size, name="one_hot")(source)
+    a = keras.layers.Bidirectional(
+        keras.layers.LSTM(n_a, return_sequences=True), name="encoder"
+    )(x)  # (B, Tx, 2 n_a)
+    repeator = keras.layers.RepeatVector(tx, name="repeat")
+    concatenator = keras.layers.Concatenate(axis=-1, name="concat")
+    densor1 = keras.layers.Dense(10, activation="tanh", name="attention_dense_1")
+    densor2 = keras.layers.Dense(1, activation="relu", name="attention_dense_2")
+    activator = keras.layers.Softmax(axis=1, name="attention_weights")
+    dotor = keras.layers.Dot(axes=1, name="context")
+    post_lstm = keras.layers.LSTM(n_s, return_state=True, name="post_attention_lstm")
+    output_layer = keras.layers.Dense(
+        output_vocab_size, activation="softmax", name="output"
+    )
+    s = ZeroState(n_s, name="s0")(source)
+    c = ZeroState(n_s, name="c0")(source)
+    outputs, alphas = [], []
+    for _ in range(ty):
+        energies = densor2(densor1(concatenator([a, repeator(s)])))  # (B, Tx, 1)
+        alpha = activator(energies)  # (B, Tx, 1)
+        context = dotor([alpha, a])  # (B, 1, 2 n_a)
+        s, _, c = post_lstm(context, initial_state=[s, c])
+        outputs.append(output_layer(s))
+        alphas.append(alpha)
+    probabilities = Stack(name="probabilities")(outputs)  # (B, Ty, V)
+    attention = keras.layers.Reshape((ty, tx), name="attention")(Stack()(alphas))
+    return keras.Model(source, [probabilities, attention], name="classic")
+
+
+def build_default(
+    input_vocab_size: int,
+    units: int = 64,
+    embedding_dim: int = 32,
+    tx: int = TX,
+    dropout: float = 0.0,
+) -> keras.Model:
+    """Training model: `[source (B, TX), decoder_input (B, TY + 1)]` -> logits."""
+    target_vocab = len(IsoVocabulary.tokens)
+    source = keras.Input((tx,), dtype="int32", name="source")
+    decoder_input = keras.Input((None,), dtype="int32", name="decoder_input")
+    embedded = keras.layers.Embedding(
+        input_vocab_size, embedding_dim, mask_zero=True, name="source_embedding"
+    )(source)
+    memory, states = BidirectionalRNNEncoder(
+        units, cell_type="gru", merge_mode="concat", dropout=dropout, name="encoder"
+    )(embedded)  # (B, Tx, 2 units)
+    target = keras.layers.Embedding(
+        target_vocab, embedding_dim, name="target_embedding"
+    )(decoder_input)
+    outputs, _, _ = ParallelAttentionDecoder(
+        keras.layers.GRUCell(2 * units),
+        LuongAttention("general"),
+        dropout=dropout,
+        name="decoder",
+    )(target, memory, initial_state=states)
+    logits = keras.layers.Dense(target_vocab, name="logits")(outputs)
+    return keras.Model([source, decoder_input], logits, name="default")
+
+
+def compile_model(model: keras.Model, kind: str, learning_rate: float | None = None):
+    if kind == "classic":
+        # The course's Adam(lr=0.005, decay=0.01): Keras 3 has no `decay`
+        # (it was silently ignored), so the rate is constant.
+        model.compile(
+            keras.optimizers.Adam(learning_rate or 0.005),
+            loss=["sparse_categorical_crossentropy", None],
+            metrics=[[SequenceExactMatch(pad_token=-1)], None],
+        )
+    else:
+        model.compile(
+            keras.optimizers.Adam(learning_rate or 3e-3),
+            loss=MaskedSequenceCrossEntropy(pad_token=IsoVocabulary.pad_id),
+            metrics=[SequenceExactMatch(pad_token=IsoVocabulary.pad_id)],
+        )
+    return model
+
+
+def training_arrays(kind: str, source_ids, iso_ids):
+    """(x, y) for `fit`: `iso_ids` are IsoVocabulary ids `(N, TY)`."""
+    if kind == "classic":
+        return source_ids, iso_ids - 3  # classes 0..10 are ISO_CHARS
+    n = len(iso_ids)
+    start = np.full((n, 1), IsoVocabulary.start_id, "int32")
+    end = np.full((n, 1), IsoVocabulary.end_id, "int32")
+    decoder_input = np.concatenate([start, iso_ids], axis=1)
+    labels = np.concatenate([iso_ids, end], axis=1)
+    return (source_ids, decoder_input), labels
+
+
+def make_predict_fn(model: keras.Model, kind: str):
+    """`predict(source_ids) -> (iso_ids (B, TY), attention (B, TY, TX))`.
+
+    `iso_ids` are IsoVocabulary ids. For `default` this is greedy decoding
+    with `attention_zoo.decoding.greedy_search` over the trained layers.
+    """
+    if kind == "classic":
+
+        def predict(source_ids):
+            probabilities, attention = model(source_ids)
+            ids = ops.cast(ops.argmax(probabilities, axis=-1), "int32") + 3
+            return ids, attention
+
+        return predict
+
+    source_embedding = model.get_layer("source_embedding")
+    encoder = model.get_layer("encoder")
+    decoder = model.get_layer("decoder")
+    step_fn = make_step_fn(
+        decoder, model.get_layer("target_embedding"), model.get_layer("logits")
+    )
+
+    def predict(source_ids):
+        source_ids = ops.cast(source_ids, "int32")
+        mask = ops.not_equal(source_ids, 0)
+        memory, states = encoder(source_embedding(source_ids), mask=mask)
+        constants = decoder.get_constants(memory, mask)
+        state = decoder.get_initial_state(memory, mask, initial_state=states)
+        start = ops.full((ops.shape(source_ids)[0],), IsoVocabulary.start_id, "int32")
+        out = greedy_search(
+            step_fn,
+            state,
+            start,
+            IsoVocabulary.end_id,
+            TY + 1,
+            constants=constants,
+            pad_token=IsoVocabulary.pad_id,
+        )
+        return out["tokens"][:, :TY], out["attention"][:, :TY]
+
+    return predict
+
+
+def compiled(fn, tx: int = TX):
+    """`fn(source_ids)` compiled for the backend (XLA on TensorFlow, jit on JAX)."""
+    backend = keras.backend.backend()
+    if backend == "tensorflow":
+        import tensorflow as tf
+
+        # One trace for every batch size; XLA specializes per shape itself.
+        signature = [tf.TensorSpec([None, tx], tf.int32)]
+        return tf.function(fn, input_signature=signature, jit_compile=True)
+    if backend == "jax":
+        import jax
+
+        return jax.jit(fn)
+    return fn

@@ -1,0 +1,177 @@
+"""The date application end to end on a small, briefly trained run."""
+
+import json
+import os
+import subprocess
+import sys
+
+import keras
+import numpy as np
+import pytest
+
+from applications.cli import main
+from applications.dates import data, tasks
+from applications.dates import model as models
+
+pytestmark = pytest.mark.tf_only
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    if keras.backend.backend() != "tensorflow":
+        pytest.skip("the application tests run on the TensorFlow backend")
+    path = tmp_path_factory.mktemp("dates") / "run"
+    config = tasks.TrainConfig(
+        epochs=1, n_train=2000, n_validation=200, n_test=1000, seed=4
+    )
+    tasks.train(path, config, verbose=0)
+    return path
+
+
+def test_classic_has_the_course_parameter_count():
+    assert models.build_classic(37, 11).count_params() == 52960
+
+
+def test_run_folder(run):
+    for name in ("model.keras", "vocabulary.json", "config.json", "metrics.json"):
+        assert (run / name).exists(), name
+    assert list((run / "plots").glob("*.png"))
+    assert list((run / "logs").rglob("events.out.tfevents.*"))
+    metrics = json.loads((run / "metrics.json").read_text())
+    assert metrics["n"] == 1000
+    assert set(metrics["by_language"]) == {"en", "fr", "de", "es", "any"}
+    assert set(metrics["by_family"]) == {
+        "babel",
+        "pattern",
+        "ordinal",
+        "abbreviation",
+        "numeric",
+    }
+
+
+def test_cli_predict_flags_and_errors(run, capsys):
+    assert (
+        main(["dates", "predict", "--run", str(run), "3rd of May 1979", "mañana über"])
+        == 0
+    )
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("'3rd of May 1979' -> ")
+    assert "unknown characters read as <unk>: 'ñü'" in out[1]
+    assert main(["dates", "predict", "--run", str(run), "   "]) == 2
+    assert "empty input" in capsys.readouterr().err
+    assert main(["dates", "predict", "--run", str(run), "x" * 31]) == 2
+    assert "input too long" in capsys.readouterr().err
+    assert main(["dates", "predict", "--run", str(run / "missing"), "1 May 1999"]) == 2
+    assert "not a run folder" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["dates", "train", "--epochs", "0"])
+    assert "Received: --epochs 0" in capsys.readouterr().err
+
+
+def test_cli_evaluate_and_plot(run, capsys, tmp_path):
+    assert main(["dates", "evaluate", "--run", str(run), "--per-format"]) == 0
+    out = capsys.readouterr().out
+    assert "exact match:" in out and "| `numeric_iso` |" in out
+    assert (
+        main(
+            [
+                "dates",
+                "plot",
+                "--run",
+                str(run),
+                "--output",
+                str(tmp_path),
+                "3 Mai 1979",
+            ]
+        )
+        == 0
+    )
+    png = tmp_path / "attention_0.png"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+LOAD = """
+import json, sys
+import tensorflow as tf
+serve = tf.saved_model.load(sys.argv[1]).signatures["serving_default"]
+texts = json.load(open(sys.argv[2]))
+out = serve(text=tf.constant(texts))
+print(json.dumps({
+    "text": [t.decode() for t in out["text"].numpy()],
+    "attention": out["attention"].numpy().tolist(),
+    "modules": [m for m in sys.modules if m.startswith("attention_zoo") or m.startswith("applications")],
+}))
+"""
+
+
+def test_saved_model_matches_in_memory_predictions(run, tmp_path):
+    tasks.export(run, tmp_path / "saved")
+    test_set = data.load_examples(run / "data" / "test.json")
+    texts = [e.text for e in test_set]
+    edge = ["", "   ", "x" * 31, "mañana 3 Mai 1979 über", "ÉTÉ 2001", "1er août 1999"]
+    (tmp_path / "texts.json").write_text(json.dumps(texts + edge))
+    (tmp_path / "load.py").write_text(LOAD)
+    proc = subprocess.run(
+        [sys.executable, "load.py", str(tmp_path / "saved"), "texts.json"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert got["modules"] == []
+    normalizer = tasks.Normalizer(run)
+    expected_text, expected_attention = normalizer.predict(texts)
+    assert got["text"][:1000] == expected_text
+    np.testing.assert_allclose(
+        np.array(got["attention"][:1000]), expected_attention, atol=1e-5
+    )
+    # Documented rule: empty or over-long inputs give "" and zero attention;
+    # unknown characters are read as <unk> and still give an output.
+    served_edge, attention_edge = got["text"][1000:], np.array(got["attention"][1000:])
+    assert served_edge[:3] == ["", "", ""]
+    assert (attention_edge[:3] == 0).all()
+    assert np.isfinite(attention_edge).all()
+    np.testing.assert_allclose(attention_edge[3:].sum(-1), 1.0, atol=1e-5)
+    in_memory, _ = normalizer.predict(edge[3:])
+    assert served_edge[3:] == in_memory
+
+
+MIRRORED = """
+import json, sys
+import tensorflow as tf
+cpu = tf.config.list_physical_devices("CPU")[0]
+tf.config.set_logical_device_configuration(
+    cpu, [tf.config.LogicalDeviceConfiguration(), tf.config.LogicalDeviceConfiguration()]
+)
+from applications.dates import tasks
+config = tasks.TrainConfig(epochs=1, n_train=512, n_validation=64, n_test=64, batch_size=64,
+                           distribute="mirrored")
+metrics = tasks.train(sys.argv[1], config, verbose=0)
+print(json.dumps({"replicas": metrics["training"]["replicas"],
+                  "loss": metrics["training"]["history"]["loss"]}))
+"""
+
+
+def test_distribute_mirrored_on_two_logical_cpus(tmp_path):
+    if keras.backend.backend() != "tensorflow":
+        pytest.skip("tf.distribute needs the TensorFlow backend")
+    (tmp_path / "mirrored.py").write_text(MIRRORED)
+    proc = subprocess.run(
+        [sys.executable, str(tmp_path / "mirrored.py"), str(tmp_path / "run")],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "KERAS_BACKEND": "tensorflow", "TF_CPP_MIN_LOG_LEVEL": "2"},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert result["replicas"] == 2
+    assert np.isfinite(result["loss"]).all()
+
+
+def test_distribute_needs_tensorflow_backend_message():
+    with pytest.raises(ValueError, match="`distribute` must be 'mirrored' or None"):
+        tasks._strategy("multiworker")
