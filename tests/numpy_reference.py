@@ -111,3 +111,40 @@ def layer_scores(layer, query, key):
             scale=w(layer.scale) if layer.use_scale else None,
         )
     raise NotImplementedError(name)
+
+
+def sigmoid(x):
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def gru_step(x, h, kernel, recurrent_kernel, bias):
+    """Keras GRUCell (reset_after=True), float64: returns the new state."""
+    x, h, kernel, recurrent_kernel, bias = map(
+        f64, (x, h, kernel, recurrent_kernel, bias)
+    )
+    u = h.shape[-1]
+    mx = x @ kernel + bias[0]
+    mh = h @ recurrent_kernel + bias[1]
+    z = sigmoid(mx[:, :u] + mh[:, :u])
+    r = sigmoid(mx[:, u : 2 * u] + mh[:, u : 2 * u])
+    candidate = np.tanh(mx[:, 2 * u :] + r * mh[:, 2 * u :])
+    return z * h + (1 - z) * candidate
+
+
+def gru_sequence(xs, mask, weights, reverse=False):
+    """Run `gru_step` over (B, T, E) from zeros; masked steps keep the state.
+
+    Returns outputs (B, T, U) at unmasked steps (zeros elsewhere) and the
+    final state.
+    """
+    kernel, recurrent_kernel, bias = weights
+    b, t = xs.shape[:2]
+    h = np.zeros((b, recurrent_kernel.shape[0]))
+    outputs = np.zeros((b, t, h.shape[1]))
+    steps = range(t - 1, -1, -1) if reverse else range(t)
+    for i in steps:
+        new = gru_step(xs[:, i], h, kernel, recurrent_kernel, bias)
+        keep = mask[:, i][:, None]
+        h = np.where(keep, new, h)
+        outputs[:, i] = np.where(keep, h, 0.0)
+    return outputs, h

@@ -275,3 +275,67 @@ def test_bad_inputs():
     decoder(x, memory)
     with pytest.raises(ValueError, match=r"the cell has 1 state\(s\). Received: 2"):
         decoder(x, memory, initial_state=[x[:, 0, :1], x[:, 0, :1]])
+
+
+def _w(v):
+    return to_numpy(v).astype("float64")
+
+
+def test_bahdanau_gru_decoder_matches_numpy_float64_reference():
+    from tests import numpy_reference as ref
+
+    decoder = built("bahdanau_gru")
+    x, memory, _, memory_mask = inputs(seed=7)
+    outputs, alignments, _ = decoder(x, memory, memory_mask=memory_mask)
+    cell, attention = decoder.cell, decoder.attention
+    gru = (_w(cell.kernel), _w(cell.recurrent_kernel), _w(cell.bias))
+    s = np.zeros((B, UNITS))
+    for t in range(TY):
+        scores = ref.layer_scores(attention, s[:, None, :], memory)  # (B, 1, Tx)
+        context, weights = ref.attention(scores, memory, None, memory_mask)
+        s = ref.gru_step(np.concatenate([x[:, t], context[:, 0]], -1), s, *gru)
+        np.testing.assert_allclose(to_numpy(alignments)[:, t], weights[:, 0], atol=1e-5)
+        np.testing.assert_allclose(
+            to_numpy(outputs)[:, t], np.concatenate([s, context[:, 0]], -1), atol=1e-5
+        )
+
+
+def test_luong_input_feeding_decoder_matches_numpy_float64_reference():
+    from tests import numpy_reference as ref
+
+    decoder = built("luong_gru_input_feeding")
+    x, memory, _, memory_mask = inputs(seed=8)
+    outputs, alignments, _ = decoder(x, memory, memory_mask=memory_mask)
+    cell, attention = decoder.cell, decoder.attention
+    gru = (_w(cell.kernel), _w(cell.recurrent_kernel), _w(cell.bias))
+    w_c = _w(decoder._attention_dense.kernel)
+    h, feed = np.zeros((B, UNITS)), np.zeros((B, 6))
+    for t in range(TY):
+        h = ref.gru_step(np.concatenate([x[:, t], feed], -1), h, *gru)
+        scores = ref.layer_scores(attention, h[:, None, :], memory)
+        context, weights = ref.attention(scores, memory, None, memory_mask)
+        feed = np.tanh(np.concatenate([context[:, 0], h], -1) @ w_c)
+        np.testing.assert_allclose(to_numpy(alignments)[:, t], weights[:, 0], atol=1e-5)
+        np.testing.assert_allclose(to_numpy(outputs)[:, t], feed, atol=1e-5)
+
+
+@pytest.mark.parametrize("policy", ["mixed_float16", "mixed_bfloat16"])
+@pytest.mark.parametrize("name", ["bahdanau_lstm_mean_memory", "parallel_lstm"])
+def test_mixed_precision(name, policy):
+    keras.config.set_dtype_policy(policy)
+    decoder = CONFIGS[name]()
+    x, memory, inputs_mask, memory_mask = inputs()
+    outputs, alignments, states = decoder(
+        x, memory, inputs_mask=inputs_mask, memory_mask=memory_mask
+    )
+    compute = policy.split("_")[1]
+    assert keras.backend.standardize_dtype(outputs.dtype) == compute
+    assert all(
+        keras.backend.standardize_dtype(w.dtype) == "float32" for w in decoder.weights
+    )
+    outputs = to_numpy(keras.ops.cast(outputs, "float32"))
+    alignments = to_numpy(keras.ops.cast(alignments, "float32"))
+    assert np.isfinite(outputs).all() and np.isfinite(alignments).all()
+    np.testing.assert_allclose(
+        alignments.sum(-1), inputs_mask.astype("float32"), atol=2e-2
+    )

@@ -88,3 +88,45 @@ def test_get_config_round_trip():
 def test_bad_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):
         BidirectionalRNNEncoder(**kwargs)
+
+
+def test_matches_numpy_float64_reference():
+    from tests import numpy_reference as ref
+
+    encoder = BidirectionalRNNEncoder(units=4, merge_mode="concat")
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(3, 6, 5)).astype("float32")
+    mask = np.ones((3, 6), bool)
+    mask[0, 2:] = False
+    mask[2, 5:] = False
+    memory, (state,) = encoder(x, mask=mask)
+    layer = encoder._rnn_layers[0]
+
+    def weights(rnn):
+        cell = rnn.cell
+        return tuple(
+            to_numpy(w).astype("float64")
+            for w in (cell.kernel, cell.recurrent_kernel, cell.bias)
+        )
+
+    forward, h_f = ref.gru_sequence(x, mask, weights(layer.forward_layer))
+    backward, h_b = ref.gru_sequence(
+        x, mask, weights(layer.backward_layer), reverse=True
+    )
+    expected = np.concatenate([forward, backward], -1)
+    got = to_numpy(memory)
+    np.testing.assert_allclose(got[mask], expected[mask], atol=1e-5)
+    np.testing.assert_allclose(
+        to_numpy(state), np.concatenate([h_f, h_b], -1), atol=1e-5
+    )
+
+
+@pytest.mark.parametrize("policy", ["mixed_float16", "mixed_bfloat16"])
+def test_mixed_precision(policy):
+    keras.config.set_dtype_policy(policy)
+    encoder = BidirectionalRNNEncoder(units=4, cell_type="lstm", num_layers=2)
+    x = np.random.default_rng(0).normal(size=(2, 5, 3)).astype("float32")
+    memory, states = encoder(x, mask=np.array([[1, 1, 1, 0, 0], [1] * 5], bool))
+    assert keras.backend.standardize_dtype(memory.dtype) == policy.split("_")[1]
+    for t in [memory, *states]:
+        assert np.isfinite(to_numpy(keras.ops.cast(t, "float32"))).all()
