@@ -124,9 +124,11 @@ def scan(f, init, xs):
     """`jax.lax.scan` semantics on every backend: `f(carry, x) -> (carry, y)`.
 
     `keras.ops.scan` on TensorFlow (Keras 3.15) requires `y` to have the
-    structure and shapes of `carry`. There, the outputs ride along in an
-    extended carry whose shapes come from one call of `f` on the first step;
-    the other backends use `keras.ops.scan` directly.
+    structure and shapes of `carry`, and XLA cannot compile its gradient.
+    On TensorFlow a statically known length is unrolled; an unknown length
+    (a SavedModel signature with `None` steps) uses `keras.ops.scan` with the
+    outputs riding along in an extended carry, whose shapes come from one call
+    of `f` on the first step. The other backends use `keras.ops.scan`.
 
     Example:
 
@@ -139,6 +141,16 @@ def scan(f, init, xs):
     """
     if keras.backend.backend() != "tensorflow":
         return ops.scan(f, init, xs)
+    length = tree.flatten(xs)[0].shape[0]
+    if length is not None:
+        # A known length is unrolled: no while loop, so XLA can compile the
+        # gradient (it cannot compile Keras's TensorArray loop) and CPU steps
+        # skip the per-iteration overhead of tf.while_loop.
+        carry, ys = init, []
+        for t in range(length):
+            carry, y = f(carry, tree.map_structure(lambda x, t=t: x[t], xs))
+            ys.append(y)
+        return carry, tree.map_structure(lambda *y: ops.stack(y, axis=0), *ys)
     first_x = tree.map_structure(lambda x: x[0], xs)
     _, first_y = f(init, first_x)
     zeros_y = tree.map_structure(ops.zeros_like, first_y)

@@ -255,7 +255,11 @@ class AttentionRNNDecoder(keras.layers.Layer):
         Args:
             inputs: `(B, E)`, the input at this step.
             states: the list from `get_initial_state` or the previous step.
-            constants: the tuple from `get_constants`.
+            constants: the tuple from `get_constants`. Its batch may be a
+                divisor `B / K` of the step's batch `B`: rows
+                `b * K .. b * K + K - 1` then share memory `b` (the layout of
+                `attention_zoo.decoding.beam_search`), so the memory is never
+                copied per hypothesis.
             training: bool.
 
         Returns:
@@ -267,13 +271,8 @@ class AttentionRNNDecoder(keras.layers.Layer):
         n = len(self.state_sizes)
         cell_states = states[:n]
         if self.style == "bahdanau":
-            context, alignment = self.attention.attend(
-                cell_states[0],
-                memory,
-                projected_key,
-                value_mask=memory_mask,
-                return_attention_scores=True,
-                training=training,
+            context, alignment = self._attend(
+                cell_states[0], memory, projected_key, memory_mask, training
             )  # (B, Dm), (B, Tx)
             cell_input = ops.concatenate([inputs, context], axis=-1)
             h, new_cell_states = self.cell(cell_input, cell_states, training=training)
@@ -286,19 +285,38 @@ class AttentionRNNDecoder(keras.layers.Layer):
         if self.input_feeding:
             cell_input = ops.concatenate([inputs, states[n]], axis=-1)
         h, new_cell_states = self.cell(cell_input, cell_states, training=training)
-        context, alignment = self.attention.attend(
-            h,
-            memory,
-            projected_key,
-            value_mask=memory_mask,
-            return_attention_scores=True,
-            training=training,
+        context, alignment = self._attend(
+            h, memory, projected_key, memory_mask, training
         )
         output = self._attention_dense(ops.concatenate([context, h], axis=-1))
         new_states = _as_list(new_cell_states)
         if self.input_feeding:
             new_states.append(output)
         return output, new_states, alignment
+
+    def _attend(self, query, memory, projected_key, memory_mask, training):
+        """Single-step attention; queries `(B, D)` over a memory of batch `B / K`.
+
+        The `K` queries that share a memory become its query steps, so the
+        attention reads each memory once instead of once per hypothesis.
+        """
+        memory_batch = ops.shape(memory)[0]
+        queries = ops.reshape(
+            query, (memory_batch, -1, ops.shape(query)[-1])
+        )  # (B/K, K, D)
+        context, alignment = self.attention.attend(
+            queries,
+            memory,
+            projected_key,
+            value_mask=memory_mask,
+            return_attention_scores=True,
+            training=training,
+        )  # (B/K, K, Dm), (B/K, K, Tx)
+        batch = ops.shape(query)[0]
+        return (
+            ops.reshape(context, (batch, ops.shape(context)[-1])),
+            ops.reshape(alignment, (batch, ops.shape(alignment)[-1])),
+        )
 
     # -------------------------------------------------------- teacher forcing
 

@@ -277,8 +277,11 @@ def beam_search(
 
     Args:
         step_fn, initial_state, start_tokens, end_token, max_length,
-        constants, pad_token: as in `greedy_search`; state and constants are
-            tiled to `B * beam_width` rows (row `b * beam_width + k`).
+        constants, pad_token: as in `greedy_search`; the state is tiled to
+            `B * beam_width` rows (row `b * beam_width + k`), and so are the
+            constants unless `step_fn.shares_constants_across_beams` is true
+            (as for `make_step_fn`, whose decoder reads one memory for the
+            `beam_width` hypotheses of a sequence).
         beam_width: hypotheses kept per sequence.
         alpha: length penalty exponent (0 disables it).
         beta: coverage penalty weight (0 disables it).
@@ -304,7 +307,8 @@ def beam_search(
     start_tokens = ops.cast(start_tokens, "int32")
     batch = ops.shape(start_tokens)[0]
     state = tree.map_structure(lambda x: _tile(x, k), initial_state)
-    constants = tree.map_structure(lambda x: _tile(x, k), constants)
+    if not getattr(step_fn, "shares_constants_across_beams", False):
+        constants = tree.map_structure(lambda x: _tile(x, k), constants)
     tokens = _tile(start_tokens, k)
 
     def rows(parent):

@@ -23,4 +23,7 @@ def make_step_fn(decoder, embedding, output_layer):
         output, state, attention = decoder.step(embedding(tokens), state, constants)
         return output_layer(output), state, attention
 
+    # The decoder reads a memory of batch B for B * K hypotheses itself, so
+    # beam_search need not copy the constants per hypothesis.
+    step_fn.shares_constants_across_beams = True
     return step_fn

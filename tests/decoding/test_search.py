@@ -340,3 +340,28 @@ def test_compiled_decoding_matches_eager():
         pytest.skip("no compiler is required on the torch backend")
     for a, b in zip(eager, [to_numpy(x) for x in compiled(state, constants, start)]):
         np.testing.assert_allclose(a, b, atol=1e-5)
+
+
+def test_shared_and_copied_constants_give_the_same_beams():
+    model = ToyModel(seed=6)
+    state, constants, start = model.inputs()
+    assert model.step_fn.shares_constants_across_beams
+
+    def plain_step(tokens, state, constants):  # no attribute: constants copied
+        return model.step_fn(tokens, state, constants)
+
+    kwargs = dict(
+        beam_width=4,
+        constants=constants,
+        alpha=0.6,
+        beta=0.2,
+        memory_mask=model.memory_mask,
+    )
+    shared = beam_search(model.step_fn, state, start, END, MAX_LENGTH, **kwargs)
+    copied = beam_search(plain_step, state, start, END, MAX_LENGTH, **kwargs)
+    for key in ("tokens", "lengths"):
+        np.testing.assert_array_equal(to_numpy(shared[key]), to_numpy(copied[key]))
+    for key in ("scores", "attention"):
+        np.testing.assert_allclose(
+            to_numpy(shared[key]), to_numpy(copied[key]), atol=1e-5
+        )
