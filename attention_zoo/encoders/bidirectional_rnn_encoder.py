@@ -26,6 +26,9 @@ class BidirectionalRNNEncoder(keras.layers.Layer):
         num_layers: number of stacked bidirectional layers.
         dropout: dropout between stacked layers and on the memory.
         seed: seed of the dropout.
+        unroll: bool, unroll the recurrences (faster for short fixed-length
+            inputs on CPU, and lets XLA compile the gradient; needs a known
+            input length).
         **kwargs: base layer arguments.
 
     Call arguments:
@@ -56,6 +59,7 @@ class BidirectionalRNNEncoder(keras.layers.Layer):
         num_layers: int = 1,
         dropout: float = 0.0,
         seed: int | None = None,
+        unroll: bool = False,
         **kwargs,
     ):
         super().__init__(**kwargs)
@@ -86,6 +90,7 @@ class BidirectionalRNNEncoder(keras.layers.Layer):
         self.num_layers = num_layers
         self.dropout = float(dropout)
         self.seed = seed
+        self.unroll = bool(unroll)
         self.supports_masking = True
         rnn = keras.layers.GRU if cell_type == "gru" else keras.layers.LSTM
         self._rnn_layers = [
@@ -154,6 +159,7 @@ class BidirectionalRNNEncoder(keras.layers.Layer):
                 "num_layers": self.num_layers,
                 "dropout": self.dropout,
                 "seed": self.seed,
+                "unroll": self.unroll,
             }
         )
         return config
