@@ -150,7 +150,18 @@ def build_default(
     return keras.Model([source, decoder_input], logits, name="default")
 
 
-def compile_model(model: keras.Model, kind: str, learning_rate: float | None = None):
+def compile_model(
+    model: keras.Model,
+    kind: str,
+    learning_rate: float | None = None,
+    total_steps: int | None = None,
+):
+    """Optimizer, loss and exact-match metric of each model.
+
+    `default` anneals its learning rate to zero over `total_steps` (cosine),
+    so the last epochs settle instead of bouncing; `classic` keeps the
+    course's constant rate.
+    """
     if kind == "classic":
         # The course's Adam(lr=0.005, decay=0.01): Keras 3 has no `decay`
         # (it was silently ignored), so the rate is constant.
@@ -160,8 +171,11 @@ def compile_model(model: keras.Model, kind: str, learning_rate: float | None = N
             metrics=[[SequenceExactMatch(pad_token=-1)], None],
         )
     else:
+        rate = learning_rate or 3e-3
+        if total_steps:
+            rate = keras.optimizers.schedules.CosineDecay(rate, decay_steps=total_steps)
         model.compile(
-            keras.optimizers.Adam(learning_rate or 3e-3),
+            keras.optimizers.Adam(rate),
             loss=MaskedSequenceCrossEntropy(pad_token=IsoVocabulary.pad_id),
             metrics=[SequenceExactMatch(pad_token=IsoVocabulary.pad_id)],
         )

@@ -166,7 +166,10 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
             model = models.build_classic(len(vocabulary))
         else:
             model = models.build_default(len(vocabulary), units=config.units)
-        models.compile_model(model, config.model, config.learning_rate)
+        steps = -(-len(train_set) // config.batch_size) * config.epochs
+        models.compile_model(
+            model, config.model, config.learning_rate, total_steps=steps
+        )
     if verbose:
         replicas = strategy.num_replicas_in_sync if strategy else 1
         print(
