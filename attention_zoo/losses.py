@@ -19,7 +19,9 @@ class MaskedSequenceCrossEntropy(keras.losses.Loss):
         from_logits: whether `y_pred` holds logits (else probabilities).
         label_smoothing: float in `[0, 1)`; the target distribution becomes
             `(1 - label_smoothing) * one_hot + label_smoothing / V`.
-        name, reduction, dtype: as for any `keras.losses.Loss`.
+        name: name of the loss.
+        reduction: as for any `keras.losses.Loss`.
+        dtype: as for any `keras.losses.Loss`.
 
     Call arguments:
         y_true: int `(B, T)` labels.

@@ -178,8 +178,13 @@ def sample(
     compiled functions.
 
     Args:
-        step_fn, initial_state, start_tokens, end_token, max_length,
-        constants, pad_token: as in `greedy_search`.
+        step_fn: as in `greedy_search`.
+        initial_state: as in `greedy_search`.
+        start_tokens: as in `greedy_search`.
+        end_token: as in `greedy_search`.
+        max_length: as in `greedy_search`.
+        constants: as in `greedy_search`.
+        pad_token: as in `greedy_search`.
         temperature: positive float; logits are divided by it.
         top_k: optional positive int; sample among the `top_k` most probable
             tokens only.
@@ -276,12 +281,17 @@ def beam_search(
     that produced its tokens.
 
     Args:
-        step_fn, initial_state, start_tokens, end_token, max_length,
-        constants, pad_token: as in `greedy_search`; the state is tiled to
-            `B * beam_width` rows (row `b * beam_width + k`), and so are the
-            constants unless `step_fn.shares_constants_across_beams` is true
-            (as for `make_step_fn`, whose decoder reads one memory for the
+        step_fn: as in `greedy_search`.
+        initial_state: as in `greedy_search`; tiled to `B * beam_width` rows
+            (row `b * beam_width + k`).
+        start_tokens: as in `greedy_search`.
+        end_token: as in `greedy_search`.
+        max_length: as in `greedy_search`.
+        constants: as in `greedy_search`; tiled like the state unless
+            `step_fn.shares_constants_across_beams` is true (as for
+            `make_step_fn`, whose decoder reads one memory for the
             `beam_width` hypotheses of a sequence).
+        pad_token: as in `greedy_search`.
         beam_width: hypotheses kept per sequence.
         alpha: length penalty exponent (0 disables it).
         beta: coverage penalty weight (0 disables it).
