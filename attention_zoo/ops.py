@@ -63,16 +63,13 @@ def masked_softmax(scores, mask=None, axis: int = -1):
         # the multiplication by the mask below then gives masked positions
         # exactly zero, and fully masked slices all zeros.
         scores = ops.where(mask, scores, large_negative_number("float32"))
-    # Written out rather than `ops.softmax`, which warns on a length-1 axis
-    # (a one-step memory is legitimate here).
-    exp = ops.exp(scores - ops.stop_gradient(ops.max(scores, axis=axis, keepdims=True)))
-    if mask is not None:
-        exp = exp * ops.cast(mask, "float32")
-        # Fully masked slices sum to 0: divide by 1 instead to get zeros.
-        total = ops.sum(exp, axis=axis, keepdims=True)
-        weights = exp / ops.where(total > 0, total, 1.0)
+    if scores.shape[axis] == 1:
+        # A one-step memory is legitimate here; `ops.softmax` would warn.
+        weights = ops.ones_like(scores)
     else:
-        weights = exp / ops.sum(exp, axis=axis, keepdims=True)
+        weights = ops.softmax(scores, axis=axis)
+    if mask is not None:
+        weights = weights * ops.cast(mask, "float32")
     return ops.cast(weights, dtype)
 
 
