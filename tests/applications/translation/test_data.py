@@ -1,0 +1,92 @@
+import os
+
+import pytest
+
+from applications.translation import data
+
+SWORD_INSTALLED = all(
+    os.path.exists(f"{data.SWORD_PATH}/mods.d/{m}.conf")
+    for m in data.SWORD_MODULES.values()
+)
+
+
+def test_tsv_pairs_ignore_extra_columns_and_malformed_lines(tmp_path):
+    path = tmp_path / "pairs.tsv"
+    path.write_text(
+        "Go.\tVe.\tCC-BY 2.0 (France) Attribution: tatoeba.org\n"
+        "no tab here\n"
+        "\tempty source\n"
+        "Hi.\tHola.\n",
+        encoding="utf-8",
+    )
+    pairs = data.read_tsv_pairs(path)
+    assert [(p.source, p.target) for p in pairs] == [("Go.", "Ve."), ("Hi.", "Hola.")]
+    assert len(data.read_tsv_pairs(path, max_pairs=1)) == 1
+
+
+def test_tsv_errors(tmp_path):
+    with pytest.raises(FileNotFoundError, match="pairs file not found"):
+        data.read_tsv_pairs(tmp_path / "missing.tsv")
+    (tmp_path / "empty.tsv").write_text("just text\n")
+    with pytest.raises(ValueError, match="no tab-separated pairs"):
+        data.read_tsv_pairs(tmp_path / "empty.tsv")
+
+
+def test_number_pairs_are_seeded_and_distinct():
+    pairs = data.number_pairs(50, seed=3)
+    assert pairs == data.number_pairs(50, seed=3)
+    assert len({p.source for p in pairs}) == 50
+    from num2words import num2words
+
+    assert data.number_pairs(1, seed=0, max_value=0)[0] == data.Pair(
+        num2words(0, lang="en"), num2words(0, lang="es")
+    )
+
+
+def test_clean_osis_keeps_words_apart_around_notes():
+    raw = (
+        '<q who="Jesus"><w lemma="strong:G3439">only</w> born</q><note placement="foot">'
+        "<reference>3:16 </reference>The phrase “only born”...</note><w>Son</w>, that"
+    )
+    assert data.clean_osis(raw) == "only born Son, that"
+
+
+def test_split_by_book_holds_whole_books_out():
+    pairs = [
+        data.Pair(str(i), str(i), book)
+        for i, book in enumerate(["Genesis", "Mark", "John", "Ruth", "Acts"])
+    ]
+    train, validation, test = data.split_by_book(pairs)
+    assert [p.book for p in train] == ["Genesis", "Acts"]
+    assert [p.book for p in validation] == ["Mark", "Ruth"]
+    assert [p.book for p in test] == ["John"]
+    with pytest.raises(ValueError, match="books in both"):
+        data.split_by_book(pairs, validation_books=("John",), test_books=("John",))
+
+
+@pytest.mark.skipif(
+    not SWORD_INSTALLED, reason="needs Debian's sword-text-web and sword-text-sparv"
+)
+def test_bible_pairs_read_one_book_aligned():
+    pairs = data.bible_pairs(books=["Ruth"])
+    assert len(pairs) == 85  # Ruth: 22 + 23 + 18 + 22 verses
+    assert {p.book for p in pairs} == {"Ruth"}
+    first = pairs[0]
+    assert "judges judged" in first.source
+    assert "jueces" in first.target
+    assert all("<" not in p.source and "<" not in p.target for p in pairs)
+
+
+def test_missing_sword_modules_name_the_install_command(tmp_path):
+    with pytest.raises(
+        RuntimeError, match="apt-get install sword-text-web sword-text-sparv"
+    ):
+        data.bible_pairs(sword_path=str(tmp_path), cache_dir=tmp_path, books=["Ruth"])
+
+
+def test_tfds_translation_dataset_offline_with_mock_data():
+    tfds = pytest.importorskip("tensorflow_datasets")
+    with tfds.testing.mock_data(num_examples=5):
+        pairs = data.tfds_pairs("ted_hrlr_translate/pt_to_en", split="train")
+    assert len(pairs) == 5
+    assert all(isinstance(p.source, str) and isinstance(p.target, str) for p in pairs)
