@@ -335,7 +335,7 @@ def export(run_dir, output) -> Path:
     """
     import tensorflow as tf
 
-    from attention_zoo.export import CharTables, normalize_strings
+    from attention_zoo.export import TokenTables, normalize_strings
 
     if keras.backend.backend() != "tensorflow":
         raise ValueError(
@@ -345,11 +345,11 @@ def export(run_dir, output) -> Path:
     normalizer = Normalizer(run_dir)
     predict_fn = models.make_predict_fn(normalizer.model, normalizer.kind)
     output_tokens = [t if len(t) == 1 else "" for t in data.IsoVocabulary.tokens]
-    tables = CharTables(normalizer.vocabulary.tokens, output_tokens, unknown_id=1)
+    tables = TokenTables(normalizer.vocabulary.tokens, output_tokens, unknown_id=1)
 
     def serve(text):
         normalized = normalize_strings(text)
-        ids, lengths = tables.encode(normalized, data.TX)
+        ids, lengths = tables.encode_chars(normalized, data.TX)
         valid = tf.logical_and(lengths > 0, lengths <= data.TX)
         iso_ids, attention = predict_fn(ids)
         attention = tf.cast(attention, tf.float32)

@@ -5,6 +5,6 @@ Nothing else in attention_zoo imports TensorFlow; these functions run inside
 with the model.
 """
 
-from attention_zoo.export.text import CharTables, normalize_strings
+from attention_zoo.export.text import TokenTables, normalize_strings, split_punctuation
 
-__all__ = ["CharTables", "normalize_strings"]
+__all__ = ["TokenTables", "normalize_strings", "split_punctuation"]

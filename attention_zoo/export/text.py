@@ -24,21 +24,33 @@ def normalize_strings(texts, lowercase: bool = True, collapse_whitespace: bool =
     return texts
 
 
-class CharTables:
-    """Lookup tables between characters and ids, trackable by a SavedModel.
+def split_punctuation(texts, punctuation_class: str):
+    """Spaces around every character matching `punctuation_class` (an RE2 class).
+
+    Spell the class out (`[.,;!?]`), as RE2's `\\w` and `\\W` are ASCII-only.
+    """
+    tf = _tf()
+    return tf.strings.regex_replace(texts, f"({punctuation_class})", r" \1 ")
+
+
+class TokenTables:
+    """Lookup tables between tokens (characters or words) and ids.
+
+    A SavedModel saves the input table when the exporter tracks
+    `input_table`.
 
     Args:
-        input_tokens: list of input characters; index = id. Ids missing from
-            the table map to `unknown_id`.
+        input_tokens: list of input tokens; index = id. Anything missing from
+            the list maps to `unknown_id`.
         output_tokens: list of output strings; index = id (special tokens
             should be empty strings so they vanish when joined).
-        unknown_id: id of characters missing from `input_tokens`.
+        unknown_id: id of tokens missing from `input_tokens`.
     """
 
     def __init__(self, input_tokens, output_tokens, unknown_id: int = 1):
         tf = _tf()
-        keys = [t for t in input_tokens if len(t) == 1]
-        values = [input_tokens.index(t) for t in keys]
+        keys = list(input_tokens)
+        values = list(range(len(keys)))
         self.input_table = tf.lookup.StaticHashTable(
             tf.lookup.KeyValueTensorInitializer(
                 tf.constant(keys, tf.string), tf.constant(values, tf.int32)
@@ -47,7 +59,14 @@ class CharTables:
         )
         self.output_strings = tf.constant(list(output_tokens), tf.string)
 
-    def encode(self, texts, max_length: int):
+    def _lookup(self, pieces, max_length):
+        tf = _tf()
+        ids = tf.ragged.map_flat_values(self.input_table.lookup, pieces)
+        lengths = tf.cast(pieces.row_lengths(), tf.int32)
+        dense = ids.to_tensor(default_value=0, shape=[None, max_length])
+        return tf.cast(dense, tf.int32), lengths
+
+    def encode_chars(self, texts, max_length: int):
         """Characters of each (already normalized) text as ids.
 
         Returns:
@@ -55,13 +74,19 @@ class CharTables:
             truncated to `max_length`; int32 `(B,)` lengths before truncation.
         """
         tf = _tf()
-        chars = tf.strings.unicode_split(texts, "UTF-8")  # ragged (B, None)
-        ids = tf.ragged.map_flat_values(self.input_table.lookup, chars)
-        lengths = tf.cast(chars.row_lengths(), tf.int32)
-        dense = ids.to_tensor(default_value=0, shape=[None, max_length])
-        return tf.cast(dense, tf.int32), lengths
+        return self._lookup(tf.strings.unicode_split(texts, "UTF-8"), max_length)
 
-    def decode(self, ids):
+    def encode_words(self, texts, max_length: int):
+        """Whitespace-separated words of each (normalized) text as ids.
+
+        Returns `(ids, lengths)` as `encode_chars` does.
+        """
+        tf = _tf()
+        return self._lookup(tf.strings.split(texts), max_length)
+
+    def decode(self, ids, separator: str = ""):
         """Join the output strings of `ids` `(B, T)` into one string per row."""
         tf = _tf()
-        return tf.strings.reduce_join(tf.gather(self.output_strings, ids), axis=1)
+        return tf.strings.reduce_join(
+            tf.gather(self.output_strings, ids), axis=1, separator=separator
+        )

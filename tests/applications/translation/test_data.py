@@ -90,3 +90,60 @@ def test_tfds_translation_dataset_offline_with_mock_data():
         pairs = data.tfds_pairs("ted_hrlr_translate/pt_to_en", split="train")
     assert len(pairs) == 5
     assert all(isinstance(p.source, str) and isinstance(p.target, str) for p in pairs)
+
+
+def test_word_vocabulary_and_tokenization():
+    from applications.translation import tokenizer as tok
+
+    assert tok.tokenize("¿Dónde está?  «Aquí», dijo—él.") == [
+        "¿",
+        "dónde",
+        "está",
+        "?",
+        "«",
+        "aquí",
+        "»",
+        ",",
+        "dijo",
+        "—",
+        "él",
+        ".",
+    ]
+    vocab = tok.WordVocabulary.from_texts(["a b b c", "b c"], size=6)
+    assert vocab.tokens == ["<pad>", "<unk>", "<start>", "<end>", "b", "c"]
+    assert vocab.encode("b a c", add_start_end=True) == [2, 4, 1, 5, 3]
+    assert vocab.decode([4, 1, 5, 3, 4]) == "b <unk> c"
+    with pytest.raises(ValueError, match="Received: size=2"):
+        tok.WordVocabulary.from_texts(["a"], size=2)
+
+
+@pytest.mark.skipif(
+    not SWORD_INSTALLED, reason="needs Debian's sword-text-web and sword-text-sparv"
+)
+def test_in_graph_tokenization_equals_python_on_the_test_books():
+    tf = pytest.importorskip("tensorflow")
+    from applications.translation import tokenizer as tok
+    from attention_zoo.export import TokenTables, normalize_strings, split_punctuation
+
+    test = data.bible_pairs(books=list(data.TEST_BOOKS))
+    assert len(test) == 1210
+    train_like = data.bible_pairs(books=["Ruth", "Jonah"])
+    for side in ("source", "target"):
+        texts = [getattr(p, side) for p in test]
+        vocab = tok.WordVocabulary.from_texts(
+            [getattr(p, side) for p in train_like], 500
+        )
+        tables = TokenTables(vocab.tokens, vocab.tokens)
+        normalized = normalize_strings(
+            split_punctuation(tf.constant(texts), tok.PUNCTUATION_CLASS)
+        )
+        max_length = 160
+        ids, lengths = tables.encode_words(normalized, max_length)
+        expected = [vocab.encode(t) for t in texts]
+        assert lengths.numpy().tolist() == [len(e) for e in expected]
+        assert max(len(e) for e in expected) <= max_length
+        padded = [e + [0] * (max_length - len(e)) for e in expected]
+        assert ids.numpy().tolist() == padded
+        assert [t.decode() for t in normalized.numpy()] == [
+            tok.normalize(t) for t in texts
+        ]
