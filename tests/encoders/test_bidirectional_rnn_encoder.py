@@ -68,7 +68,12 @@ def test_implicit_mask_flows_to_the_memory(tmp_path):
 
 def test_get_config_round_trip():
     encoder = BidirectionalRNNEncoder(
-        units=3, cell_type="lstm", merge_mode="sum", num_layers=2, dropout=0.1, seed=2,
+        units=3,
+        cell_type="lstm",
+        merge_mode="sum",
+        num_layers=2,
+        dropout=0.1,
+        seed=2,
         unroll=True,
     )
     config = encoder.get_config()
@@ -81,7 +86,9 @@ def test_get_config_round_trip():
     rolled(x)
     unrolled(x)
     unrolled.set_weights(rolled.get_weights())
-    np.testing.assert_allclose(to_numpy(rolled(x)[0]), to_numpy(unrolled(x)[0]), atol=1e-5)
+    np.testing.assert_allclose(
+        to_numpy(rolled(x)[0]), to_numpy(unrolled(x)[0]), atol=1e-5
+    )
 
 
 @pytest.mark.parametrize(
