@@ -120,7 +120,7 @@ def run(args, parser) -> int:
         elif args.task == "export":
             path = tasks.export(args.run, args.output)
             print(f"SavedModel written to {path}")
-    except (tasks.InputError, FileNotFoundError) as error:
+    except (ValueError, FileNotFoundError) as error:  # InputError is a ValueError
         print(f"attention-zoo dates {args.task}: error: {error}", file=sys.stderr)
         return 2
     return 0

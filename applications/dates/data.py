@@ -36,7 +36,8 @@ _WHITESPACE = re.compile(r"[ \t\n\r\f\v]+")
 
 def normalize(text: str) -> str:
     """The model's view of an input: lower case, single spaces, stripped."""
-    return _WHITESPACE.sub(" ", text.lower()).strip()
+    # ASCII whitespace only, as in the exported graph (RE2, tf.strings.strip).
+    return _WHITESPACE.sub(" ", text.lower()).strip(" \t\n\r\f\v")
 
 
 # ------------------------------------------------------------------ formats
@@ -241,8 +242,9 @@ class Example:
 def generate(n: int, seed: int = 0, max_length: int = TX, exclude=()) -> list[Example]:
     """`n` examples with distinct normalized inputs, none of them in `exclude`.
 
-    Formats are drawn uniformly; dates uniformly in 1900-2099 (Faker).
-    Inputs longer than `max_length` once normalized are redrawn.
+    A format and a date (uniform in 1900-2099, Faker) are drawn together;
+    pairs that are ambiguous (slash formats), too long once normalized or
+    already seen are redrawn, so slash formats end up somewhat rarer.
     """
     rng = random.Random(seed)
     fake = Faker()

@@ -129,6 +129,11 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
         raise ValueError(
             f"`model` must be one of {models.MODELS}. Received: {config.model!r}"
         )
+    if config.learning_rate is not None and not config.learning_rate > 0:
+        raise ValueError(
+            f"`learning_rate` must be positive. Received: learning_rate={config.learning_rate}"
+        )
+    strategy = _strategy(config.distribute)  # fails before anything is written
     run = Path(output)
     (run / "data").mkdir(parents=True, exist_ok=True)
     keras.utils.set_random_seed(config.seed)
@@ -159,7 +164,6 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
 
     x, y = arrays(train_set)
     validation = arrays(val_set)
-    strategy = _strategy(config.distribute)
     scope = strategy.scope() if strategy else _null_scope()
     with scope:
         if config.model == "classic":
@@ -354,7 +358,10 @@ def export(run_dir, output) -> Path:
         iso_ids, attention = predict_fn(ids)
         attention = tf.cast(attention, tf.float32)
         attention = tf.where(valid[:, None, None], attention, tf.zeros_like(attention))
-        decoded = tf.where(valid, tables.decode(iso_ids), tf.constant(""))
+        stops = (data.IsoVocabulary.pad_id, data.IsoVocabulary.end_id)
+        decoded = tf.where(
+            valid, tables.decode(iso_ids, stop_ids=stops), tf.constant("")
+        )
         return {"text": decoded, "attention": attention}
 
     archive = keras.export.ExportArchive()

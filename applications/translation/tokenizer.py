@@ -24,7 +24,7 @@ SPECIALS = [PAD, UNK, START, END]
 
 
 def normalize(text: str) -> str:
-    return _SPACE.sub(" ", _PUNCT.sub(r" \1 ", text.lower())).strip()
+    return _SPACE.sub(" ", _PUNCT.sub(r" \1 ", text.lower())).strip(" \t\n\r\f\v")
 
 
 def tokenize(text: str) -> list[str]:

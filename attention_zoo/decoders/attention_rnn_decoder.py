@@ -474,8 +474,16 @@ class ParallelAttentionDecoder(AttentionRNNDecoder):
         seed: int | None = None,
         **kwargs,
     ):
-        kwargs.pop("style", None)
-        kwargs.pop("input_feeding", None)
+        style, feeding = (
+            kwargs.pop("style", "luong"),
+            kwargs.pop("input_feeding", False),
+        )
+        if style != "luong" or feeding:
+            raise ValueError(
+                "ParallelAttentionDecoder is the Luong style without input feeding. "
+                f"Received: style={style!r}, input_feeding={feeding}; use "
+                "AttentionRNNDecoder for other forms"
+            )
         super().__init__(
             cell,
             attention,

@@ -16,7 +16,8 @@ They are backend-agnostic (keras.ops only), batched, run inside
 TensorFlow SavedModel. Each returns a dict:
 
 - `tokens`: int32 `(B, T)` (beam search: `(B, K, T)`), the generated tokens
-  after the start token, up to and including `end_token`, then `pad_token`;
+  after the start token, up to and including `end_token`, then `pad_token`
+  (which a live sequence never emits);
 - `scores`: float32 `(B,)` (`(B, K)`), the sum of the token log-probabilities
   (beam search: the ranking score, see `beam_search`);
 - `lengths`: int32 `(B,)` (`(B, K)`), tokens up to and including `end_token`;
@@ -53,6 +54,13 @@ def _check(max_length, end_token):
         )
 
 
+def _never_pad(log_probs, pad_token):
+    """`pad_token` only fills finished sequences: a live one never emits it."""
+    vocab = ops.shape(log_probs)[-1]
+    is_pad = ops.arange(vocab, dtype="int32")[None, :] == pad_token
+    return ops.where(is_pad, NEG_INF, log_probs)
+
+
 def _write(buffer, t, value):
     """buffer[:, t] = value, for a buffer (B, T, ...) and value (B, ...)."""
     start = [0, t] + [0] * (len(buffer.shape) - 2)
@@ -77,6 +85,7 @@ def _run(
     def advance(t, tokens, state, finished, scores, lengths, out_tokens, out_attention):
         logits, state, attention = step_fn(tokens, state, constants)
         log_probs = ops.log_softmax(ops.cast(logits, "float32"), axis=-1)  # (B, V)
+        log_probs = _never_pad(log_probs, pad_token)
         chosen = ops.cast(select(log_probs, t), "int32")
         chosen = ops.where(finished, pad_token, chosen)
         token_log_prob = ops.take_along_axis(log_probs, chosen[:, None], axis=1)[:, 0]
@@ -84,7 +93,9 @@ def _run(
         lengths = lengths + ops.cast(ops.logical_not(finished), "int32")
         attention = ops.where(finished[:, None], 0.0, ops.cast(attention, "float32"))
         if out_attention is None:  # first step, outside the loop
-            out_attention = ops.zeros((batch, max_length, ops.shape(attention)[-1]))
+            out_attention = ops.zeros(
+                (batch, max_length, ops.shape(attention)[-1]), "float32"
+            )
         out_tokens = _write(out_tokens, t, chosen)
         out_attention = _write(out_attention, t, attention)
         finished = ops.logical_or(finished, ops.equal(chosen, end_token))
@@ -173,9 +184,12 @@ def sample(
 ):
     """Draw every token from the model's distribution.
 
-    Sampling uses the Gumbel-max trick with noise drawn before the loop, so
-    a fixed `seed` gives the same sequences on every backend call and inside
-    compiled functions.
+    Sampling uses the Gumbel-max trick with noise drawn once before the loop
+    (`(max_length, B, V)` float32: mind its size for large vocabularies). A
+    fixed integer `seed` gives the same sequences on every call in one
+    execution mode; TensorFlow's XLA draws other numbers than its eager
+    mode for the same seed. Inside `jax.jit`, pass an integer `seed` or a
+    `keras.random.SeedGenerator`.
 
     Args:
         step_fn: as in `greedy_search`.
@@ -301,8 +315,8 @@ def beam_search(
     Returns:
         The dict of the module docstring with a beam axis, hypotheses sorted
         by descending `scores` (the ranking score `s`). When fewer than
-        `beam_width` distinct hypotheses exist, the remaining entries have
-        scores below -1e8.
+        `beam_width` distinct hypotheses exist, the remaining entries are
+        placeholders scored about `-1e9 / lp`, far below any real one.
     """
     _check(max_length, end_token)
     if (
@@ -341,13 +355,14 @@ def beam_search(
         logits, state, attention = step_fn(tokens, state, constants)
         vocab = ops.shape(logits)[-1]
         log_probs = ops.log_softmax(ops.cast(logits, "float32"), axis=-1)
+        log_probs = _never_pad(log_probs, pad_token)
         log_probs = ops.reshape(log_probs, (batch, k, vocab))  # (B, K, V)
         attention = ops.reshape(ops.cast(attention, "float32"), (batch, k, -1))
         attention = ops.where(finished[:, :, None], 0.0, attention)  # (B, K, Tx)
         if coverage is None:  # first step, outside the loop
             tx = ops.shape(attention)[-1]
-            coverage = ops.zeros((batch, k, tx))
-            out_attention = ops.zeros((batch, k, max_length, tx))
+            coverage = ops.zeros((batch, k, tx), "float32")
+            out_attention = ops.zeros((batch, k, max_length, tx), "float32")
         # A finished hypothesis has one extension, pad_token, at no cost.
         frozen = ops.where(
             ops.arange(vocab, dtype="int32")[None, None, :] == pad_token, 0.0, NEG_INF

@@ -84,9 +84,20 @@ class TokenTables:
         tf = _tf()
         return self._lookup(tf.strings.split(texts), max_length)
 
-    def decode(self, ids, separator: str = ""):
-        """Join the output strings of `ids` `(B, T)` into one string per row."""
+    def decode(self, ids, separator: str = "", stop_ids=()):
+        """Join the output strings of `ids` `(B, T)` into one string per row.
+
+        A row stops before its first id in `stop_ids` (e.g. end and padding),
+        as the Python decoders of the applications do.
+        """
         tf = _tf()
-        return tf.strings.reduce_join(
-            tf.gather(self.output_strings, ids), axis=1, separator=separator
-        )
+        ids = tf.cast(ids, tf.int32)
+        strings = tf.gather(self.output_strings, ids)
+        if stop_ids:
+            stops = tf.reduce_any(
+                tf.equal(ids[:, :, None], tf.constant(list(stop_ids), tf.int32)),
+                axis=-1,
+            )
+            before_stop = tf.equal(tf.cumsum(tf.cast(stops, tf.int32), axis=1), 0)
+            strings = tf.where(before_stop, strings, "")
+        return tf.strings.reduce_join(strings, axis=1, separator=separator)

@@ -9,7 +9,11 @@ from attention_zoo import ops as zoo_ops
 
 
 def clone_initializer(initializer):
-    """A fresh initializer with the same config, so two weights never share seeds."""
+    """A fresh initializer object with the same config.
+
+    An unseeded initializer then draws new values for every weight; a seeded
+    one repeats its values for weights of the same shape, as in Keras.
+    """
     initializer = keras.initializers.get(initializer)
     return initializer.__class__.from_config(initializer.get_config())
 

@@ -108,7 +108,15 @@ def test_saved_model_matches_in_memory_predictions(run, tmp_path):
     tasks.export(run, tmp_path / "saved")
     test_set = data.load_examples(run / "data" / "test.json")
     texts = [e.text for e in test_set]
-    edge = ["", "   ", "x" * 31, "mañana 3 Mai 1979 über", "ÉTÉ 2001", "1er août 1999"]
+    edge = [
+        "",
+        "   ",
+        "x" * 31,
+        "mañana 3 Mai 1979 über",
+        "ÉTÉ 2001",
+        "1er août 1999",
+        "\xa03 mai 1979\xa0",  # no-break spaces are not stripped, on either side
+    ]
     (tmp_path / "texts.json").write_text(json.dumps(texts + edge))
     (tmp_path / "load.py").write_text(LOAD)
     proc = subprocess.run(
@@ -172,6 +180,11 @@ def test_distribute_mirrored_on_two_logical_cpus(tmp_path):
     assert np.isfinite(result["loss"]).all()
 
 
-def test_distribute_needs_tensorflow_backend_message():
+def test_distribute_errors(monkeypatch, tmp_path):
     with pytest.raises(ValueError, match="`distribute` must be 'mirrored' or None"):
         tasks._strategy("multiworker")
+    monkeypatch.setattr(keras.backend, "backend", lambda: "jax")
+    config = tasks.TrainConfig(distribute="mirrored", n_train=10)
+    with pytest.raises(ValueError, match="needs the TensorFlow backend"):
+        tasks.train(tmp_path / "run", config)
+    assert not (tmp_path / "run").exists()  # nothing written before the error

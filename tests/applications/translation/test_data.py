@@ -147,3 +147,13 @@ def test_in_graph_tokenization_equals_python_on_the_test_books():
         assert [t.decode() for t in normalized.numpy()] == [
             tok.normalize(t) for t in texts
         ]
+
+
+def test_in_graph_decode_stops_at_the_first_stop_id():
+    tf = pytest.importorskip("tensorflow")
+    from attention_zoo.export import TokenTables
+
+    tables = TokenTables(["<pad>", "<unk>", "a", "b"], ["", "", "a", "b"])
+    ids = tf.constant([[2, 3, 0, 2], [3, 1, 2, 2]])
+    assert tables.decode(ids, stop_ids=(0,)).numpy().tolist() == [b"ab", b"b"]
+    assert tables.decode(ids, separator=" ").numpy().tolist() == [b"a b  a", b"b  a a"]
