@@ -9,7 +9,7 @@ expose their attention `(B, TY, TX)`:
   LSTM 64; softmax over 11 characters). Non-autoregressive: it predicts all
   ten characters from attention contexts alone.
 - `default`: Embedding + `BidirectionalRNNEncoder` (GRU) +
-  `ParallelAttentionDecoder` (GRU, Luong "general" attention) + Dense,
+  `ParallelAttentionDecoder` (GRU, `BahdanauAttention` scores) + Dense,
   teacher-forced in `fit` and decoded with `attention_zoo.decoding`.
 """
 
@@ -23,7 +23,7 @@ from applications.dates.data import ISO_CHARS, TX, TY, IsoVocabulary
 from attention_zoo.decoders import ParallelAttentionDecoder
 from attention_zoo.decoding import greedy_search, make_step_fn
 from attention_zoo.encoders import BidirectionalRNNEncoder
-from attention_zoo.layers import LuongAttention
+from attention_zoo.layers import BahdanauAttention
 from attention_zoo.losses import MaskedSequenceCrossEntropy
 from attention_zoo.metrics import SequenceExactMatch
 
@@ -142,7 +142,7 @@ def build_default(
     )(decoder_input)
     outputs, _, _ = ParallelAttentionDecoder(
         keras.layers.GRUCell(2 * units),
-        LuongAttention("general"),
+        BahdanauAttention(units),
         dropout=dropout,
         name="decoder",
     )(target, memory, initial_state=states)
