@@ -193,13 +193,7 @@ class BaseAttention(keras.layers.Layer):
         training=None,
     ):
         key = value if key is None else key
-        self._check_static_shapes(
-            _shape(query),
-            _shape(value),
-            _shape(key),
-            None if query_mask is None else _shape(query_mask),
-            None if value_mask is None else _shape(value_mask),
-        )
+        self._check_inputs(query, value, key, query_mask, value_mask)
         return self.attend(
             query,
             value,
@@ -228,13 +222,7 @@ class BaseAttention(keras.layers.Layer):
         training=None,
     ):
         key = value if key is None else key
-        self._check_static_shapes(
-            _shape(query),
-            _shape(value),
-            _shape(key),
-            None if query_mask is None else _shape(query_mask),
-            None if value_mask is None else _shape(value_mask),
-        )
+        self._check_inputs(query, value, key, query_mask, value_mask)
         context = keras.KerasTensor(
             self.compute_output_shape(query.shape, value.shape),
             dtype=self.compute_dtype,
@@ -245,6 +233,15 @@ class BaseAttention(keras.layers.Layer):
         return context, keras.KerasTensor(weights_shape, dtype=self.compute_dtype)
 
     # ----------------------------------------------------------- validation
+
+    def _check_inputs(self, query, value, key, query_mask, value_mask):
+        self._check_static_shapes(
+            _shape(query),
+            _shape(value),
+            _shape(key),
+            None if query_mask is None else _shape(query_mask),
+            None if value_mask is None else _shape(value_mask),
+        )
 
     def _check_static_shapes(
         self,

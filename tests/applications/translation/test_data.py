@@ -155,5 +155,7 @@ def test_in_graph_decode_stops_at_the_first_stop_id():
 
     tables = TokenTables(["<pad>", "<unk>", "a", "b"], ["", "", "a", "b"])
     ids = tf.constant([[2, 3, 0, 2], [3, 1, 2, 2]])
-    assert tables.decode(ids, stop_ids=(0,)).numpy().tolist() == [b"ab", b"b"]
+    # Row 0 stops at the pad; row 1 has no stop id, and <unk> maps to "".
+    assert tables.decode(ids, stop_ids=(0,)).numpy().tolist() == [b"ab", b"baa"]
+    assert tables.decode(ids, stop_ids=(0, 1)).numpy().tolist() == [b"ab", b"b"]
     assert tables.decode(ids, separator=" ").numpy().tolist() == [b"a b  a", b"b  a a"]
