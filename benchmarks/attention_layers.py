@@ -45,6 +45,16 @@ from keras import ops
 
 # Benchmark the checkout this script lives in, installed or not.
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from _common import (
+    backend_version,
+    cpu_model,
+    load_average,
+    print_table,
+    to_numpy,
+    verdict,
+)  # noqa: E402
+
 import attention_zoo  # noqa: E402
 from attention_zoo.layers import BahdanauAttention, LuongAttention  # noqa: E402
 
@@ -230,11 +240,6 @@ def mean_square(outputs):
     return ops.mean(ops.square(outputs))
 
 
-def to_numpy(structure):
-    """Wait for the results and bring them to the host."""
-    return keras.tree.map_structure(ops.convert_to_numpy, structure)
-
-
 # ----------------------------------------------------------------- timing
 
 
@@ -287,18 +292,6 @@ def fmt_ms(stats) -> str:
     """`median ±spread%`, the spread being half the interquartile range."""
     median, q1, q3 = stats
     return f"{1e3 * median:.1f} ±{50.0 * (q3 - q1) / median:.0f}%"
-
-
-def verdict(ok: bool) -> str:
-    return "PASS" if ok else "**FAIL**"
-
-
-def print_table(header, rows):
-    print("| " + " | ".join(header) + " |")
-    print("|" + "|".join("---" for _ in header) + "|")
-    for row in rows:
-        print("| " + " | ".join(row) + " |")
-    print()
 
 
 # ------------------------------------------------------------- benchmarks
@@ -527,26 +520,6 @@ def bench_decoding(args, ty, tvs, rng, results):
     )
 
 
-def load_average() -> str:
-    """1, 5 and 15 minute load averages: other processes on the machine
-    slow every variant, and the timings cannot tell."""
-    try:
-        return "{:.2f}, {:.2f}, {:.2f}".format(*os.getloadavg())
-    except OSError:
-        return "unknown"
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
 def zoo_version() -> str:
     """Version and a digest of the measured sources (`ops.py`, `layers/`): the
     repository may have no commit that identifies the code measured."""
@@ -566,14 +539,6 @@ def zoo_version() -> str:
         f"{attention_zoo.__version__} (sha256 of ops.py + layers/*.py: "
         f"{digest.hexdigest()[:12]})"
     )
-
-
-def backend_version() -> str:
-    backend = keras.backend.backend()
-    module = {"tensorflow": "tensorflow", "jax": "jax", "torch": "torch"}.get(backend)
-    if module is None:
-        return backend
-    return f"{backend} {__import__(module).__version__}"
 
 
 def parse_args(argv=None):

@@ -50,6 +50,8 @@ import numpy as np  # noqa: E402
 
 # Benchmark the checkout this script lives in, installed or not.
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from _common import backend_version, cpu_model, load_average, print_table  # noqa: E402
+
 import attention_zoo  # noqa: E402
 from applications.dates import data  # noqa: E402
 from applications.dates import model as models  # noqa: E402
@@ -193,40 +195,6 @@ def measure_decoding(model, kind, vocabulary, val_set):
 # ----------------------------------------------------------------- report
 
 
-def load_average() -> str:
-    try:
-        return " ".join(f"{x:.2f}" for x in os.getloadavg())
-    except OSError:
-        return "n/a"
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def backend_version() -> str:
-    backend = keras.backend.backend()
-    module = {"tensorflow": "tensorflow", "jax": "jax", "torch": "torch"}.get(backend)
-    if module is None:
-        return backend
-    return f"{backend} {__import__(module).__version__}"
-
-
-def print_table(header, rows):
-    print("| " + " | ".join(header) + " |")
-    print("|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|")
-    for row in rows:
-        print("| " + " | ".join(row) + " |")
-    print()
-
-
 def time_to_accuracy(result) -> tuple[float, bool]:
     """(seconds, reached): seconds to threshold, or whole fit time if not reached."""
     callback = result["callback"]
@@ -343,7 +311,9 @@ def report(args, results, decoding, header_lines):
         "process CPU time / wall time during fit",
         lambda r: f"{r['cpu_s'] / r['fit_s']:.2f}",
     )
-    print_table(["", "classic", "default", "default vs classic"], rows)
+    print_table(
+        ["", "classic", "default", "default vs classic"], rows, numeric_columns=True
+    )
     print(
         "Ratios: time to 99.5 % = classic / default (how many times sooner "
         "default gets there); mean epoch time = classic / default; decode "
@@ -360,6 +330,7 @@ def report(args, results, decoding, header_lines):
     print_table(
         ["target", "measured", "result"],
         [["default reaches 99.5 % >= 10x sooner than classic", ratio_text, verdict]],
+        numeric_columns=True,
     )
 
 

@@ -55,6 +55,16 @@ from keras import ops  # noqa: E402
 
 # Benchmark the checkout this script lives in, installed or not.
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from _common import (
+    backend_version,
+    cpu_model,
+    load_average,
+    print_table,
+    to_numpy,
+    verdict,
+)  # noqa: E402
+
 import attention_zoo  # noqa: E402
 from attention_zoo.decoders import AttentionRNNDecoder  # noqa: E402
 from attention_zoo.decoding import beam_search, greedy_search, make_step_fn  # noqa: E402
@@ -256,11 +266,6 @@ def compile_fn(fn, model: DatesModel, mode: str):
     raise ValueError(f"Unsupported mode on {backend}. Received: mode={mode!r}")
 
 
-def to_numpy(structure):
-    """Wait for the results and bring them to the host."""
-    return keras.tree.map_structure(ops.convert_to_numpy, structure)
-
-
 # ----------------------------------------------------------------- timing
 
 
@@ -307,46 +312,8 @@ def time_interleaved(fns: dict, repeats: int, min_sample_s: float) -> dict:
 # ----------------------------------------------------------------- report
 
 
-def verdict(ok: bool) -> str:
-    return "PASS" if ok else "**FAIL**"
-
-
-def print_table(header, rows):
-    print("| " + " | ".join(header) + " |")
-    print("|" + "|".join("---" for _ in header) + "|")
-    for row in rows:
-        print("| " + " | ".join(row) + " |")
-    print()
-
-
 def fmt_rate(rate: float) -> str:
     return f"{rate:,.0f}"
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def backend_version() -> str:
-    backend = keras.backend.backend()
-    module = {"tensorflow": "tensorflow", "jax": "jax", "torch": "torch"}.get(backend)
-    if module is None:
-        return backend
-    return f"{backend} {__import__(module).__version__}"
-
-
-def load_average() -> str:
-    try:
-        return " ".join(f"{x:.2f}" for x in os.getloadavg())
-    except OSError:
-        return "n/a"
 
 
 def random_sources(rng, batch: int) -> np.ndarray:
