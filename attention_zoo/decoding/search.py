@@ -61,6 +61,18 @@ def _never_pad(log_probs, pad_token):
     return ops.where(is_pad, NEG_INF, log_probs)
 
 
+def _until_done(max_length):
+    """Loop condition: steps left and a sequence still unfinished.
+
+    Both loops carry `(t, tokens, state, finished, ...)`.
+    """
+
+    def cond(t, tokens, state, finished, *rest):
+        return ops.logical_and(t < max_length, ops.logical_not(ops.all(finished)))
+
+    return cond
+
+
 def _write(buffer, t, value):
     """buffer[:, t] = value, for a buffer (B, T, ...) and value (B, ...)."""
     start = [0, t] + [0] * (len(buffer.shape) - 2)
@@ -121,11 +133,8 @@ def _run(
         None,
     )
 
-    def cond(t, tokens, state, finished, *rest):
-        return ops.logical_and(t < max_length, ops.logical_not(ops.all(finished)))
-
     t, _, _, _, scores, lengths, out_tokens, out_attention = ops.while_loop(
-        cond, advance, loop_vars
+        _until_done(max_length), advance, loop_vars
     )
     return {
         "tokens": out_tokens,
@@ -438,11 +447,8 @@ def beam_search(
         None,
     )
 
-    def cond(t, tokens, state, finished, *rest):
-        return ops.logical_and(t < max_length, ops.logical_not(ops.all(finished)))
-
     (_, _, _, _, _, scores, lengths, _, out_tokens, out_attention) = ops.while_loop(
-        cond, advance, loop_vars
+        _until_done(max_length), advance, loop_vars
     )
     return {
         "tokens": out_tokens,
