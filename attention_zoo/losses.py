@@ -12,7 +12,9 @@ class MaskedSequenceCrossEntropy(keras.losses.Loss):
 
     Positions whose label is `pad_token` contribute nothing, and the mean is
     taken over the real tokens (not over `batch * T`), so a batch of short
-    sequences and one of long sequences are weighed per token.
+    sequences and one of long sequences are weighed per token. Padding is
+    read from the labels only: a Keras mask riding on `y_pred` (from an
+    `Embedding(mask_zero=True)` upstream) is not applied a second time.
 
     Args:
         pad_token: label id that marks padding.
@@ -55,6 +57,22 @@ class MaskedSequenceCrossEntropy(keras.losses.Loss):
         self.pad_token = pad_token
         self.from_logits = from_logits
         self.label_smoothing = float(label_smoothing)
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        # keras.losses.Loss.__call__ would also weigh the losses with the
+        # Keras mask of `y_pred`, rescaled by total / valid: on top of the
+        # rescaling in `call` that inflates the loss by the padding ratio.
+        # The same reduction without the mask:
+        from keras.src.losses.loss import reduce_weighted_values
+
+        with keras.name_scope(self.name):
+            losses = self.call(y_true, y_pred)
+            return reduce_weighted_values(
+                losses,
+                sample_weight=sample_weight,
+                reduction=self.reduction,
+                dtype=self.dtype,
+            )
 
     def call(self, y_true, y_pred):
         y_true = ops.cast(y_true, "int32")

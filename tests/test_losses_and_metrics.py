@@ -93,3 +93,21 @@ def test_loss_and_metrics_in_fit():
     history = model.fit(x, x, epochs=15, verbose=0)
     assert history.history["token_accuracy"][-1] == 1.0
     assert history.history["exact_match"][-1] == 1.0
+
+
+def test_loss_ignores_a_keras_mask_on_the_predictions():
+    # Logits downstream of Embedding(mask_zero=True) carry a Keras mask of the
+    # same padding; Keras would weigh the losses with it a second time.
+    rng = np.random.default_rng(1)
+    x = rng.integers(1, 8, size=(4, 6))
+    x[0, 2:], x[1, 4:] = 0, 0
+    inputs = keras.Input((6,), dtype="int32")
+    h = keras.layers.Embedding(8, 5, mask_zero=True)(inputs)
+    model = keras.Model(inputs, keras.layers.Dense(8)(h))
+    model.compile(loss=MaskedSequenceCrossEntropy())
+    logits = keras.ops.convert_to_numpy(model(x))
+    np.testing.assert_allclose(
+        model.evaluate(x, x, batch_size=4, verbose=0),
+        reference_loss(x, logits),
+        rtol=1e-5,
+    )
