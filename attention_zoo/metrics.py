@@ -87,3 +87,40 @@ class SequenceExactMatch(_PaddedSequenceMetric):
     def _counts(self, correct, valid):
         exact = ops.cast(ops.all(correct, axis=-1), "float32")
         return exact, ops.ones_like(exact)
+
+
+def corpus_scores(hypotheses, references) -> dict:
+    """sacreBLEU corpus BLEU and chrF of `hypotheses` against one reference each.
+
+    Args:
+        hypotheses: list of output strings.
+        references: list of reference strings, aligned with `hypotheses`.
+
+    Returns:
+        `{"bleu": float, "chrf": float, "bleu_signature": str,
+        "chrf_signature": str}`; the signatures are sacreBLEU's, to quote
+        with the numbers.
+
+    Example:
+
+    >>> scores = corpus_scores(["the cat sat on the mat"], ["the cat sat on the mat"])
+    >>> round(scores["bleu"], 1), round(scores["chrf"], 1)
+    (100.0, 100.0)
+    """
+    from sacrebleu.metrics import BLEU, CHRF
+
+    hypotheses, references = list(hypotheses), list(references)
+    if len(hypotheses) != len(references):
+        raise ValueError(
+            "`hypotheses` and `references` must have the same length. Received: "
+            f"{len(hypotheses)} hypotheses and {len(references)} references"
+        )
+    bleu, chrf = BLEU(), CHRF()
+    bleu_score = bleu.corpus_score(hypotheses, [references])
+    chrf_score = chrf.corpus_score(hypotheses, [references])
+    return {
+        "bleu": float(bleu_score.score),
+        "chrf": float(chrf_score.score),
+        "bleu_signature": str(bleu.get_signature()),
+        "chrf_signature": str(chrf.get_signature()),
+    }

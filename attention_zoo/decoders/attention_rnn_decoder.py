@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import keras
 from keras import ops
+from keras.src.backend import set_keras_mask
 
 from attention_zoo import ops as zoo_ops
 from attention_zoo.layers.base_attention import BaseAttention
@@ -267,6 +268,9 @@ class AttentionRNNDecoder(keras.layers.Layer):
         """
         memory, projected_key, memory_mask = constants
         inputs = ops.cast(inputs, self.compute_dtype)
+        # A step input from Embedding(mask_zero=True) carries a Keras mask that
+        # has no time axis to mask here; the cell would warn that it drops it.
+        set_keras_mask(inputs, None)
         states = list(states)
         n = len(self.state_sizes)
         cell_states = states[:n]

@@ -88,16 +88,19 @@ class TokenTables:
         """Join the output strings of `ids` `(B, T)` into one string per row.
 
         A row stops before its first id in `stop_ids` (e.g. end and padding),
-        as the Python decoders of the applications do.
+        as the Python decoders of the applications do; empty output strings
+        (special tokens) are left out, so no separator doubles up.
         """
         tf = _tf()
         ids = tf.cast(ids, tf.int32)
         strings = tf.gather(self.output_strings, ids)
+        keep = tf.not_equal(strings, "")
         if stop_ids:
             stops = tf.reduce_any(
                 tf.equal(ids[:, :, None], tf.constant(list(stop_ids), tf.int32)),
                 axis=-1,
             )
             before_stop = tf.equal(tf.cumsum(tf.cast(stops, tf.int32), axis=1), 0)
-            strings = tf.where(before_stop, strings, "")
-        return tf.strings.reduce_join(strings, axis=1, separator=separator)
+            keep = tf.logical_and(keep, before_stop)
+        kept = tf.ragged.boolean_mask(strings, keep)
+        return tf.strings.reduce_join(kept, axis=1, separator=separator)
