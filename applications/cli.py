@@ -35,6 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
     from applications.dates import cli as dates_cli
 
     dates_cli.add_parser(commands)
+    from applications.translation import cli as translation_cli
+
+    translation_cli.add_parser(commands)
     return parser
 
 
@@ -57,6 +60,10 @@ def main(argv: list[str] | None = None) -> int:
         from applications.dates import cli as dates_cli
 
         return dates_cli.run(args, parser)
+    if args.command == "translation":
+        from applications.translation import cli as translation_cli
+
+        return translation_cli.run(args, parser)
     return 0
 
 

@@ -1,0 +1,113 @@
+"""Translation models: one set of weights teacher-forced and step by step."""
+
+import keras
+import numpy as np
+import pytest
+
+from applications.translation import model as models
+from attention_zoo.decoding import make_step_fn
+
+VARIANTS = [
+    ("bahdanau", "parallel"),
+    ("luong", "parallel"),
+    ("bahdanau", "recurrent"),
+    ("luong", "recurrent"),
+    ("none", "parallel"),
+]
+
+
+def _batch(rng, b=3, tx=7, ty=5, vocab=20):
+    source = rng.integers(4, vocab, size=(b, tx)).astype("int32")
+    source[0, 4:] = 0  # padded source
+    decoder_input = rng.integers(4, vocab, size=(b, ty)).astype("int32")
+    decoder_input[:, 0] = models.START_ID
+    return source, decoder_input
+
+
+@pytest.mark.parametrize("attention,decoder", VARIANTS)
+def test_teacher_forcing_equals_step_decoding(attention, decoder):
+    keras.utils.set_random_seed(0)
+    model = models.build_model(
+        20, 20, attention=attention, decoder=decoder, units=8, embedding_dim=6
+    )
+    source, decoder_input = _batch(np.random.default_rng(0))
+    logits = keras.ops.convert_to_numpy(model([source, decoder_input]))
+    norm, dense = model.get_layer("output_norm"), model.get_layer("logits")
+    step_fn = make_step_fn(
+        model.get_layer("decoder"),
+        model.get_layer("target_embedding"),
+        lambda x: dense(norm(x)),
+    )
+    mask = source != 0
+    memory, states = model.get_layer("encoder")(
+        model.get_layer("source_embedding")(source), mask=mask
+    )
+    dec = model.get_layer("decoder")
+    constants = dec.get_constants(memory, mask)
+    state = dec.get_initial_state(memory, mask, initial_state=states)
+    for t in range(decoder_input.shape[1]):
+        step_logits, state, attention_t = step_fn(decoder_input[:, t], state, constants)
+        np.testing.assert_allclose(
+            keras.ops.convert_to_numpy(step_logits), logits[:, t], atol=2e-5
+        )
+        weights = keras.ops.convert_to_numpy(attention_t)
+        assert (weights[0, 4:] == 0).all()  # padded source positions get nothing
+        expected = 0.0 if attention == "none" else 1.0
+        np.testing.assert_allclose(weights.sum(-1), expected, atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "attention,decoder", [("none", "parallel"), ("luong", "recurrent")]
+)
+def test_keras_round_trip_and_beam_decoding(attention, decoder, tmp_path):
+    keras.utils.set_random_seed(1)
+    model = models.build_model(
+        20, 20, attention=attention, decoder=decoder, units=8, embedding_dim=6
+    )
+    source, decoder_input = _batch(np.random.default_rng(1))
+    path = tmp_path / "model.keras"
+    model.save(path)
+    loaded = keras.saving.load_model(path)
+    np.testing.assert_array_equal(
+        keras.ops.convert_to_numpy(loaded([source, decoder_input])),
+        keras.ops.convert_to_numpy(model([source, decoder_input])),
+    )
+    for width in (1, 3):
+        tokens, attention_weights = models.make_translate_fn(
+            model, 6, beam_width=width
+        )(source)
+        again, _ = models.make_translate_fn(loaded, 6, beam_width=width)(source)
+        tokens = keras.ops.convert_to_numpy(tokens)
+        assert tokens.shape == (3, 6)
+        np.testing.assert_array_equal(tokens, keras.ops.convert_to_numpy(again))
+        assert np.isfinite(keras.ops.convert_to_numpy(attention_weights)).all()
+
+
+def test_fixed_context_decoder_reads_one_context_per_beam():
+    # Step rows b * K .. b * K + K - 1 read context b (the beam search layout).
+    keras.utils.set_random_seed(2)
+    decoder = models.FixedContextDecoder(4)
+    memory = np.random.default_rng(2).normal(size=(2, 5, 3)).astype("float32")
+    inputs = np.random.default_rng(3).normal(size=(2, 1, 6)).astype("float32")
+    decoder(inputs, memory)
+    constants = decoder.get_constants(memory)
+    state = [np.zeros((2, 4), "float32")]
+    out, _, _ = decoder.step(inputs[:, 0], state, constants)
+    tiled_out, _, alignment = decoder.step(
+        np.repeat(inputs[:, 0], 3, axis=0), [np.zeros((6, 4), "float32")], constants
+    )
+    np.testing.assert_allclose(
+        keras.ops.convert_to_numpy(tiled_out),
+        np.repeat(keras.ops.convert_to_numpy(out), 3, axis=0),
+        atol=1e-6,
+    )
+    assert tuple(alignment.shape) == (6, 5)
+    config = decoder.get_config()
+    assert models.FixedContextDecoder.from_config(config).units == 4
+
+
+def test_build_model_rejects_unknown_options():
+    with pytest.raises(ValueError, match="Received: attention='dot'"):
+        models.build_model(10, 10, attention="dot")
+    with pytest.raises(ValueError, match="Received: decoder='fast'"):
+        models.build_model(10, 10, decoder="fast")

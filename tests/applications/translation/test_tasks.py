@@ -1,0 +1,220 @@
+"""The translation application end to end on a small number-words run."""
+
+import json
+import os
+import subprocess
+import sys
+
+import keras
+import numpy as np
+import pytest
+
+from applications.cli import main
+from applications.translation import data, tasks
+
+pytestmark = pytest.mark.tf_only
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    if keras.backend.backend() != "tensorflow":
+        pytest.skip("the application tests run on the TensorFlow backend")
+    path = tmp_path_factory.mktemp("translation") / "run"
+    config = tasks.TrainConfig(
+        corpus="numbers",
+        n_pairs=4000,
+        units=16,
+        embedding_dim=16,
+        output_units=32,
+        source_vocab_size=200,
+        target_vocab_size=200,
+        epochs=2,
+        beam_width=3,
+    )
+    tasks.train(path, config, verbose=0)
+    return path
+
+
+def test_bucketed_batches_shapes_and_shift():
+    sources = [[5] * n for n in (3, 3, 3, 12, 12, 12, 70)]
+    targets = [[6] * n for n in (2, 7, 2, 9, 20, 9, 3)]
+    batches = tasks.BucketedBatches(sources, targets, batch_size=2, seed=0)
+    # (3, 2) and (3, 2) fit bucket 8; (3, 7) needs 8 too; the 12/9 pairs 16;
+    # (12, 20) needs 24; the 70-token source fits no bucket and is left out.
+    assert sorted(len(v) for v in batches.buckets.values()) == [1, 2, 3]
+    assert len(batches) == 2  # one full batch in buckets 8 and 16
+    lengths = {batches[i][1].shape[1] for i in range(len(batches))}
+    assert lengths == {8, 16}
+    (source, decoder_input), labels = batches[0]
+    assert source.shape == decoder_input.shape == labels.shape
+    assert (decoder_input[:, 0] == 2).all()  # <start>
+    for row in range(2):
+        n = int((labels[row] != 0).sum())
+        assert labels[row, n - 1] == 3  # <end>
+        np.testing.assert_array_equal(decoder_input[row, 1:n], labels[row, : n - 1])
+    # The first two batches differ in length, so Keras keeps the axis dynamic.
+    assert batches[0][1].shape != batches[1][1].shape
+
+
+def test_run_folder_and_metrics(run):
+    for name in (
+        "model.keras",
+        "config.json",
+        "source_vocabulary.json",
+        "target_vocabulary.json",
+        "metrics.json",
+        "data/test.tsv",
+        "checkpoints/best.keras",
+    ):
+        assert (run / name).exists(), name
+    assert list((run / "plots").glob("*.png"))
+    assert list((run / "logs").rglob("events.out.tfevents.*"))
+    metrics = json.loads((run / "metrics.json").read_text())
+    assert metrics["training"]["target_tokens_per_second"] > 0
+    test = metrics["test"]
+    assert test["n"] == 200
+    for decoding in ("greedy", "beam3"):
+        assert 0 <= test[decoding]["bleu"] <= 100
+        assert 0 <= test[decoding]["chrf"] <= 100
+        assert test[decoding]["bleu_signature"].startswith("nrefs:1|")
+        assert sum(b["n"] for b in test[decoding]["by_source_length"].values()) == 200
+
+
+def test_translate_edge_cases(run):
+    translator = tasks.Translator(run)
+    long_text = " ".join(["seven hundred and twelve"] * 60)  # 240 words
+    texts = ["", "  ,  ", long_text, "ninety-nine 你好 мир", "ONE HUNDRED"]
+    for width in (1, 3):
+        out, attention = translator.translate(texts, beam_width=width)
+        assert out[0] == "" and attention[0].shape == (tasks.MAX_OUTPUT_TOKENS, 0)
+        assert isinstance(out[2], str) and isinstance(out[3], str) and out[4]
+        # The long input is read up to MAX_SOURCE_TOKENS.
+        assert attention[2].shape[1] == tasks.MAX_SOURCE_TOKENS
+        for a in attention:
+            assert np.isfinite(a).all()
+        assert out[4] == translator.translate(["one hundred"], width)[0][0]
+    with pytest.raises(tasks.InputError, match="empty input"):
+        tasks.translate(run, ["   "], translator=translator)
+    ((text, translation, unknown),) = tasks.translate(
+        run, ["ninety-nine 你好"], translator=translator
+    )
+    assert unknown == ["你好"]
+
+
+def test_cli_translate_evaluate_plot(run, capsys, tmp_path):
+    assert main(["translation", "translate", "--run", str(run), "forty-two"]) == 0
+    assert capsys.readouterr().out.startswith("'forty-two' -> '")
+    assert main(["translation", "translate", "--run", str(run), " "]) == 2
+    assert "empty input" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["translation", "translate", "--run", str(run), "--beam-width", "0", "x"])
+    png = tmp_path / "lengths.png"
+    assert (
+        main(
+            [
+                "translation",
+                "evaluate",
+                "--run",
+                str(run),
+                "--run",
+                str(run),
+                "--plot",
+                str(png),
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "| greedy |" in out and "BLEU by source length (greedy)" in out
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (
+        main(
+            [
+                "translation",
+                "plot",
+                "--run",
+                str(run),
+                "--output",
+                str(tmp_path),
+                "three thousand and one",
+            ]
+        )
+        == 0
+    )
+    assert (tmp_path / "attention_0.png").read_bytes()[:4] == b"\x89PNG"
+    assert main(["translation", "evaluate", "--run", str(tmp_path / "nothing")]) == 2
+
+
+LOAD = """
+import json, sys
+import tensorflow as tf
+loaded = tf.saved_model.load(sys.argv[1])
+serve = loaded.signatures["serving_default"]
+texts = json.load(open(sys.argv[2]))
+out = serve(text=tf.constant(texts))
+print(json.dumps({
+    "text": [t.decode() for t in out["text"].numpy()],
+    "attention": out["attention"].numpy().tolist(),
+    "modules": [m for m in sys.modules if m.startswith(("attention_zoo", "applications"))],
+}))
+"""
+
+
+def test_saved_model_matches_in_memory_beam_search(run, tmp_path):
+    tasks.export(run, tmp_path / "saved")
+    texts = [p.source for p in tasks.read_pairs(run / "data" / "test.tsv")]
+    edge = ["", " ", " ".join(["one"] * 200), "ninety-nine 你好 мир", "Forty-Two!"]
+    (tmp_path / "texts.json").write_text(json.dumps(texts + edge))
+    (tmp_path / "load.py").write_text(LOAD)
+    proc = subprocess.run(
+        [sys.executable, "load.py", str(tmp_path / "saved"), "texts.json"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert got["modules"] == []
+    translator = tasks.Translator(run)
+    # One batch, as the SavedModel receives it.
+    expected, _ = translator.translate(texts, batch_size=len(texts))
+    assert len(texts) == 200
+    assert got["text"][:200] == expected
+    served_edge = got["text"][200:]
+    assert served_edge[:2] == ["", ""]
+    in_memory, _ = translator.translate(edge[2:])
+    assert served_edge[2:] == in_memory
+    attention = np.array(got["attention"])
+    assert np.isfinite(attention).all()
+    assert (attention[200:202] == 0).all()
+
+
+def test_tsv_corpus_split_never_shares_a_source(tmp_path):
+    pairs = data.number_pairs(300, seed=3)
+    lines = [f"{p.source}\t{p.target}\tCC-BY" for p in pairs] + [
+        f"{pairs[0].source}\totra traducción"
+    ]
+    path = tmp_path / "pairs.tsv"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    train, validation, test = tasks.load_corpus(
+        tasks.TrainConfig(corpus="tsv", pairs=str(path))
+    )
+    assert len(train) + len(validation) + len(test) == 301
+    sources = [{p.source for p in split} for split in (train, validation, test)]
+    assert not (
+        sources[0] & sources[1] or sources[0] & sources[2] or sources[1] & sources[2]
+    )
+
+
+def test_config_errors(tmp_path):
+    for kwargs, match in (
+        ({"attention": "dot"}, "Received: attention='dot'"),
+        ({"decoder": "fast"}, "Received: decoder='fast'"),
+        ({"corpus": "wiki"}, "Received: corpus='wiki'"),
+        ({"max_minutes": 0}, "`max_minutes` must be positive"),
+        ({"units": 0}, "`units` must be a positive integer"),
+    ):
+        with pytest.raises(ValueError, match=match):
+            tasks.train(tmp_path / "x", tasks.TrainConfig(corpus="numbers", **kwargs))
