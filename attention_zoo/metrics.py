@@ -89,12 +89,15 @@ class SequenceExactMatch(_PaddedSequenceMetric):
         return exact, ops.ones_like(exact)
 
 
-def corpus_scores(hypotheses, references) -> dict:
+def corpus_scores(hypotheses, references, tokenized: bool = False) -> dict:
     """sacreBLEU corpus BLEU and chrF of `hypotheses` against one reference each.
 
     Args:
         hypotheses: list of output strings.
         references: list of reference strings, aligned with `hypotheses`.
+        tokenized: bool; True when both sides are already tokenized
+            (punctuation split off), which silences sacreBLEU's warning about
+            it. The scores are the same either way.
 
     Returns:
         `{"bleu": float, "chrf": float, "bleu_signature": str,
@@ -115,7 +118,7 @@ def corpus_scores(hypotheses, references) -> dict:
             "`hypotheses` and `references` must have the same length. Received: "
             f"{len(hypotheses)} hypotheses and {len(references)} references"
         )
-    bleu, chrf = BLEU(), CHRF()
+    bleu, chrf = BLEU(force=tokenized), CHRF()
     bleu_score = bleu.corpus_score(hypotheses, [references])
     chrf_score = chrf.corpus_score(hypotheses, [references])
     return {

@@ -40,9 +40,11 @@ def plot_attention(weights, source_labels, target_labels, title=None, ax=None):
     else:
         fig = ax.figure
     image = ax.imshow(weights, cmap="viridis", vmin=0.0, vmax=1.0, aspect="auto")
+    words = any(len(str(c)) > 1 for c in source_labels)
     ax.set_xticks(
         range(len(source_labels)),
         [repr(c)[1:-1] if c == " " else c for c in source_labels],
+        rotation=90 if words else 0,  # word labels would overlap
     )
     ax.set_yticks(range(len(target_labels)), target_labels)
     ax.set_xlabel("input")

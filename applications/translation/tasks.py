@@ -475,7 +475,7 @@ def evaluate_pairs(translator: Translator, pairs, beam_widths=None) -> dict:
         hypotheses, _ = translator.translate([p.source for p in pairs], width)
         seconds = time.perf_counter() - start
         name = "greedy" if width == 1 else f"beam{width}"
-        scores = corpus_scores(hypotheses, references)
+        scores = corpus_scores(hypotheses, references, tokenized=True)
         scores["sentences_per_second"] = round(len(pairs) / seconds, 1)
         if width > 1:
             scores["alpha"] = translator.alpha
@@ -485,7 +485,9 @@ def evaluate_pairs(translator: Translator, pairs, beam_widths=None) -> dict:
             rows = [i for i, n in enumerate(lengths) if length_bucket(n) == label]
             if rows:
                 s = corpus_scores(
-                    [hypotheses[i] for i in rows], [references[i] for i in rows]
+                    [hypotheses[i] for i in rows],
+                    [references[i] for i in rows],
+                    tokenized=True,
                 )
                 buckets[label] = {"n": len(rows), "bleu": s["bleu"], "chrf": s["chrf"]}
         scores["by_source_length"] = buckets
