@@ -63,13 +63,14 @@ from _common import (  # noqa: E402
 
 from applications.translation import model as models  # noqa: E402
 from applications.translation import tasks, tokenizer  # noqa: E402
-from attention_zoo.decoding import greedy_search  # noqa: E402
+from attention_zoo.decoding import beam_search, greedy_search, make_step_fn  # noqa: E402
 from attention_zoo.losses import MaskedSequenceCrossEntropy  # noqa: E402
 from attention_zoo.metrics import corpus_scores  # noqa: E402
 
 TUTORIAL_UNITS = 256
 TUTORIAL_VOCABULARY = 5000
 TUTORIAL_BATCH = 64
+DECODE_STEPS = 40  # output tokens per sentence when timing the decoder forms
 
 
 # ---------------------------------------------------------------- tutorial
@@ -164,6 +165,19 @@ class ShuffledBatches(keras.utils.PyDataset):
 
     def on_epoch_end(self):
         self.rng.shuffle(self.pairs)
+        # Keras's TensorFlow adapter takes the batch shapes from the first two
+        # batches: make their lengths differ so the length axis stays None.
+        first = self._lengths(0)
+        for i in range(1, len(self)):
+            if self._lengths(i) != first:
+                n = self.batch_size
+                a, b = slice(n, 2 * n), slice(i * n, (i + 1) * n)
+                self.pairs[a], self.pairs[b] = self.pairs[b], self.pairs[a]
+                break
+
+    def _lengths(self, index):
+        pairs = self.batch(index)
+        return max(len(s) for s, _ in pairs), max(len(t) for _, t in pairs)
 
     def __len__(self):
         return len(self.pairs) // self.batch_size
@@ -247,7 +261,7 @@ def run_tutorial(splits, minutes, epochs, max_train_tokens, verbose):
         translate, src_vocab, tgt_vocab, [p.source for p in test_set]
     )
     references = [tokenizer.normalize(p.target) for p in test_set]
-    scores = corpus_scores(hypotheses, references)
+    scores = corpus_scores(hypotheses, references, tokenized=True)
     return {
         "parameters": model.count_params(),
         "epochs": len(history.history["loss"]),
@@ -338,7 +352,78 @@ def throughput(config, splits, steps, verbose):
         x, y = batches[i]
         model.train_on_batch(x, y)
     seconds = time.perf_counter() - start
-    return {"tokens_per_second": tokens / seconds, "steps": steps, "seconds": seconds}
+    result = {"tokens_per_second": tokens / seconds, "steps": steps}
+    # Decoding cost at a fixed output length: `<end>` is never chosen, so
+    # every sentence takes DECODE_STEPS steps whatever the briefly trained
+    # weights would say (their output lengths differ between the forms).
+    sources = [src_vocab.encode(p.source)[: tasks.MAX_SOURCE_TOKENS] for p in splits[2]]
+    batches_ = _length_batches([s for s in sources if s])
+    for width in (1, 4):
+        fn = models.compiled(fixed_length_translate_fn(model, DECODE_STEPS, width))
+        for source in batches_:  # warm-up: compile every shape
+            keras.ops.convert_to_numpy(fn(source))
+        start = time.perf_counter()
+        for source in batches_:
+            keras.ops.convert_to_numpy(fn(source))
+        seconds = time.perf_counter() - start
+        result[f"decode_{width}"] = sum(len(b) for b in batches_) / seconds
+    return result
+
+
+def fixed_length_translate_fn(model, length, beam_width):
+    """`make_translate_fn`'s search with `<end>` masked out: `length` steps each."""
+    encoder, decoder = model.get_layer("encoder"), model.get_layer("decoder")
+    source_embedding = model.get_layer("source_embedding")
+    norm, dense = model.get_layer("output_norm"), model.get_layer("logits")
+    step = make_step_fn(
+        decoder, model.get_layer("target_embedding"), lambda x: dense(norm(x))
+    )
+    never_end = ops.one_hot(models.END_ID, dense.units) * -1e9
+
+    def step_fn(tokens, state, constants):
+        logits, state, attention = step(tokens, state, constants)
+        return logits + never_end, state, attention
+
+    step_fn.shares_constants_across_beams = True
+
+    def translate(source_ids):
+        mask = ops.not_equal(source_ids, models.PAD_ID)
+        memory, states = encoder(source_embedding(source_ids), mask=mask)
+        constants = decoder.get_constants(memory, mask)
+        state = decoder.get_initial_state(memory, mask, initial_state=states)
+        start = ops.full((ops.shape(source_ids)[0],), models.START_ID, "int32")
+        if beam_width == 1:
+            out = greedy_search(
+                step_fn, state, start, models.END_ID, length, constants, models.PAD_ID
+            )
+        else:
+            out = beam_search(
+                step_fn,
+                state,
+                start,
+                models.END_ID,
+                length,
+                beam_width=beam_width,
+                constants=constants,
+                pad_token=models.PAD_ID,
+            )
+        return out["tokens"]
+
+    return translate
+
+
+def _length_batches(sources, batch_size=64):
+    """Source id batches of similar length, padded as `Translator` pads them."""
+    ordered = sorted(sources, key=len)
+    out = []
+    for first in range(0, len(ordered), batch_size):
+        chunk = ordered[first : first + batch_size]
+        width = tasks.DECODE_PAD * -(-max(len(s) for s in chunk) // tasks.DECODE_PAD)
+        batch = np.zeros((len(chunk), width), "int32")
+        for r, s in enumerate(chunk):
+            batch[r, : len(s)] = s
+        out.append(batch)
+    return out
 
 
 # -------------------------------------------------------------------- main
@@ -351,10 +436,18 @@ def main(argv=None):
     parser.add_argument("--throughput-steps", type=int, default=60)
     parser.add_argument("--output", default=None, help="folder for the run folders")
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--skip", nargs="*", default=[], choices=("tutorial", "none"))
+    parser.add_argument(
+        "--skip", nargs="*", default=[], choices=("default", "tutorial", "none")
+    )
+    parser.add_argument(
+        "--only-decoder-forms",
+        action="store_true",
+        help="run only the parallel vs recurrent decoder comparison",
+    )
     args = parser.parse_args(argv)
     verbose = 2
     output = Path(args.output or tempfile.mkdtemp(prefix="translation_bench_"))
+    output.mkdir(parents=True, exist_ok=True)
     base = {}
     if args.quick:
         args.minutes, args.epochs, args.throughput_steps = 0.5, 3, 10
@@ -371,10 +464,13 @@ def main(argv=None):
         f"backend {backend_version()}, keras {keras.__version__}, CPU {cpu_model()}, "
         f"{os.cpu_count()} cores; corpus {config.corpus}: "
         f"{len(splits[0]):,} train / {len(splits[1]):,} validation / "
-        f"{len(splits[2]):,} test pairs; budget {args.minutes:g} min of `fit` per model\n"
+        f"{len(splits[2]):,} test pairs\n"
     )
     results = {}
-    results["default"] = run_ours(config, output / "default", verbose)
+    if args.only_decoder_forms:
+        args.skip = ["tutorial", "none", "default"]
+    if "default" not in args.skip:
+        results["default"] = run_ours(config, output / "default", verbose)
     if "none" not in args.skip:
         none = tasks.TrainConfig(
             epochs=args.epochs, max_minutes=args.minutes, attention="none", **base
@@ -386,75 +482,92 @@ def main(argv=None):
         )
     (output / "benchmark.json").write_text(json.dumps(results, indent=1, default=str))
 
-    print(f"\n## Same budget ({args.minutes:g} min of fit), test set\n")
-    rows = []
-    for name, r in results.items():
-        beams = [k for k in r if k.startswith("beam")]
-        beam = r[beams[0]] if beams else None
-        rows.append(
-            [
-                name,
-                f"{r['parameters']:,}",
-                str(r["epochs"]),
-                f"{r['best_val_loss']:.3f}",
-                f"{r['tokens_per_second']:,.0f}",
-                f"{r['greedy']['bleu']:.2f}",
-                f"{r['greedy']['chrf']:.2f}",
-                f"{beam['bleu']:.2f}" if beam else "-",
-                f"{beam['chrf']:.2f}" if beam else "-",
-                f"{r['greedy']['sentences_per_second']:.1f}",
-            ]
-        )
-    print_table(
-        [
-            "model",
-            "params",
-            "epochs",
-            "best val loss",
-            "train tok/s",
-            "greedy BLEU",
-            "greedy chrF",
-            "beam4 BLEU",
-            "beam4 chrF",
-            "greedy sent/s",
-        ],
-        rows,
-        numeric_columns=True,
-    )
-    print(f"BLEU signature: {results['default']['greedy']['bleu_signature']}")
-    print(f"chrF signature: {results['default']['greedy']['chrf_signature']}\n")
-    if "tutorial" in results:
-        d, t = results["default"], results["tutorial"]
-        speed = d["tokens_per_second"] / t["tokens_per_second"]
+    if "default" in results:
+        print(f"\n## Same budget ({args.minutes:g} min of fit), test set\n")
+        rows = []
+        for name, r in results.items():
+            beams = [k for k in r if k.startswith("beam")]
+            beam = r[beams[0]] if beams else None
+            rows.append(
+                [
+                    name,
+                    f"{r['parameters']:,}",
+                    str(r["epochs"]),
+                    f"{r['best_val_loss']:.3f}",
+                    f"{r['tokens_per_second']:,.0f}",
+                    f"{r['greedy']['bleu']:.2f}",
+                    f"{r['greedy']['chrf']:.2f}",
+                    f"{beam['bleu']:.2f}" if beam else "-",
+                    f"{beam['chrf']:.2f}" if beam else "-",
+                    f"{r['greedy']['sentences_per_second']:.1f}",
+                ]
+            )
         print_table(
-            ["target", "measured", "verdict"],
             [
-                [
-                    "default greedy BLEU > tutorial",
-                    f"{d['greedy']['bleu']:.2f} vs {t['greedy']['bleu']:.2f}",
-                    verdict(d["greedy"]["bleu"] > t["greedy"]["bleu"]),
-                ],
-                [
-                    "default greedy chrF > tutorial",
-                    f"{d['greedy']['chrf']:.2f} vs {t['greedy']['chrf']:.2f}",
-                    verdict(d["greedy"]["chrf"] > t["greedy"]["chrf"]),
-                ],
-                [
-                    "train tokens/s >= 2x tutorial",
-                    f"{speed:.2f}x",
-                    verdict(speed >= 2.0),
-                ],
+                "model",
+                "params",
+                "epochs",
+                "best val loss",
+                "train tok/s",
+                "greedy BLEU",
+                "greedy chrF",
+                "beam4 BLEU",
+                "beam4 chrF",
+                "greedy sent/s",
             ],
+            rows,
+            numeric_columns=True,
         )
+        print(f"BLEU signature: {results['default']['greedy']['bleu_signature']}")
+        print(f"chrF signature: {results['default']['greedy']['chrf_signature']}\n")
+        if "tutorial" in results:
+            d, t = results["default"], results["tutorial"]
+            speed = d["tokens_per_second"] / t["tokens_per_second"]
+            print_table(
+                ["target", "measured", "verdict"],
+                [
+                    [
+                        "default greedy BLEU > tutorial",
+                        f"{d['greedy']['bleu']:.2f} vs {t['greedy']['bleu']:.2f}",
+                        verdict(d["greedy"]["bleu"] > t["greedy"]["bleu"]),
+                    ],
+                    [
+                        "default greedy chrF > tutorial",
+                        f"{d['greedy']['chrf']:.2f} vs {t['greedy']['chrf']:.2f}",
+                        verdict(d["greedy"]["chrf"] > t["greedy"]["chrf"]),
+                    ],
+                    [
+                        "train tokens/s >= 2x tutorial",
+                        f"{speed:.2f}x",
+                        verdict(speed >= 2.0),
+                    ],
+                ],
+            )
 
     print("## Decoder forms (same sizes), training throughput and decoding\n")
     rows = []
     for form in ("parallel", "recurrent"):
         form_config = tasks.TrainConfig(epochs=1, decoder=form, **base)
         t = throughput(form_config, splits, args.throughput_steps, verbose)
-        rows.append([form, f"{t['tokens_per_second']:,.0f}", f"{t['steps']}"])
+        rows.append(
+            [
+                form,
+                f"{t['tokens_per_second']:,.0f}",
+                f"{t['steps']}",
+                f"{t['decode_1']:.1f}",
+                f"{t['decode_4']:.1f}",
+            ]
+        )
     print_table(
-        ["decoder", "train tokens/s", "batches timed"], rows, numeric_columns=True
+        [
+            "decoder",
+            "train tokens/s",
+            "batches timed",
+            f"greedy sent/s ({DECODE_STEPS} tokens)",
+            f"beam 4 sent/s ({DECODE_STEPS} tokens)",
+        ],
+        rows,
+        numeric_columns=True,
     )
     print(f"load average (1, 5, 15 min): {load_average()}; run folders in {output}")
 
