@@ -217,4 +217,16 @@ def test_config_errors(tmp_path):
         ({"units": 0}, "`units` must be a positive integer"),
     ):
         with pytest.raises(ValueError, match=match):
-            tasks.train(tmp_path / "x", tasks.TrainConfig(corpus="numbers", **kwargs))
+            config = tasks.TrainConfig(**{"corpus": "numbers", **kwargs})
+            tasks.train(tmp_path / "x", config)
+
+
+def test_tfds_corpus_uses_the_dataset_splits_offline():
+    tfds = pytest.importorskip("tensorflow_datasets")
+    with tfds.testing.mock_data(num_examples=4):
+        splits = tasks.load_corpus(
+            tasks.TrainConfig(corpus="tfds", tfds_name="wmt14_translate/de-en")
+        )
+    assert [len(s) for s in splits] == [4, 4, 4]
+    with pytest.raises(ValueError, match="needs `tfds_name`"):
+        tasks.load_corpus(tasks.TrainConfig(corpus="tfds"))
