@@ -155,26 +155,36 @@ class BucketedBatches(keras.utils.PyDataset):
     bucket, padded to the bucket length. Every epoch reshuffles the pairs
     within buckets and the order of the batches; the remainder of each
     bucket (fewer than `batch_size` pairs, a different one each epoch) is
-    left out, so a compiled step sees only `len(BUCKETS)` shapes.
+    left out, so a compiled step sees only `len(BUCKETS)` shapes. With
+    `drop_remainder=False` (validation) every pair is kept.
     """
 
-    def __init__(self, sources, targets, batch_size: int, seed: int = 0, **kwargs):
+    def __init__(
+        self,
+        sources,
+        targets,
+        batch_size: int,
+        seed: int = 0,
+        drop_remainder: bool = True,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self.batch_size = batch_size
+        self.drop_remainder = drop_remainder
         self.rng = random.Random(seed)
         self.buckets = {}
         for s, t in zip(sources, targets):
             b = _bucket(max(len(s), len(t) + 1))
             if b is not None and len(s) > 0:
                 self.buckets.setdefault(b, []).append((s, t))
-        self.target_tokens = 0
         self.on_epoch_end()
 
     def on_epoch_end(self):
         self.batches = []
         for length, pairs in self.buckets.items():
             self.rng.shuffle(pairs)
-            for i in range(0, len(pairs) - self.batch_size + 1, self.batch_size):
+            last = len(pairs) - (self.batch_size - 1 if self.drop_remainder else 0)
+            for i in range(0, last, self.batch_size):
                 self.batches.append((length, pairs[i : i + self.batch_size]))
         self.rng.shuffle(self.batches)
         # Keras's TensorFlow adapter takes the batch shapes from the first two
@@ -183,7 +193,6 @@ class BucketedBatches(keras.utils.PyDataset):
             if length != self.batches[0][0]:
                 self.batches[1], self.batches[i] = self.batches[i], self.batches[1]
                 break
-        self.target_tokens = sum(len(t) + 1 for _, b in self.batches for _, t in b)
 
     def __len__(self):
         return len(self.batches)
@@ -372,16 +381,22 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
     _write_pairs(run / "data" / "test.tsv", test_set)
     (run / "config.json").write_text(json.dumps(asdict(config), indent=1))
 
-    def batches(pairs, seed):
+    def batches(pairs, seed, drop_remainder):
         return BucketedBatches(
             [source_vocabulary.encode(p.source) for p in pairs],
             [target_vocabulary.encode(p.target) for p in pairs],
             config.batch_size,
             seed=seed,
+            drop_remainder=drop_remainder,
         )
 
-    train_batches = batches(train_set, config.seed)
-    validation_batches = batches(validation_set, config.seed + 1)
+    train_batches = batches(train_set, config.seed, True)
+    validation_batches = batches(validation_set, config.seed + 1, False)
+    if not len(train_batches):
+        raise ValueError(
+            f"no training batch: every bucket holds fewer than batch_size="
+            f"{config.batch_size} training pairs of at most {BUCKETS[-1]} tokens"
+        )
     model = models.build_model(
         len(source_vocabulary),
         len(target_vocabulary),
@@ -427,10 +442,9 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
         callbacks=callbacks,
     )
     seconds = time.perf_counter() - start
-    if budget is not None and budget.stopped:
-        # The budget cut the last epoch short; keep the best full-epoch model.
-        best = keras.saving.load_model(run / "checkpoints" / "best.keras")
-        model.set_weights(best.get_weights())
+    # EarlyStopping(restore_best_weights=True) has put back the weights of the
+    # best validation epoch, however training ended (patience, epochs or the
+    # budget, which validates the epoch it cuts short too).
     model.save(run / "model.keras")
     training = {
         "seconds": round(seconds, 1),

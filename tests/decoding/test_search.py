@@ -69,7 +69,9 @@ class ToyModel:
 
 def all_hypotheses():
     """Every output: up to MAX_LENGTH - 1 non-end tokens then END, or MAX_LENGTH non-end tokens."""
-    others = [t for t in range(V) if t not in (END, PAD)]  # live sequences never emit PAD
+    others = [
+        t for t in range(V) if t not in (END, PAD)
+    ]  # live sequences never emit PAD
     out = []
     for length in range(1, MAX_LENGTH + 1):
         for prefix in itertools.product(others, repeat=length - 1):

@@ -54,6 +54,9 @@ def test_bucketed_batches_shapes_and_shift():
         np.testing.assert_array_equal(decoder_input[row, 1:n], labels[row, : n - 1])
     # The first two batches differ in length, so Keras keeps the axis dynamic.
     assert batches[0][1].shape != batches[1][1].shape
+    # Validation keeps every pair that fits a bucket.
+    everything = tasks.BucketedBatches(sources, targets, 2, drop_remainder=False)
+    assert sum(len(b) for _, b in everything.batches) == 6
 
 
 def test_run_folder_and_metrics(run):
@@ -230,3 +233,25 @@ def test_tfds_corpus_uses_the_dataset_splits_offline():
     assert [len(s) for s in splits] == [4, 4, 4]
     with pytest.raises(ValueError, match="needs `tfds_name`"):
         tasks.load_corpus(tasks.TrainConfig(corpus="tfds"))
+
+
+def test_time_budget_stops_training_and_keeps_the_best_epoch(tmp_path):
+    if keras.backend.backend() != "tensorflow":
+        pytest.skip("the application tests run on the TensorFlow backend")
+    config = tasks.TrainConfig(
+        corpus="numbers",
+        n_pairs=600,
+        units=8,
+        embedding_dim=8,
+        output_units=8,
+        source_vocab_size=100,
+        target_vocab_size=100,
+        epochs=50,
+        max_minutes=0.001,  # 60 ms: the first batch ends the run
+        beam_width=2,
+    )
+    metrics = tasks.train(tmp_path / "run", config, verbose=0)
+    training = metrics["training"]
+    assert training["stopped_by_budget"] and training["epochs"] == 1
+    assert 0 < training["target_tokens"] < 600 * 8
+    assert (tmp_path / "run" / "model.keras").exists()
