@@ -63,7 +63,7 @@ from _common import (  # noqa: E402
 
 from applications.translation import model as models  # noqa: E402
 from applications.translation import tasks, tokenizer  # noqa: E402
-from attention_zoo.decoding import beam_search, greedy_search, make_step_fn  # noqa: E402
+from attention_zoo.decoding import greedy_search  # noqa: E402
 from attention_zoo.losses import MaskedSequenceCrossEntropy  # noqa: E402
 from attention_zoo.metrics import corpus_scores  # noqa: E402
 
@@ -327,17 +327,7 @@ def throughput(config, splits, steps, verbose):
         [tgt_vocab.encode(p.target) for p in train_set],
         config.batch_size,
     )
-    model = models.build_model(
-        len(src_vocab),
-        len(tgt_vocab),
-        attention=config.attention,
-        decoder=config.decoder,
-        units=config.units,
-        embedding_dim=config.embedding_dim,
-        dropout=config.dropout,
-        output_units=config.output_units,
-    )
-    models.compile_model(model, config.learning_rate)
+    model = tasks.build_model(config, len(src_vocab), len(tgt_vocab))
     # Warm-up: one batch of every bucket traces and compiles every shape.
     seen = {}
     for i, (length, _) in enumerate(batches.batches):
@@ -371,45 +361,21 @@ def throughput(config, splits, steps, verbose):
 
 
 def fixed_length_translate_fn(model, length, beam_width):
-    """`make_translate_fn`'s search with `<end>` masked out: `length` steps each."""
-    encoder, decoder = model.get_layer("encoder"), model.get_layer("decoder")
-    source_embedding = model.get_layer("source_embedding")
-    norm, dense = model.get_layer("output_norm"), model.get_layer("logits")
-    step = make_step_fn(
-        decoder, model.get_layer("target_embedding"), lambda x: dense(norm(x))
+    """`make_translate_fn` with `<end>` masked out: `length` steps each."""
+    never_end = ops.one_hot(models.END_ID, model.get_layer("logits").units) * -1e9
+
+    def wrap_step(step):
+        def step_fn(tokens, state, constants):
+            logits, state, attention = step(tokens, state, constants)
+            return logits + never_end, state, attention
+
+        step_fn.shares_constants_across_beams = step.shares_constants_across_beams
+        return step_fn
+
+    translate = models.make_translate_fn(
+        model, length, beam_width=beam_width, wrap_step=wrap_step
     )
-    never_end = ops.one_hot(models.END_ID, dense.units) * -1e9
-
-    def step_fn(tokens, state, constants):
-        logits, state, attention = step(tokens, state, constants)
-        return logits + never_end, state, attention
-
-    step_fn.shares_constants_across_beams = True
-
-    def translate(source_ids):
-        mask = ops.not_equal(source_ids, models.PAD_ID)
-        memory, states = encoder(source_embedding(source_ids), mask=mask)
-        constants = decoder.get_constants(memory, mask)
-        state = decoder.get_initial_state(memory, mask, initial_state=states)
-        start = ops.full((ops.shape(source_ids)[0],), models.START_ID, "int32")
-        if beam_width == 1:
-            out = greedy_search(
-                step_fn, state, start, models.END_ID, length, constants, models.PAD_ID
-            )
-        else:
-            out = beam_search(
-                step_fn,
-                state,
-                start,
-                models.END_ID,
-                length,
-                beam_width=beam_width,
-                constants=constants,
-                pad_token=models.PAD_ID,
-            )
-        return out["tokens"]
-
-    return translate
+    return lambda source_ids: translate(source_ids)[0]
 
 
 def _length_batches(sources, batch_size=64):

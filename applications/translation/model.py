@@ -253,12 +253,15 @@ def make_translate_fn(
     max_length: int,
     beam_width: int = 1,
     alpha: float = 0.0,
+    wrap_step=None,
 ):
     """`translate(source_ids (B, Tx)) -> (tokens (B, max_length), attention (B, max_length, Tx))`.
 
     Greedy search for `beam_width=1`, else beam search with GNMT length
     penalty `alpha`, keeping the best hypothesis. Tokens end with `END_ID`
-    then `PAD_ID`.
+    then `PAD_ID`. `wrap_step`, if given, maps the model's step function to
+    the one the search drives (e.g. to mask tokens out of the logits); it
+    must keep the step function's `shares_constants_across_beams`.
     """
     source_embedding = model.get_layer("source_embedding")
     encoder = model.get_layer("encoder")
@@ -267,6 +270,8 @@ def make_translate_fn(
     step_fn = make_step_fn(
         decoder, model.get_layer("target_embedding"), lambda x: logits(norm(x))
     )
+    if wrap_step is not None:
+        step_fn = wrap_step(step_fn)
 
     def translate(source_ids):
         source_ids = ops.cast(source_ids, "int32")

@@ -360,6 +360,22 @@ def _check_config(config: TrainConfig):
         )
 
 
+def build_model(config: TrainConfig, source_vocab_size: int, target_vocab_size: int):
+    """The compiled training model that `config` describes."""
+    model = models.build_model(
+        source_vocab_size,
+        target_vocab_size,
+        attention=config.attention,
+        decoder=config.decoder,
+        units=config.units,
+        embedding_dim=config.embedding_dim,
+        dropout=config.dropout,
+        seed=config.seed,
+        output_units=config.output_units,
+    )
+    return models.compile_model(model, config.learning_rate)
+
+
 def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
     """Load the corpus, fit the model, save the run folder, evaluate it."""
     if verbose is None:
@@ -397,18 +413,7 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
             f"no training batch: every bucket holds fewer than batch_size="
             f"{config.batch_size} training pairs of at most {BUCKETS[-1]} tokens"
         )
-    model = models.build_model(
-        len(source_vocabulary),
-        len(target_vocabulary),
-        attention=config.attention,
-        decoder=config.decoder,
-        units=config.units,
-        embedding_dim=config.embedding_dim,
-        dropout=config.dropout,
-        seed=config.seed,
-        output_units=config.output_units,
-    )
-    models.compile_model(model, config.learning_rate)
+    model = build_model(config, len(source_vocabulary), len(target_vocabulary))
     if verbose:
         kept = sum(len(b) for b in train_batches.buckets.values())
         print(

@@ -111,3 +111,24 @@ def test_build_model_rejects_unknown_options():
         models.build_model(10, 10, attention="dot")
     with pytest.raises(ValueError, match="Received: decoder='fast'"):
         models.build_model(10, 10, decoder="fast")
+
+
+@pytest.mark.parametrize("width", [1, 3])
+def test_wrap_step_changes_what_the_search_sees(width):
+    keras.utils.set_random_seed(3)
+    model = models.build_model(20, 20, units=8, embedding_dim=6)
+    source, _ = _batch(np.random.default_rng(3))
+    favourite = keras.ops.one_hot(7, 20) * 1e9
+
+    def wrap_step(step):
+        def step_fn(tokens, state, constants):
+            logits, state, attention = step(tokens, state, constants)
+            return logits + favourite, state, attention
+
+        step_fn.shares_constants_across_beams = step.shares_constants_across_beams
+        return step_fn
+
+    tokens, _ = models.make_translate_fn(
+        model, 5, beam_width=width, wrap_step=wrap_step
+    )(source)
+    assert (keras.ops.convert_to_numpy(tokens) == 7).all()
