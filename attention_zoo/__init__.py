@@ -6,10 +6,17 @@ serialization, so a `.keras` file that uses them loads after
 """
 
 from attention_zoo import decoders, decoding, encoders, layers, losses, metrics, ops
-from attention_zoo.decoders import AttentionRNNDecoder, ParallelAttentionDecoder
+from attention_zoo.decoders import (
+    AttentionRNNDecoder,
+    ParallelAttentionDecoder,
+    ShowAttendTellDecoder,
+)
 from attention_zoo.encoders import BidirectionalRNNEncoder
 from attention_zoo.layers import BahdanauAttention, BaseAttention, LuongAttention
-from attention_zoo.losses import MaskedSequenceCrossEntropy
+from attention_zoo.losses import (
+    DoublyStochasticAttentionLoss,
+    MaskedSequenceCrossEntropy,
+)
 from attention_zoo.metrics import MaskedTokenAccuracy, SequenceExactMatch
 from attention_zoo.version import __version__
 
@@ -18,11 +25,13 @@ __all__ = [
     "BahdanauAttention",
     "BaseAttention",
     "BidirectionalRNNEncoder",
+    "DoublyStochasticAttentionLoss",
     "LuongAttention",
     "MaskedSequenceCrossEntropy",
     "MaskedTokenAccuracy",
     "ParallelAttentionDecoder",
     "SequenceExactMatch",
+    "ShowAttendTellDecoder",
     "__version__",
     "decoders",
     "decoding",

@@ -6,8 +6,31 @@ import keras
 from keras import ops
 
 
+class _LabelMaskedLoss(keras.losses.Loss):
+    """A loss whose padding comes from the labels alone.
+
+    `keras.losses.Loss.__call__` would also weigh the losses with the Keras
+    mask riding on `y_pred` (from an `Embedding(mask_zero=True)` upstream),
+    rescaled by total / valid: on top of the masking the subclass's `call`
+    does from the labels, that inflates the loss by the padding ratio. This
+    is the same reduction without that mask.
+    """
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        from keras.src.losses.loss import reduce_weighted_values
+
+        with keras.name_scope(self.name):
+            losses = self.call(y_true, y_pred)
+            return reduce_weighted_values(
+                losses,
+                sample_weight=sample_weight,
+                reduction=self.reduction,
+                dtype=self.dtype,
+            )
+
+
 @keras.saving.register_keras_serializable(package="attention_zoo")
-class MaskedSequenceCrossEntropy(keras.losses.Loss):
+class MaskedSequenceCrossEntropy(_LabelMaskedLoss):
     """Token cross-entropy averaged over the non-padding tokens of a batch.
 
     Positions whose label is `pad_token` contribute nothing, and the mean is
@@ -58,22 +81,6 @@ class MaskedSequenceCrossEntropy(keras.losses.Loss):
         self.from_logits = from_logits
         self.label_smoothing = float(label_smoothing)
 
-    def __call__(self, y_true, y_pred, sample_weight=None):
-        # keras.losses.Loss.__call__ would also weigh the losses with the
-        # Keras mask of `y_pred`, rescaled by total / valid: on top of the
-        # rescaling in `call` that inflates the loss by the padding ratio.
-        # The same reduction without the mask:
-        from keras.src.losses.loss import reduce_weighted_values
-
-        with keras.name_scope(self.name):
-            losses = self.call(y_true, y_pred)
-            return reduce_weighted_values(
-                losses,
-                sample_weight=sample_weight,
-                reduction=self.reduction,
-                dtype=self.dtype,
-            )
-
     def call(self, y_true, y_pred):
         y_true = ops.cast(y_true, "int32")
         if len(y_pred.shape) != len(y_true.shape) + 1:
@@ -110,4 +117,83 @@ class MaskedSequenceCrossEntropy(keras.losses.Loss):
                 "label_smoothing": self.label_smoothing,
             }
         )
+        return config
+
+
+@keras.saving.register_keras_serializable(package="attention_zoo")
+class DoublyStochasticAttentionLoss(_LabelMaskedLoss):
+    """Doubly stochastic attention regulariser of Show, Attend and Tell.
+
+    `strength * sum_i (1 - sum_t alpha_ti)^2` per sequence (Xu et al. 2015,
+    eq. 14): the attention of every step sums to 1 over the `L` memory
+    positions, and this term pushes the attention summed over the caption's
+    steps towards 1 at every position too, so that the decoder looks at
+    every part of the image over a caption. Only real caption steps (label
+    not `pad_token`) count; a sequence with no real step costs 0.
+
+    Use it as the loss of a model output that holds the alignments, with the
+    caption labels as its target, next to the cross-entropy of the logits:
+    `model.compile(loss={"logits": MaskedSequenceCrossEntropy(),
+    "attention": DoublyStochasticAttentionLoss(1.0)})` and
+    `y={"logits": labels, "attention": labels}`.
+
+    Args:
+        strength: float >= 0, the paper's `lambda`.
+        pad_token: label id that marks padding.
+        name: name of the loss.
+        reduction: as for any `keras.losses.Loss`; the default averages the
+            per-sequence penalties over the batch.
+        dtype: as for any `keras.losses.Loss`.
+
+    Call arguments:
+        y_true: int `(B, Ty)` labels (only their padding is read).
+        y_pred: float `(B, Ty, L)` attention weights.
+
+    Example:
+
+    >>> import numpy as np
+    >>> loss = DoublyStochasticAttentionLoss(strength=1.0)
+    >>> labels = np.array([[5, 7, 0]])  # two real steps, one padding step
+    >>> alphas = np.array([[[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]]], "float32")
+    >>> float(loss(labels, alphas))  # (1 - 2)^2 + (1 - 0)^2; padding ignored
+    2.0
+    """
+
+    def __init__(
+        self,
+        strength: float = 1.0,
+        pad_token: int = 0,
+        name: str = "doubly_stochastic_attention",
+        reduction: str = "sum_over_batch_size",
+        dtype=None,
+    ):
+        super().__init__(name=name, reduction=reduction, dtype=dtype)
+        if isinstance(strength, bool) or not float(strength) >= 0.0:
+            raise ValueError(
+                "DoublyStochasticAttentionLoss: `strength` must be a float >= 0. "
+                f"Received: strength={strength!r}"
+            )
+        self.strength = float(strength)
+        self.pad_token = pad_token
+
+    def call(self, y_true, y_pred):
+        if len(y_pred.shape) != 3 or len(y_true.shape) != 2:
+            raise ValueError(
+                "DoublyStochasticAttentionLoss: `y_true` must be labels (B, Ty) "
+                "and `y_pred` attention weights (B, Ty, L). Received: "
+                f"y_true.shape={tuple(y_true.shape)}, "
+                f"y_pred.shape={tuple(y_pred.shape)}"
+            )
+        real = ops.cast(
+            ops.not_equal(ops.cast(y_true, "int32"), self.pad_token), "float32"
+        )
+        alphas = ops.cast(y_pred, "float32") * real[:, :, None]
+        coverage = ops.sum(alphas, axis=1)  # (B, L): attention summed over steps
+        penalty = ops.sum(ops.square(1.0 - coverage), axis=-1)  # (B,)
+        has_steps = ops.cast(ops.any(real > 0, axis=-1), "float32")
+        return self.strength * penalty * has_steps
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"strength": self.strength, "pad_token": self.pad_token})
         return config

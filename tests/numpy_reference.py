@@ -148,3 +148,16 @@ def gru_sequence(xs, mask, weights, reverse=False):
         h = np.where(keep, new, h)
         outputs[:, i] = np.where(keep, h, 0.0)
     return outputs, h
+
+
+def lstm_step(x, h, c, kernel, recurrent_kernel, bias):
+    """Keras LSTMCell (gates i, f, c, o; sigmoid and tanh), float64: `(h, c)`."""
+    x, h, c, kernel, recurrent_kernel, bias = map(
+        f64, (x, h, c, kernel, recurrent_kernel, bias)
+    )
+    u = h.shape[-1]
+    z = x @ kernel + h @ recurrent_kernel + bias
+    i, f = sigmoid(z[:, :u]), sigmoid(z[:, u : 2 * u])
+    c = f * c + i * np.tanh(z[:, 2 * u : 3 * u])
+    o = sigmoid(z[:, 3 * u :])
+    return o * np.tanh(c), c

@@ -10,6 +10,7 @@ MODULES = [
     "attention_zoo.layers.bahdanau_attention",
     "attention_zoo.layers.luong_attention",
     "attention_zoo.decoders.attention_rnn_decoder",
+    "attention_zoo.decoders.show_attend_tell_decoder",
     "attention_zoo.encoders.bidirectional_rnn_encoder",
     "attention_zoo.losses",
     "attention_zoo.metrics",

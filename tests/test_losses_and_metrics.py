@@ -2,7 +2,10 @@ import keras
 import numpy as np
 import pytest
 
-from attention_zoo.losses import MaskedSequenceCrossEntropy
+from attention_zoo.losses import (
+    DoublyStochasticAttentionLoss,
+    MaskedSequenceCrossEntropy,
+)
 from attention_zoo.metrics import MaskedTokenAccuracy, SequenceExactMatch
 
 
@@ -111,3 +114,56 @@ def test_loss_ignores_a_keras_mask_on_the_predictions():
         reference_loss(x, logits),
         rtol=1e-5,
     )
+
+
+def reference_doubly_stochastic(labels, alphas, strength, pad=0):
+    real = (labels != pad).astype("float64")[:, :, None]
+    coverage = (alphas.astype("float64") * real).sum(1)  # (B, L)
+    penalty = ((1.0 - coverage) ** 2).sum(-1) * (real.sum((1, 2)) > 0)
+    return strength * penalty.mean()
+
+
+@pytest.mark.parametrize("strength", [0.0, 1.0, 2.5])
+def test_doubly_stochastic_loss_matches_the_papers_term(strength):
+    rng = np.random.default_rng(3)
+    labels = rng.integers(1, 9, size=(4, 5))
+    labels[0, 3:] = 0
+    labels[2, :] = 0  # no real step: no penalty
+    alphas = rng.dirichlet(np.ones(6), size=(4, 5)).astype("float32")
+    loss = DoublyStochasticAttentionLoss(strength)
+    np.testing.assert_allclose(
+        float(loss(labels, alphas)),
+        reference_doubly_stochastic(labels, alphas, strength),
+        rtol=1e-5,
+    )
+    # Attention at padded steps is ignored.
+    changed = alphas.copy()
+    changed[0, 3:] = np.eye(6)[0]
+    np.testing.assert_allclose(
+        float(loss(labels, changed)), float(loss(labels, alphas)), rtol=1e-6
+    )
+
+
+def test_doubly_stochastic_loss_is_zero_for_attention_covering_each_position_once():
+    # Six steps over six positions, each position attended exactly once.
+    labels = np.ones((1, 6), "int32")
+    alphas = np.eye(6, dtype="float32")[None]
+    assert float(DoublyStochasticAttentionLoss()(labels, alphas)) == 0.0
+    # The same total attention piled on one position costs (1-6)^2 + 5 * 1.
+    piled = np.zeros((1, 6, 6), "float32")
+    piled[0, :, 0] = 1.0
+    assert float(DoublyStochasticAttentionLoss()(labels, piled)) == 30.0
+
+
+def test_doubly_stochastic_loss_errors_and_config():
+    with pytest.raises(ValueError, match=r"Received: strength=-1"):
+        DoublyStochasticAttentionLoss(-1)
+    with pytest.raises(
+        ValueError, match=r"Received: y_true.shape=\(2, 3\), y_pred.shape=\(2, 3\)"
+    ):
+        DoublyStochasticAttentionLoss()(
+            np.ones((2, 3), "int32"), np.ones((2, 3), "float32")
+        )
+    loss = DoublyStochasticAttentionLoss(strength=0.5, pad_token=3)
+    clone = keras.losses.deserialize(keras.losses.serialize(loss))
+    assert (clone.strength, clone.pad_token) == (0.5, 3)

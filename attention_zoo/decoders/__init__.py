@@ -4,5 +4,6 @@ from attention_zoo.decoders.attention_rnn_decoder import (
     AttentionRNNDecoder,
     ParallelAttentionDecoder,
 )
+from attention_zoo.decoders.show_attend_tell_decoder import ShowAttendTellDecoder
 
-__all__ = ["AttentionRNNDecoder", "ParallelAttentionDecoder"]
+__all__ = ["AttentionRNNDecoder", "ParallelAttentionDecoder", "ShowAttendTellDecoder"]

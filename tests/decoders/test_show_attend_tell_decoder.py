@@ -1,0 +1,253 @@
+import keras
+import numpy as np
+import pytest
+
+from attention_zoo.decoders import ShowAttendTellDecoder
+from attention_zoo.decoding import beam_search, greedy_search, make_step_fn
+from attention_zoo.layers import BahdanauAttention, LuongAttention
+from attention_zoo.losses import (
+    DoublyStochasticAttentionLoss,
+    MaskedSequenceCrossEntropy,
+)
+from tests import numpy_reference as ref
+from tests.helpers import gradients, to_numpy
+
+B, TY, L, E, D, UNITS = 3, 5, 9, 4, 7, 8
+
+CONFIGS = {
+    "gate_deep_output": dict(),
+    "no_gate": dict(gate=False),
+    "no_deep_output": dict(deep_output=False),
+    "zeros_luong_score": dict(initial_state="zeros", score="luong"),
+}
+parametrize_configs = pytest.mark.parametrize("name", list(CONFIGS))
+
+
+def make(name, **extra):
+    kwargs = dict(CONFIGS[name], **extra)
+    score = kwargs.pop("score", "bahdanau")
+    attention = (
+        BahdanauAttention(UNITS) if score == "bahdanau" else LuongAttention("general")
+    )
+    return ShowAttendTellDecoder(keras.layers.LSTMCell(UNITS), attention, **kwargs)
+
+
+def inputs(seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(B, TY, E)).astype("float32")
+    memory = rng.normal(size=(B, L, D)).astype("float32")
+    memory_mask = np.ones((B, L), bool)
+    memory_mask[1, 6:] = False
+    inputs_mask = np.ones((B, TY), bool)
+    inputs_mask[0, 3:] = False
+    return x, memory, inputs_mask, memory_mask
+
+
+def built(name):
+    decoder = make(name)
+    x, memory, _, _ = inputs()
+    decoder(x, memory)
+    rng = np.random.default_rng(5)
+    decoder.set_weights(
+        [
+            rng.normal(scale=0.5, size=w.shape).astype(w.dtype)
+            for w in decoder.get_weights()
+        ]
+    )
+    return decoder
+
+
+def _w(v):
+    return to_numpy(v).astype("float64")
+
+
+@pytest.mark.parametrize("name", ["gate_deep_output", "no_gate", "no_deep_output"])
+def test_matches_numpy_float64_reference(name):
+    decoder = built(name)
+    x, memory, _, memory_mask = inputs(seed=7)
+    outputs, alignments, states = decoder(x, memory, memory_mask=memory_mask)
+    outputs, alignments = to_numpy(outputs), to_numpy(alignments)
+    cell = decoder.cell
+    lstm = (_w(cell.kernel), _w(cell.recurrent_kernel), _w(cell.bias))
+    # h_0, c_0: tanh MLPs of the mean over the unmasked memory positions.
+    mean = (memory * memory_mask[:, :, None]).sum(1) / memory_mask.sum(1)[:, None]
+    h, c = (
+        np.tanh(mean @ _w(d.kernel) + _w(d.bias)) for d in decoder._initial_state_denses
+    )
+    for t in range(TY):
+        scores = ref.layer_scores(decoder.attention, h[:, None, :], memory)
+        context, weights = ref.attention(scores, memory, None, memory_mask)
+        context = context[:, 0]
+        if decoder.gate:
+            gate = decoder._gate_dense
+            context = ref.sigmoid(h @ _w(gate.kernel) + _w(gate.bias)) * context
+        h, c = ref.lstm_step(np.concatenate([x[:, t], context], -1), h, c, *lstm)
+        if decoder.deep_output:
+            expected = (
+                x[:, t]
+                + h @ _w(decoder._hidden_output_dense.kernel)
+                + context @ _w(decoder._context_output_dense.kernel)
+            )
+        else:
+            expected = np.concatenate([h, context], -1)
+        np.testing.assert_allclose(alignments[:, t], weights[:, 0], atol=1e-5)
+        np.testing.assert_allclose(outputs[:, t], expected, atol=1e-5)
+    np.testing.assert_allclose(to_numpy(states[0]), h, atol=1e-5)
+    np.testing.assert_allclose(to_numpy(states[1]), c, atol=1e-5)
+
+
+@parametrize_configs
+def test_teacher_forced_equals_step_by_step(name):
+    decoder = built(name)
+    x, memory, _, memory_mask = inputs(seed=1)
+    outputs, alignments, _ = decoder(x, memory, memory_mask=memory_mask)
+    constants = decoder.get_constants(memory, memory_mask)
+    states = decoder.get_initial_state(memory, memory_mask)
+    for t in range(TY):
+        output, states, alignment = decoder.step(x[:, t], states, constants)
+        np.testing.assert_allclose(to_numpy(outputs)[:, t], to_numpy(output), atol=1e-5)
+        np.testing.assert_allclose(
+            to_numpy(alignments)[:, t], to_numpy(alignment), atol=1e-5
+        )
+
+
+def test_masks_and_fully_masked_memory_have_finite_gradients():
+    decoder = built("gate_deep_output")
+    x, memory, inputs_mask, memory_mask = inputs(seed=2)
+    memory_mask[2] = False  # an image with no valid position
+    outputs, alignments, _ = decoder(
+        x, memory, inputs_mask=inputs_mask, memory_mask=memory_mask
+    )
+    alignments = to_numpy(alignments)
+    expected = inputs_mask.astype("float32")
+    expected[2] = 0.0
+    np.testing.assert_allclose(alignments.sum(-1), expected, atol=1e-5)
+    assert (alignments[1, :, 6:] == 0).all()
+    assert (to_numpy(outputs)[0, 3:] == 0).all()
+    grads = gradients(
+        decoder,
+        [x, memory],
+        dict(inputs_mask=inputs_mask, memory_mask=memory_mask),
+        lambda out: keras.ops.sum(out[0]) + keras.ops.sum(out[1]),
+    )
+    assert all(g is None or np.isfinite(g).all() for g in grads)
+
+
+def caption_model(name="gate_deep_output", vocab=12):
+    grid = keras.Input((L, D), name="grid")
+    words = keras.Input((None,), dtype="int32", name="words")
+    embedded = keras.layers.Embedding(vocab, E, mask_zero=True)(words)
+    outputs, alignments, _ = make(name)(embedded, grid)
+    logits = keras.layers.Dense(vocab, name="logits")(outputs)
+    alignments = keras.layers.Identity(name="attention")(alignments)
+    return keras.Model([grid, words], {"logits": logits, "attention": alignments})
+
+
+def test_fit_with_the_doubly_stochastic_term_and_keras_round_trip(tmp_path):
+    keras.utils.set_random_seed(0)
+    rng = np.random.default_rng(0)
+    grid = rng.normal(size=(8, L, D)).astype("float32")
+    labels = rng.integers(1, 12, size=(8, TY)).astype("int32")
+    labels[1, 3:] = 0
+    words = np.concatenate([np.full((8, 1), 1, "int32"), labels[:, :-1]], 1)
+    words[1, 4:] = 0
+    model = caption_model()
+    model.compile(
+        keras.optimizers.Adam(0.01),
+        loss={
+            "logits": MaskedSequenceCrossEntropy(),
+            "attention": DoublyStochasticAttentionLoss(1.0),
+        },
+    )
+    history = model.fit(
+        [grid, words],
+        {"logits": labels, "attention": labels},
+        epochs=3,
+        batch_size=4,
+        verbose=0,
+    )
+    losses = history.history["attention_loss"]
+    assert np.isfinite(history.history["loss"]).all()
+    assert losses[-1] < losses[0]  # the regulariser is trained, not only reported
+    path = tmp_path / "captioner.keras"
+    model.save(path)
+    loaded = keras.saving.load_model(path)
+    for key, value in model.predict([grid, words], verbose=0).items():
+        np.testing.assert_array_equal(
+            value, loaded.predict([grid, words], verbose=0)[key]
+        )
+
+
+@parametrize_configs
+def test_get_config_round_trip(name):
+    decoder = built(name)
+    config = decoder.get_config()
+    clone = ShowAttendTellDecoder.from_config(config)
+    assert clone.get_config() == config
+    x, memory, _, _ = inputs()
+    clone(x, memory)
+    clone.set_weights(decoder.get_weights())
+    np.testing.assert_array_equal(
+        to_numpy(decoder(x, memory)[0]), to_numpy(clone(x, memory)[0])
+    )
+
+
+def test_symbolic_shapes():
+    x, memory = keras.Input((None, E)), keras.Input((L, D))
+    for name, size in [("gate_deep_output", E), ("no_deep_output", UNITS + D)]:
+        outputs, alignments, states = make(name)(x, memory)
+        assert tuple(outputs.shape) == (None, None, size)
+        assert tuple(alignments.shape) == (None, None, L)
+        assert [tuple(s.shape) for s in states] == [(None, UNITS), (None, UNITS)]
+
+
+def test_beam_search_of_width_one_is_greedy_search():
+    decoder = built("gate_deep_output")
+    embedding = keras.layers.Embedding(10, E)
+    output_layer = keras.layers.Dense(10)
+    _, memory, _, _ = inputs(seed=4)
+    step_fn = make_step_fn(decoder, embedding, output_layer)
+    constants = decoder.get_constants(memory)
+    state = decoder.get_initial_state(memory)
+    start = np.ones((B,), "int32")
+    greedy = greedy_search(step_fn, state, start, 2, 6, constants)
+    beam = beam_search(step_fn, state, start, 2, 6, beam_width=1, constants=constants)
+    np.testing.assert_array_equal(
+        to_numpy(greedy["tokens"]), to_numpy(beam["tokens"])[:, 0]
+    )
+    np.testing.assert_allclose(
+        to_numpy(greedy["attention"]), to_numpy(beam["attention"])[:, 0], atol=1e-5
+    )
+
+
+@pytest.mark.parametrize("policy", ["mixed_float16", "mixed_bfloat16"])
+def test_mixed_precision(policy):
+    keras.config.set_dtype_policy(policy)
+    decoder = make("gate_deep_output")
+    x, memory, inputs_mask, memory_mask = inputs()
+    outputs, alignments, _ = decoder(
+        x, memory, inputs_mask=inputs_mask, memory_mask=memory_mask
+    )
+    assert keras.backend.standardize_dtype(outputs.dtype) == policy.split("_")[1]
+    alignments = to_numpy(keras.ops.cast(alignments, "float32"))
+    assert np.isfinite(to_numpy(keras.ops.cast(outputs, "float32"))).all()
+    np.testing.assert_allclose(
+        alignments.sum(-1), inputs_mask.astype("float32"), atol=2e-2
+    )
+
+
+def test_bad_arguments():
+    with pytest.raises(
+        ValueError, match=r"Bahdanau's placement .* Received: .*'luong'"
+    ):
+        ShowAttendTellDecoder(
+            keras.layers.LSTMCell(4), BahdanauAttention(4), style="luong"
+        )
+    with pytest.raises(ValueError, match=r"Received: initial_state='random'"):
+        ShowAttendTellDecoder(
+            keras.layers.LSTMCell(4), BahdanauAttention(4), initial_state="random"
+        )
+    with pytest.raises(ValueError, match=r"Received: cell.dropout=0.5"):
+        ShowAttendTellDecoder(
+            keras.layers.LSTMCell(4, dropout=0.5), BahdanauAttention(4)
+        )
