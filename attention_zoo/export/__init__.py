@@ -1,10 +1,17 @@
 """TensorFlow-only helpers for SavedModel export (TensorFlow is imported lazily).
 
 Nothing else in attention_zoo imports TensorFlow; these functions run inside
-`tf.function` graphs that a SavedModel serves, so string preprocessing travels
-with the model.
+`tf.function` graphs that a SavedModel serves, so string and image
+preprocessing travels with the model.
 """
 
+from attention_zoo.export.image import decode_image_array, decode_images
 from attention_zoo.export.text import TokenTables, normalize_strings, split_punctuation
 
-__all__ = ["TokenTables", "normalize_strings", "split_punctuation"]
+__all__ = [
+    "TokenTables",
+    "decode_image_array",
+    "decode_images",
+    "normalize_strings",
+    "split_punctuation",
+]
