@@ -12,6 +12,8 @@ MODULES = [
     "attention_zoo.decoders.attention_rnn_decoder",
     "attention_zoo.decoders.show_attend_tell_decoder",
     "attention_zoo.encoders.bidirectional_rnn_encoder",
+    "attention_zoo.encoders.efficientnet_lite0",
+    "attention_zoo.encoders.image_encoder",
     "attention_zoo.losses",
     "attention_zoo.metrics",
 ]

