@@ -23,6 +23,7 @@ from pathlib import Path
 import keras
 import numpy as np
 
+from applications.common import tensorboard_callbacks
 from applications.dates import data
 from applications.dates import model as models
 
@@ -189,7 +190,7 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
         batch_size=config.batch_size,
         epochs=config.epochs,
         verbose=verbose,
-        callbacks=[keras.callbacks.TensorBoard(str(run / "logs"))],
+        callbacks=tensorboard_callbacks(run / "logs"),
     )
     seconds = time.perf_counter() - start
     model.save(run / "model.keras")

@@ -33,6 +33,7 @@ from pathlib import Path
 import keras
 import numpy as np
 
+from applications.common import tensorboard_callbacks
 from applications.translation import data, tokenizer
 from applications.translation import model as models
 
@@ -431,7 +432,7 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
         keras.callbacks.ModelCheckpoint(
             str(run / "checkpoints" / "best.keras"), save_best_only=True
         ),
-        keras.callbacks.TensorBoard(str(run / "logs")),
+        *tensorboard_callbacks(run / "logs"),
     ]
     budget = None
     if config.max_minutes:
