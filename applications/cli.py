@@ -38,6 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
     from applications.translation import cli as translation_cli
 
     translation_cli.add_parser(commands)
+    from applications.captioning import cli as captioning_cli
+
+    captioning_cli.add_parser(commands)
     return parser
 
 
@@ -64,6 +67,10 @@ def main(argv: list[str] | None = None) -> int:
         from applications.translation import cli as translation_cli
 
         return translation_cli.run(args, parser)
+    if args.command == "captioning":
+        from applications.captioning import cli as captioning_cli
+
+        return captioning_cli.run(args, parser)
     return 0
 
 

@@ -68,3 +68,82 @@ def save_attention_plot(
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def plot_image_attention(image, words, weights, grid_shape, columns: int = 5):
+    """The figure of Show, Attend and Tell: the image, then one panel per word.
+
+    Each word's attention over the `H x W` grid is upsampled bilinearly to
+    the image and blended over it (white where the decoder looked).
+
+    Args:
+        image: `(S, S, 3)` uint8 RGB array.
+        words: the generated words (e.g. with a final `<end>`).
+        weights: array-like `(T, H * W)`; row `t` is the attention of
+            `words[t]` (rows past `len(words)` are ignored).
+        grid_shape: `(H, W)` of the encoder's feature grid.
+        columns: panels per row.
+
+    Returns:
+        The matplotlib Figure.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    image = np.asarray(image)
+    weights = np.asarray(weights, dtype="float32")
+    height, width = (int(d) for d in grid_shape)
+    words = list(words)
+    if image.ndim != 3 or image.shape[-1] != 3:
+        raise ValueError(
+            f"`image` must have shape (S, S, 3). Received: image.shape={image.shape}"
+        )
+    if weights.ndim != 2 or weights.shape[1] != height * width:
+        raise ValueError(
+            "`weights` must have shape (T, H * W) for grid_shape="
+            f"{(height, width)}. Received: weights.shape={weights.shape}"
+        )
+    if weights.shape[0] < len(words):
+        raise ValueError(
+            f"`weights` has {weights.shape[0]} rows for {len(words)} words. "
+            f"Received: words={words}"
+        )
+    panels = len(words) + 1
+    rows = -(-panels // columns)
+    fig, axes = plt.subplots(
+        rows, columns, figsize=(2.2 * columns, 2.4 * rows), squeeze=False
+    )
+    extent = (0, image.shape[1], image.shape[0], 0)
+    for ax in axes.flat:
+        ax.axis("off")
+    axes.flat[0].imshow(image)
+    axes.flat[0].set_title("input", fontsize=9)
+    for ax, word, row in zip(axes.flat[1:], words, weights):
+        grid = row.reshape(height, width)
+        ax.imshow(image)
+        ax.imshow(
+            grid / max(float(grid.max()), 1e-12),
+            cmap="gray",
+            alpha=0.65,
+            extent=extent,
+            interpolation="bilinear",
+            vmin=0.0,
+            vmax=1.0,
+        )
+        ax.set_title(word, fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def save_image_attention_plot(path, image, words, weights, grid_shape) -> Path:
+    """`plot_image_attention` written to a PNG file; returns the path."""
+    import matplotlib.pyplot as plt
+
+    fig = plot_image_attention(image, words, weights, grid_shape)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path

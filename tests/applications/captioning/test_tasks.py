@@ -1,0 +1,246 @@
+"""The captioning application end to end on a tiny generated-scenes run."""
+
+import json
+import os
+import subprocess
+import sys
+
+import keras
+import numpy as np
+import pytest
+
+from applications.captioning import data, tasks
+from applications.cli import main
+
+pytestmark = pytest.mark.tf_only
+
+
+def tiny_config(**overrides):
+    config = dict(
+        n_train=96,
+        n_validation=16,
+        n_test=24,
+        weights=None,
+        image_size=64,  # a 4 x 4 grid (stride 16)
+        units=16,
+        embedding_dim=8,
+        attention_units=8,
+        feature_units=8,
+        epochs=2,
+        batch_size=16,
+        beam_width=2,
+    )
+    config.update(overrides)
+    return tasks.TrainConfig(**config)
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    if keras.backend.backend() != "tensorflow":
+        pytest.skip("the application tests run on the TensorFlow backend")
+    path = tmp_path_factory.mktemp("captioning") / "run"
+    tasks.train(path, tiny_config(), verbose=0)
+    return path
+
+
+def test_caption_batches_shift_and_pad():
+    inputs = np.arange(3 * 2 * 1, dtype="float16").reshape(3, 2, 1)
+    pairs = [(0, [5, 6, 7]), (2, [8]), (1, [9, 9])]
+    batches = tasks.CaptionBatches(inputs, pairs, batch_size=2, length=5, shuffle=False)
+    assert len(batches) == 2
+    (x, words), y = batches[0]
+    assert x.dtype == np.float32 and x.shape == (2, 2, 1)
+    np.testing.assert_array_equal(x[1], inputs[2])  # one row per image
+    np.testing.assert_array_equal(words[0], [2, 5, 6, 7, 0])  # <start> first
+    np.testing.assert_array_equal(y["logits"][0], [5, 6, 7, 3, 0])  # then <end>
+    np.testing.assert_array_equal(y["logits"], y["attention"])
+    (_, words), y = batches[1]
+    assert words.shape == (1, 5)
+
+
+def test_bleu_scores_by_hand():
+    refs = [["a red circle", "a red circle above a blue square"], ["a blue star"]]
+    perfect = tasks.bleu_scores(["a red circle", "a blue star"], refs)
+    assert all(perfect[f"bleu{n}"] == pytest.approx(1.0) for n in (1, 2, 3))
+    # "a blue circle" vs "a red circle": 2 of 3 unigrams, 0 of 2 bigrams.
+    partial = tasks.bleu_scores(["a blue circle"], [["a red circle"]], max_order=2)
+    assert partial["bleu1"] == pytest.approx(2 / 3)
+    assert partial["bleu2"] == 0.0
+
+
+def test_grounding_counts_peaks_inside_boxes():
+    circle = data.SceneObject("circle", "red", "large", (0.0, 0.0, 0.45, 0.45))
+    square = data.SceneObject("square", "blue", "small", (0.55, 0.55, 1.0, 1.0))
+    scene = data.Scene(np.zeros((8, 8, 3), "uint8"), "", [], [circle, square])
+    caption = "a large red circle above a small blue square"
+    attention = np.full((10, 4), 0.25, "float32")
+    attention[3] = [0.7, 0.1, 0.1, 0.1]  # "circle": top-left cell, inside
+    attention[8] = [0.7, 0.1, 0.1, 0.1]  # "square": top-left cell, outside
+    out = tasks.grounding([scene], [caption], [attention], (2, 2))
+    assert out["grounding"] == 0.5 and out["object_words"] == 2
+    attention[8] = [0.1, 0.1, 0.1, 0.7]
+    assert tasks.grounding([scene], [caption], [attention], (2, 2))["grounding"] == 1.0
+    out = tasks.grounding([scene], ["a small green star"], [attention], (2, 2))
+    assert out["hallucinated_object_words"] == 1 and out["object_words"] == 0
+
+
+def test_attention_spread_entropy_and_penalty():
+    uniform = np.full((2, 4), 0.25)
+    peaked = np.array([[1.0, 0, 0, 0], [0, 1.0, 0, 0]])
+    spread = tasks.attention_spread([uniform, peaked], [2, 2])
+    np.testing.assert_allclose(spread["attention_entropy"], np.log(4) / 2)
+    # uniform: 4 * (1 - 0.5)^2 = 1; peaked: 0 + 0 + 1 + 1 = 2
+    np.testing.assert_allclose(spread["doubly_stochastic_penalty"], 1.5)
+
+
+def test_run_folder_and_metrics(run):
+    for name in ("model.keras", "encoder.keras", "config.json", "vocabulary.json"):
+        assert (run / name).exists(), name
+    assert len(list((run / "plots").glob("*.png"))) == 3
+    assert list((run / "logs").rglob("events.out.tfevents.*"))
+    metrics = json.loads((run / "metrics.json").read_text())
+    assert metrics["training"]["steps_per_second"] > 0
+    assert metrics["training"]["epochs"] == 2
+    test = metrics["test"]
+    assert test["n"] == 24
+    for decoding in ("greedy", "beam2"):
+        for n in (1, 2, 3, 4):
+            assert 0.0 <= test[decoding][f"bleu{n}"] <= 1.0
+        assert 0.0 <= test[decoding]["grounding"] <= 1.0
+        assert test[decoding]["captions_per_second"] > 0
+    config = json.loads((run / "config.json").read_text())
+    assert config["grid_shape"] == [4, 4] and config["resolved_image_size"] == 64
+    # The scenes of the test split are regenerated identically.
+    items = tasks.test_items(run)
+    assert [i.scene.caption for i in items] == [
+        s.caption for s in data.scene_splits(96, 16, 24, 0, 64)[2]
+    ]
+
+
+def test_images_from_arrays_files_and_bytes_agree(run, tmp_path):
+    captioner = tasks.Captioner(run)
+    scene = data.generate_scenes(1, seed=5, image_size=64)[0]
+    path = tmp_path / "scene.png"
+    path.write_bytes(data.encode_png(scene.image))
+    rgba = np.concatenate([scene.image, np.full((64, 64, 1), 9, "uint8")], -1)
+    from_array, att = captioner.caption_images([scene.image])
+    assert captioner.caption_images([str(path)])[0] == from_array
+    assert captioner.caption_images([path.read_bytes()])[0] == from_array
+    assert captioner.caption_images([data.encode_png(rgba)])[0] == from_array
+    assert att[0].shape[1] == 16 and np.isfinite(att[0]).all()
+    # Other sizes are resized to the encoder's input.
+    big = np.kron(scene.image, np.ones((3, 3, 1), "uint8"))  # 192 x 192
+    gray = data.encode_png(scene.image.mean(-1).astype("uint8"))
+    tiny = data.encode_png(scene.image[:1, :1])
+    captions, attention = captioner.caption_images([big, gray, tiny])
+    assert all(isinstance(c, str) for c in captions)
+    assert all(np.isfinite(a).all() for a in attention)
+
+
+def test_cli_predict_plot_evaluate_and_errors(run, capsys, tmp_path):
+    scene = data.generate_scenes(1, seed=3, image_size=64)[0]
+    good = tmp_path / "good.png"
+    good.write_bytes(data.encode_png(scene.image))
+    bad = tmp_path / "bad.jpg"
+    bad.write_bytes(b"this is not an image")
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    assert main(["captioning", "predict", "--run", str(run), str(good)]) == 0
+    assert capsys.readouterr().out.startswith(f"{good}: ")
+    for path, message in [
+        (bad, "cannot decode"),
+        (empty, "empty"),
+        (tmp_path / "missing.png", "not found"),
+    ]:
+        assert main(["captioning", "predict", "--run", str(run), str(path)]) == 2
+        err = capsys.readouterr().err
+        assert str(path) in err and message in err, err
+    out = tmp_path / "plots"
+    assert (
+        main(["captioning", "plot", "--run", str(run), "--output", str(out), str(good)])
+        == 0
+    )
+    assert (out / "attention_0.png").read_bytes()[:4] == b"\x89PNG"
+    assert main(["captioning", "evaluate", "--run", str(run), "--beam-width", "3"]) == 0
+    assert "| beam3 |" in capsys.readouterr().out
+    assert main(["captioning", "evaluate", "--run", str(tmp_path / "nothing")]) == 2
+    with pytest.raises(SystemExit):
+        main(
+            ["captioning", "predict", "--run", str(run), "--beam-width", "0", str(good)]
+        )
+
+
+def test_fine_tuning_trains_the_last_encoder_blocks(tmp_path):
+    if keras.backend.backend() != "tensorflow":
+        pytest.skip("the application tests run on the TensorFlow backend")
+    config = tiny_config(
+        n_train=32, n_validation=8, n_test=8, epochs=1, fine_tune_blocks=1
+    )
+    tasks.train(tmp_path / "ft", config, verbose=0)
+    keras.utils.set_random_seed(config.seed)  # as train() does before building it
+    untrained = tasks.build_encoder(config)
+    trained = keras.saving.load_model(tmp_path / "ft" / "encoder.keras")
+    changed = [
+        not np.array_equal(a, b)
+        for a, b in zip(untrained.get_weights(), trained.get_weights())
+    ]
+    assert any(changed) and not all(changed)  # the last block only
+
+
+LOAD = """
+import json, sys
+import tensorflow as tf
+loaded = tf.saved_model.load(sys.argv[1])
+serve = loaded.signatures["serving_default"]
+blobs = [open(p, "rb").read() for p in json.load(open(sys.argv[2]))]
+out = serve(image_bytes=tf.constant(blobs))
+print(json.dumps({
+    "text": [t.decode() for t in out["text"].numpy()],
+    "valid": out["valid"].numpy().tolist(),
+    "attention": out["attention"].numpy().tolist(),
+    "modules": [m for m in sys.modules if m.startswith(("attention_zoo", "applications"))],
+}))
+"""
+
+
+def test_saved_model_serves_image_bytes(run, tmp_path):
+    tasks.export(run, tmp_path / "saved")
+    scenes = data.generate_scenes(6, seed=11, image_size=64)
+    blobs = [data.encode_png(s.image) for s in scenes]
+    blobs += [
+        data.encode_png(scenes[0].image.mean(-1).astype("uint8")),  # grayscale
+        data.encode_png(
+            np.concatenate([scenes[1].image, scenes[1].image[..., :1]], -1)
+        ),
+        data.encode_png(np.kron(scenes[2].image, np.ones((4, 4, 1), "uint8"))),
+        b"",
+        b"garbage bytes",
+        data.encode_png(scenes[3].image)[:100],  # truncated
+    ]
+    paths = []
+    for i, blob in enumerate(blobs):
+        paths.append(str(tmp_path / f"{i}.bin"))
+        (tmp_path / f"{i}.bin").write_bytes(blob)
+    (tmp_path / "paths.json").write_text(json.dumps(paths))
+    (tmp_path / "load.py").write_text(LOAD)
+    proc = subprocess.run(
+        [sys.executable, "load.py", str(tmp_path / "saved"), "paths.json"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert got["modules"] == []
+    assert got["valid"] == [True] * 9 + [False] * 3
+    captioner = tasks.Captioner(run)
+    expected, attention = captioner.caption_images(blobs[:9], batch_size=9)
+    assert got["text"][:9] == expected
+    served = np.array(got["attention"], "float32")
+    assert served.shape == (12, captioner.max_length, 16)
+    for i, a in enumerate(attention):
+        np.testing.assert_allclose(served[i, : len(a)], a, atol=1e-5)
+    assert got["text"][9:] == ["", "", ""]
+    assert (served[9:] == 0).all()
