@@ -143,6 +143,10 @@ def main(argv=None):
     parser.add_argument("--n-train", type=int, default=None)
     parser.add_argument("--epochs", type=int, default=None)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--feature-layer", default=None, help="as the CLI's (e.g. 'last': 7x7)"
+    )
+    parser.add_argument("--initial-state", default=None, help="zeros or mean_memory")
     args = parser.parse_args(argv)
 
     config = tasks.TrainConfig()
@@ -156,13 +160,18 @@ def main(argv=None):
         config = replace(config, n_train=args.n_train)
     if args.epochs:
         config = replace(config, epochs=args.epochs)
+    if args.feature_layer:
+        config = replace(config, feature_layer=args.feature_layer)
+    if args.initial_state:
+        config = replace(config, initial_state=args.initial_state)
 
     print(f"# Captioning benchmark, {datetime.datetime.now():%Y-%m-%d %H:%M}")
     print(
         f"backend {backend_version()}, keras {keras.__version__}, {os.cpu_count()} "
         f"CPUs ({cpu_model()}), load average {load_average()}; backbone "
         f"{config.backbone} ({config.weights}), image size "
-        f"{config.image_size or 'default'}\n"
+        f"{config.image_size or 'default'}, feature layer "
+        f"{config.feature_layer or 'default'}, initial state {config.initial_state}\n"
     )
     if not args.only_lambdas:
         extraction, training, decode = speed(config, n_images, steps, args.repeats)
