@@ -769,7 +769,12 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
         )
     captioner = Captioner(run_dir, beam_width=beam_width)
     fn, encode = captioner.caption_fn(captioner.beam_width), captioner.encode_fn()
-    words = [t if i >= 4 else "" for i, t in enumerate(captioner.vocabulary.tokens)]
+    # Special tokens vanish from the joined text, except <unk>, as in
+    # WordVocabulary.decode.
+    words = [
+        t if i >= 4 or i == models.UNK_ID else ""
+        for i, t in enumerate(captioner.vocabulary.tokens)
+    ]
     tables = TokenTables(["<pad>"], words)
 
     def serve(image_bytes):
