@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import time
 
 import keras
 
@@ -17,3 +18,20 @@ def tensorboard_callbacks(log_dir) -> list:
     if importlib.util.find_spec("tensorflow") is None:
         return []
     return [keras.callbacks.TensorBoard(str(log_dir))]
+
+
+class TimeBudget(keras.callbacks.Callback):
+    """Stop training once `seconds` of wall-clock time have passed."""
+
+    def __init__(self, seconds: float):
+        super().__init__()
+        self.seconds = seconds
+        self.stopped = False
+
+    def on_train_begin(self, logs=None):
+        self.start = time.perf_counter()
+
+    def on_train_batch_end(self, batch, logs=None):
+        if time.perf_counter() - self.start > self.seconds:
+            self.model.stop_training = True
+            self.stopped = True

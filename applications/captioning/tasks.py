@@ -35,7 +35,7 @@ import numpy as np
 
 from applications.captioning import data
 from applications.captioning import model as models
-from applications.common import tensorboard_callbacks
+from applications.common import TimeBudget, tensorboard_callbacks
 from applications.translation.tokenizer import WordVocabulary
 
 DATASETS = ("scenes", "flickr8k", "coco", "tfds")
@@ -316,23 +316,6 @@ def read_image_file(path) -> bytes:
 
 
 # ------------------------------------------------------------------- train
-
-
-class TimeBudget(keras.callbacks.Callback):
-    """Stop training once `seconds` of wall-clock time have passed."""
-
-    def __init__(self, seconds: float):
-        super().__init__()
-        self.seconds = seconds
-        self.stopped = False
-
-    def on_train_begin(self, logs=None):
-        self.start = time.perf_counter()
-
-    def on_train_batch_end(self, batch, logs=None):
-        if time.perf_counter() - self.start > self.seconds:
-            self.model.stop_training = True
-            self.stopped = True
 
 
 def _check_config(config: TrainConfig):

@@ -33,7 +33,7 @@ from pathlib import Path
 import keras
 import numpy as np
 
-from applications.common import tensorboard_callbacks
+from applications.common import TimeBudget, tensorboard_callbacks
 from applications.translation import data, tokenizer
 from applications.translation import model as models
 
@@ -301,23 +301,6 @@ class Translator:
 
 
 # ------------------------------------------------------------------- train
-
-
-class TimeBudget(keras.callbacks.Callback):
-    """Stop training once `seconds` of wall-clock time have passed."""
-
-    def __init__(self, seconds: float):
-        super().__init__()
-        self.seconds = seconds
-        self.stopped = False
-
-    def on_train_begin(self, logs=None):
-        self.start = time.perf_counter()
-
-    def on_train_batch_end(self, batch, logs=None):
-        if time.perf_counter() - self.start > self.seconds:
-            self.model.stop_training = True
-            self.stopped = True
 
 
 class TokenCounter(keras.callbacks.Callback):
