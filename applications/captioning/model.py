@@ -27,7 +27,7 @@ import keras
 from keras import ops
 
 from attention_zoo.decoders import ShowAttendTellDecoder
-from attention_zoo.decoding import beam_search, greedy_search, make_step_fn
+from attention_zoo.decoding import best_hypothesis, make_step_fn
 from attention_zoo.layers import BahdanauAttention
 from attention_zoo.losses import (
     DoublyStochasticAttentionLoss,
@@ -215,12 +215,7 @@ def make_caption_fn(
         constants = decoder.get_constants(memory)
         state = decoder.get_initial_state(memory)
         start = ops.full((ops.shape(memory)[0],), START_ID, "int32")
-        if beam_width == 1:
-            out = greedy_search(
-                step_fn, state, start, END_ID, max_length, constants, PAD_ID
-            )
-            return out["tokens"], out["attention"]
-        out = beam_search(
+        out = best_hypothesis(
             step_fn,
             state,
             start,
@@ -231,7 +226,7 @@ def make_caption_fn(
             pad_token=PAD_ID,
             alpha=alpha,
         )
-        return out["tokens"][:, 0], out["attention"][:, 0]
+        return out["tokens"], out["attention"]
 
     return caption
 

@@ -26,7 +26,7 @@ from keras import ops
 
 from attention_zoo import ops as zoo_ops
 from attention_zoo.decoders import AttentionRNNDecoder, ParallelAttentionDecoder
-from attention_zoo.decoding import beam_search, greedy_search, make_step_fn
+from attention_zoo.decoding import best_hypothesis, make_step_fn
 from attention_zoo.encoders import BidirectionalRNNEncoder
 from attention_zoo.layers import BahdanauAttention, LuongAttention
 from attention_zoo.losses import MaskedSequenceCrossEntropy
@@ -280,12 +280,7 @@ def make_translate_fn(
         constants = decoder.get_constants(memory, mask)
         state = decoder.get_initial_state(memory, mask, initial_state=states)
         start = ops.full((ops.shape(source_ids)[0],), START_ID, "int32")
-        if beam_width == 1:
-            out = greedy_search(
-                step_fn, state, start, END_ID, max_length, constants, PAD_ID
-            )
-            return out["tokens"], out["attention"]
-        out = beam_search(
+        out = best_hypothesis(
             step_fn,
             state,
             start,
@@ -296,7 +291,7 @@ def make_translate_fn(
             pad_token=PAD_ID,
             alpha=alpha,
         )
-        return out["tokens"][:, 0], out["attention"][:, 0]
+        return out["tokens"], out["attention"]
 
     return translate
 

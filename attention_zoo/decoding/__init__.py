@@ -2,6 +2,7 @@
 
 from attention_zoo.decoding.search import (
     beam_search,
+    best_hypothesis,
     coverage_penalty,
     greedy_search,
     length_penalty,
@@ -11,6 +12,7 @@ from attention_zoo.decoding.step import make_step_fn
 
 __all__ = [
     "beam_search",
+    "best_hypothesis",
     "coverage_penalty",
     "greedy_search",
     "length_penalty",

@@ -7,6 +7,7 @@ import pytest
 from attention_zoo.decoders import AttentionRNNDecoder
 from attention_zoo.decoding import (
     beam_search,
+    best_hypothesis,
     coverage_penalty,
     greedy_search,
     length_penalty,
@@ -163,6 +164,27 @@ def test_beam_width_one_equals_greedy(seed, alpha):
         np.testing.assert_allclose(
             to_numpy(beam["scores"])[:, 0], to_numpy(greedy["scores"]), atol=1e-5
         )
+
+
+@pytest.mark.parametrize("width", [1, 3])
+def test_best_hypothesis_is_greedy_or_the_first_beam(width):
+    model = ToyModel(seed=2)
+    state, constants, start = model.inputs()
+    best = best_hypothesis(
+        model.step_fn, state, start, END, MAX_LENGTH, width, constants, alpha=0.6
+    )
+    if width == 1:
+        expected = greedy_search(
+            model.step_fn, state, start, END, MAX_LENGTH, constants=constants
+        )
+    else:
+        beams = beam_search(
+            model.step_fn, state, start, END, MAX_LENGTH, width, constants, alpha=0.6
+        )
+        expected = {key: value[:, 0] for key, value in beams.items()}
+    assert set(best) == {"tokens", "scores", "lengths", "attention"}
+    for key in best:
+        np.testing.assert_array_equal(to_numpy(best[key]), to_numpy(expected[key]))
 
 
 def test_nbest_sorted_and_attention_follows_back_pointers():
