@@ -8,7 +8,7 @@ from applications.captioning import tasks
 
 @pytest.mark.slow
 def test_default_training_reaches_bleu4_090(tmp_path):
-    # About 9 minutes on 2 CPU cores (TensorFlow): 7,500 scenes, features,
+    # About 8 minutes on 2 CPU cores (TensorFlow): 7,500 scenes, features,
     # 15 epochs. Attention grounding is reported, not asserted: it varies
     # from run to run (docs/captioning.md).
     if keras.backend.backend() != "tensorflow":
