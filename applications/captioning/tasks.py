@@ -581,27 +581,35 @@ def grounding(scenes, captions, attention, grid_shape) -> dict:
 
     For every generated word that names an object of the scene (its shape
     noun), the grid cell of highest attention at that step is a hit when
-    its centre is inside the object's box. Shape words naming no object of
-    the scene are counted apart as `hallucinated`.
+    its centre is inside the object's box: `grounding`. The same over the
+    size and colour words before the noun too: `phrase_grounding`. Shape
+    words naming no object of the scene are counted apart as
+    `hallucinated_object_words`.
     """
     height, width = grid_shape
-    hits = total = hallucinated = 0
+
+    def hit(weights, obj):
+        row, col = divmod(int(np.argmax(weights)), width)
+        x, y = (col + 0.5) / width, (row + 0.5) / height
+        x0, y0, x1, y1 = obj.box
+        return int(x0 <= x <= x1 and y0 <= y <= y1)
+
+    hits = total = phrase_hits = phrase_total = hallucinated = 0
     for scene, caption, weights in zip(scenes, captions, attention):
         words = caption.split()
         named = scene.word_objects(words)
-        for index, word in enumerate(words):
-            if word in data.SHAPES and index not in named:
-                hallucinated += 1
-        for index, obj in named.items():
-            peak = int(np.argmax(weights[index]))
-            row, col = divmod(peak, width)
-            x, y = (col + 0.5) / width, (row + 0.5) / height
-            x0, y0, x1, y1 = obj.box
-            hits += int(x0 <= x <= x1 and y0 <= y <= y1)
-            total += 1
+        hallucinated += sum(
+            word in data.SHAPES and i not in named for i, word in enumerate(words)
+        )
+        hits += sum(hit(weights[i], obj) for i, obj in named.items())
+        total += len(named)
+        phrase = scene.word_objects(words, include_adjectives=True)
+        phrase_hits += sum(hit(weights[i], obj) for i, obj in phrase.items())
+        phrase_total += len(phrase)
     return {
         "grounding": hits / total if total else 0.0,
         "object_words": total,
+        "phrase_grounding": phrase_hits / phrase_total if phrase_total else 0.0,
         "hallucinated_object_words": hallucinated,
     }
 
@@ -674,16 +682,17 @@ def format_metrics(metrics: dict) -> str:
     decoders = [k for k in metrics if k == "greedy" or k.startswith("beam")]
     grounded = all("grounding" in metrics[k] for k in decoders)
     header = "| decoding | BLEU-1 | BLEU-2 | BLEU-3 | BLEU-4 |"
-    header += " grounding |" if grounded else ""
+    header += " grounding | phrase grounding |" if grounded else ""
     lines += [
         header + " captions/s |",
-        "| --- |" + " ---: |" * (5 + grounded),
+        "| --- |" + " ---: |" * (5 + 2 * grounded),
     ]
     for k in decoders:
         m = metrics[k]
         cells = [f"{m[f'bleu{n}']:.4f}" for n in range(1, 5)]
         if grounded:
             cells.append(f"{100 * m['grounding']:.2f} %")
+            cells.append(f"{100 * m['phrase_grounding']:.2f} %")
         cells.append(str(m["captions_per_second"]))
         lines.append(f"| {k} | " + " | ".join(cells) + " |")
     lines.append(f"\nBLEU: {metrics[decoders[0]]['signature']}")

@@ -78,6 +78,9 @@ def test_grounding_counts_peaks_inside_boxes():
     attention[8] = [0.7, 0.1, 0.1, 0.1]  # "square": top-left cell, outside
     out = tasks.grounding([scene], [caption], [attention], (2, 2))
     assert out["grounding"] == 0.5 and out["object_words"] == 2
+    # The size and colour words peak on the uniform rows' first cell (0, 0):
+    # inside the circle, outside the square; with the nouns, 3 of 6.
+    assert out["phrase_grounding"] == 0.5
     attention[8] = [0.1, 0.1, 0.1, 0.7]
     assert tasks.grounding([scene], [caption], [attention], (2, 2))["grounding"] == 1.0
     out = tasks.grounding([scene], ["a small green star"], [attention], (2, 2))
