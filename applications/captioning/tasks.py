@@ -533,7 +533,8 @@ def _write_items(path, items):
 
 
 def test_items(run_dir) -> list[Item]:
-    """The run's test images: regenerated scenes, or the saved list."""
+    """The run's test images: regenerated scenes, tfds' test split, or the
+    saved list of files."""
     run = Path(run_dir)
     config = json.loads((run / "config.json").read_text())
     if config["dataset"] == "scenes":
@@ -547,6 +548,11 @@ def test_items(run_dir) -> list[Item]:
             config["resolved_image_size"],
         )
         return _scene_items(test)
+    if config["dataset"] == "tfds":
+        examples = data.tfds_coco_captions(
+            "test", config["tfds_data_dir"], max_examples=config["n_test"]
+        )
+        return [Item(image, captions) for image, captions in examples]
     path = run / "data" / "test.json"
     if not path.exists():
         raise FileNotFoundError(f"{path} is missing: this run kept no test images")

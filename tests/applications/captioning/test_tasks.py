@@ -247,3 +247,18 @@ def test_saved_model_serves_image_bytes(run, tmp_path):
         np.testing.assert_allclose(served[i, : len(a)], a, atol=1e-5)
     assert got["text"][9:] == ["", "", ""]
     assert (served[9:] == 0).all()
+
+
+def test_tfds_dataset_and_its_test_split_offline(tmp_path):
+    tfds = pytest.importorskip("tensorflow_datasets")
+    config = tasks.TrainConfig(dataset="tfds", n_train=3, n_validation=2, n_test=2)
+    with tfds.testing.mock_data(num_examples=5):
+        splits = tasks.load_dataset(config)
+        (tmp_path / "config.json").write_text(
+            json.dumps({"dataset": "tfds", "tfds_data_dir": None, "n_test": 2})
+        )
+        held_out = tasks.test_items(tmp_path)
+    assert [len(s) for s in splits] == [3, 2, 2] and len(held_out) == 2
+    for item in [*splits[0], *held_out]:
+        assert item.image.ndim == 3 and item.image.shape[-1] == 3
+        assert item.captions and all(isinstance(c, str) for c in item.captions)
