@@ -61,3 +61,29 @@ def gradients(layer, args, kwargs, reduce_fn):
         grads += [v.value.grad for v in layer.trainable_variables]
         return [None if g is None else g.detach().cpu().numpy() for g in grads]
     raise NotImplementedError(backend)
+
+
+def run_json_script(folder, source, *args, env=None):
+    """Run `source` as a script in a fresh Python process inside `folder`.
+
+    Fails the test with the end of stderr if the script fails; returns the
+    JSON object the script printed on its last line of output.
+    """
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(folder) / "script.py"
+    script.write_text(source)
+    proc = subprocess.run(
+        [sys.executable, str(script), *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=folder,
+        check=False,
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", **(env or {})},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])

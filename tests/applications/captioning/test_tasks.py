@@ -1,9 +1,6 @@
 """The captioning application end to end on a tiny generated-scenes run."""
 
 import json
-import os
-import subprocess
-import sys
 
 import keras
 import numpy as np
@@ -11,6 +8,7 @@ import pytest
 
 from applications.captioning import data, tasks
 from applications.cli import main
+from tests.helpers import run_json_script
 
 pytestmark = pytest.mark.tf_only
 
@@ -225,17 +223,7 @@ def test_saved_model_serves_image_bytes(run, tmp_path):
         paths.append(str(tmp_path / f"{i}.bin"))
         (tmp_path / f"{i}.bin").write_bytes(blob)
     (tmp_path / "paths.json").write_text(json.dumps(paths))
-    (tmp_path / "load.py").write_text(LOAD)
-    proc = subprocess.run(
-        [sys.executable, "load.py", str(tmp_path / "saved"), "paths.json"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        check=False,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    got = run_json_script(tmp_path, LOAD, tmp_path / "saved", "paths.json")
     assert got["modules"] == []
     assert got["valid"] == [True] * 9 + [False] * 3
     captioner = tasks.Captioner(run)

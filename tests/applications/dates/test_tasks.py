@@ -1,9 +1,6 @@
 """The date application end to end on a small, briefly trained run."""
 
 import json
-import os
-import subprocess
-import sys
 
 import keras
 import numpy as np
@@ -12,6 +9,7 @@ import pytest
 from applications.cli import main
 from applications.dates import data, tasks
 from applications.dates import model as models
+from tests.helpers import run_json_script
 
 pytestmark = pytest.mark.tf_only
 
@@ -118,17 +116,7 @@ def test_saved_model_matches_in_memory_predictions(run, tmp_path):
         "\xa03 mai 1979\xa0",  # no-break spaces are not stripped, on either side
     ]
     (tmp_path / "texts.json").write_text(json.dumps(texts + edge))
-    (tmp_path / "load.py").write_text(LOAD)
-    proc = subprocess.run(
-        [sys.executable, "load.py", str(tmp_path / "saved"), "texts.json"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        check=False,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    got = run_json_script(tmp_path, LOAD, tmp_path / "saved", "texts.json")
     assert got["modules"] == []
     normalizer = tasks.Normalizer(run)
     expected_text, expected_attention = normalizer.predict(texts)
@@ -166,16 +154,9 @@ print(json.dumps({"replicas": metrics["training"]["replicas"],
 def test_distribute_mirrored_on_two_logical_cpus(tmp_path):
     if keras.backend.backend() != "tensorflow":
         pytest.skip("tf.distribute needs the TensorFlow backend")
-    (tmp_path / "mirrored.py").write_text(MIRRORED)
-    proc = subprocess.run(
-        [sys.executable, str(tmp_path / "mirrored.py"), str(tmp_path / "run")],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "KERAS_BACKEND": "tensorflow", "TF_CPP_MIN_LOG_LEVEL": "2"},
+    result = run_json_script(
+        tmp_path, MIRRORED, tmp_path / "run", env={"KERAS_BACKEND": "tensorflow"}
     )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
     assert result["replicas"] == 2
     assert np.isfinite(result["loss"]).all()
 

@@ -1,9 +1,6 @@
 """The translation application end to end on a small number-words run."""
 
 import json
-import os
-import subprocess
-import sys
 
 import keras
 import numpy as np
@@ -11,6 +8,7 @@ import pytest
 
 from applications.cli import main
 from applications.translation import data, tasks
+from tests.helpers import run_json_script
 
 pytestmark = pytest.mark.tf_only
 
@@ -168,17 +166,7 @@ def test_saved_model_matches_in_memory_beam_search(run, tmp_path):
     texts = [p.source for p in tasks.read_pairs(run / "data" / "test.tsv")]
     edge = ["", " ", " ".join(["one"] * 200), "ninety-nine 你好 мир", "Forty-Two!"]
     (tmp_path / "texts.json").write_text(json.dumps(texts + edge))
-    (tmp_path / "load.py").write_text(LOAD)
-    proc = subprocess.run(
-        [sys.executable, "load.py", str(tmp_path / "saved"), "texts.json"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        check=False,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    got = run_json_script(tmp_path, LOAD, tmp_path / "saved", "texts.json")
     assert got["modules"] == []
     translator = tasks.Translator(run)
     # One batch, as the SavedModel receives it.
