@@ -226,7 +226,9 @@ class AttentionRNNDecoder(keras.layers.Layer):
         """The decoder state before the first step, as a list of tensors.
 
         Cell states (passed, zeros, or projected from the mean memory), then,
-        with Luong input feeding, the previous attentional state (zeros).
+        with Luong input feeding, the previous attentional state (zeros),
+        then the attention's own state (`attention.get_initial_state`: the
+        previous alignment, coverage, ...; none for most mechanisms).
         """
         memory = ops.cast(memory, self.compute_dtype)
         batch_size = ops.shape(memory)[0]
@@ -248,7 +250,7 @@ class AttentionRNNDecoder(keras.layers.Layer):
             ]
         if self.input_feeding:
             states.append(ops.zeros((batch_size, self.output_size), self.compute_dtype))
-        return states
+        return states + self.attention.get_initial_state(memory, memory_mask)
 
     def step(self, inputs, states, constants, training=None):
         """One decoder step.
@@ -266,61 +268,69 @@ class AttentionRNNDecoder(keras.layers.Layer):
         Returns:
             `(output (B, output_size), new_states, alignment (B, Tx))`.
         """
-        memory, projected_key, memory_mask = constants
         inputs = ops.cast(inputs, self.compute_dtype)
         # A step input from Embedding(mask_zero=True) carries a Keras mask that
         # has no time axis to mask here; the cell would warn that it drops it.
         set_keras_mask(inputs, None)
-        states = list(states)
-        n = len(self.state_sizes)
-        cell_states = states[:n]
+        cell_states, feeding, attention_state = self._split_states(states)
         if self.style == "bahdanau":
-            context, alignment = self._attend(
-                cell_states[0], memory, projected_key, memory_mask, training
+            context, alignment, attention_state = self._attend(
+                cell_states[0], constants, attention_state, training
             )  # (B, Dm), (B, Tx)
             cell_input = ops.concatenate([inputs, context], axis=-1)
             h, new_cell_states = self.cell(cell_input, cell_states, training=training)
             return (
                 ops.concatenate([h, context], -1),
-                _as_list(new_cell_states),
+                _as_list(new_cell_states) + attention_state,
                 alignment,
             )
         cell_input = inputs
         if self.input_feeding:
-            cell_input = ops.concatenate([inputs, states[n]], axis=-1)
+            cell_input = ops.concatenate([inputs, feeding[0]], axis=-1)
         h, new_cell_states = self.cell(cell_input, cell_states, training=training)
-        context, alignment = self._attend(
-            h, memory, projected_key, memory_mask, training
+        context, alignment, attention_state = self._attend(
+            h, constants, attention_state, training
         )
         output = self._attention_dense(ops.concatenate([context, h], axis=-1))
         new_states = _as_list(new_cell_states)
         if self.input_feeding:
             new_states.append(output)
-        return output, new_states, alignment
+        return output, new_states + attention_state, alignment
 
-    def _attend(self, query, memory, projected_key, memory_mask, training):
+    def _split_states(self, states):
+        """`(cell states, [a_{t-1}] or [], attention state)` of a state list."""
+        states = list(states)
+        n = len(self.state_sizes)
+        m = n + int(self.input_feeding)
+        return states[:n], states[n:m], states[m:]
+
+    def _attend(self, query, constants, attention_state, training):
         """Single-step attention; queries `(B, D)` over a memory of batch `B / K`.
 
-        The `K` queries that share a memory become its query steps, so the
-        attention reads each memory once instead of once per hypothesis.
+        The `K` queries that share a memory become `K` query rows of one
+        `attention.step` call, so the attention reads each memory once
+        instead of once per hypothesis; each row keeps its own attention
+        state. Returns `(context (B, Dm), alignment (B, Tx), new state)`.
         """
+        memory, projected_key, memory_mask = constants
         memory_batch = ops.shape(memory)[0]
-        queries = ops.reshape(
-            query, (memory_batch, -1, ops.shape(query)[-1])
-        )  # (B/K, K, D)
-        context, alignment = self.attention.attend(
-            queries,
+        batch = ops.shape(query)[0]
+
+        def rows(x):  # (B, ...) -> (B/K, K, ...)
+            return ops.reshape(x, (memory_batch, -1, *ops.shape(x)[1:]))
+
+        def unrows(x):  # (B/K, K, ...) -> (B, ...)
+            return ops.reshape(x, (batch, *ops.shape(x)[2:]))
+
+        context, alignment, new_state = self.attention.step(
+            rows(query),
             memory,
             projected_key,
+            [rows(s) for s in attention_state],
             value_mask=memory_mask,
-            return_attention_scores=True,
             training=training,
         )  # (B/K, K, Dm), (B/K, K, Tx)
-        batch = ops.shape(query)[0]
-        return (
-            ops.reshape(context, (batch, ops.shape(context)[-1])),
-            ops.reshape(alignment, (batch, ops.shape(alignment)[-1])),
-        )
+        return unrows(context), unrows(alignment), [unrows(s) for s in new_state]
 
     # -------------------------------------------------------- teacher forcing
 
@@ -426,6 +436,7 @@ class AttentionRNNDecoder(keras.layers.Layer):
         ]
         if self.input_feeding:
             states.append(keras.KerasTensor((batch, self.output_size), dtype=dtype))
+        states += self.attention.get_initial_state(memory)
         return outputs, alignments, states
 
     # ----------------------------------------------------------------- config
@@ -502,24 +513,40 @@ class ParallelAttentionDecoder(AttentionRNNDecoder):
 
     def _teacher_forced(self, inputs, states, constants, inputs_mask, training):
         memory, projected_key, memory_mask = constants
+        cell_states, _, attention_state = self._split_states(states)
 
         def cell_step(x_t, cell_states):
             h, new_states = self.cell(x_t, cell_states, training=training)
             return h, _as_list(new_states), ops.zeros_like(h[:, :1])
 
-        hidden, _, final_states = self._scan(cell_step, inputs, states, inputs_mask)
-        context, alignments = self.attention.attend(
-            hidden,
-            memory,
-            projected_key,
-            query_mask=inputs_mask,
-            value_mask=memory_mask,
-            return_attention_scores=True,
-            training=training,
-        )  # (B, Ty, Dm), (B, Ty, Tx)
+        hidden, _, final_states = self._scan(
+            cell_step, inputs, cell_states, inputs_mask
+        )
+        if self.attention.num_states:
+            # The queries do not depend on the contexts, but the attention's
+            # state runs from step to step.
+            context, alignments, attention_state = self.attention.attend_sequence(
+                hidden,
+                memory,
+                projected_key,
+                attention_state,
+                query_mask=inputs_mask,
+                value_mask=memory_mask,
+                training=training,
+            )
+        else:
+            context, alignments = self.attention.attend(
+                hidden,
+                memory,
+                projected_key,
+                query_mask=inputs_mask,
+                value_mask=memory_mask,
+                return_attention_scores=True,
+                training=training,
+            )  # (B, Ty, Dm), (B, Ty, Tx)
         outputs = self._attention_dense(ops.concatenate([context, hidden], axis=-1))
         outputs = outputs * ops.cast(inputs_mask[:, :, None], outputs.dtype)
-        return outputs, alignments, final_states
+        return outputs, alignments, list(final_states) + list(attention_state)
 
     def get_config(self):
         config = super().get_config()

@@ -152,13 +152,12 @@ class ShowAttendTellDecoder(AttentionRNNDecoder):
 
     def step(self, inputs, states, constants, training=None):
         """One decoder step; see `AttentionRNNDecoder.step`."""
-        memory, projected_key, memory_mask = constants
         inputs = ops.cast(inputs, self.compute_dtype)
         set_keras_mask(inputs, None)
-        cell_states = list(states)
+        cell_states, _, attention_state = self._split_states(states)
         previous = cell_states[0]  # h_{t-1}
-        context, alignment = self._attend(
-            previous, memory, projected_key, memory_mask, training
+        context, alignment, attention_state = self._attend(
+            previous, constants, attention_state, training
         )  # (B, D), (B, L)
         if self.gate:
             context = self._gate_dense(previous) * context  # beta_t: (B, 1)
@@ -173,7 +172,7 @@ class ShowAttendTellDecoder(AttentionRNNDecoder):
             )
         else:
             output = ops.concatenate([h, context], axis=-1)
-        return output, _as_list(new_states), alignment
+        return output, _as_list(new_states) + attention_state, alignment
 
     def compute_output_spec(self, inputs, memory, *args, **kwargs):
         if not self.built:

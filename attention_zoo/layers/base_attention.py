@@ -70,7 +70,21 @@ class BaseAttention(keras.layers.Layer):
     `attend(query_t, value, projected_key, value_mask=...)` for each decoder
     step. `layer(query, value, key)` is exactly
     `layer.attend(query, value, layer.project_key(key))`.
+
+    Mechanisms with a state across decoder steps (the previous alignment of
+    location-sensitive attention, the coverage vector, the position of
+    monotonic attention, the step index of local-m) set `num_states > 0` and
+    override `get_initial_state` and `step_weights`. A decoder carries the
+    state: `state = layer.get_initial_state(value, value_mask)` once, then
+    `context, weights, state = layer.step(query_t, value, projected_key,
+    state, value_mask=...)` per step. Calling such a layer on a query
+    sequence `(B, Tq, Dq)` runs those steps over `Tq` from the initial state
+    (a masked query row keeps the state and gets zero weights); a single
+    query `(B, Dq)` is the first step.
     """
+
+    #: Number of state tensors the mechanism carries from step to step.
+    num_states: int = 0
 
     def __init__(self, dropout: float = 0.0, seed: int | None = None, **kwargs):
         super().__init__(**kwargs)
@@ -130,6 +144,127 @@ class BaseAttention(keras.layers.Layer):
             weights = weights * ops.cast(query_mask[:, :, None], weights.dtype)
         return weights
 
+    # ------------------------------------------------------ attention state
+
+    def get_initial_state(self, value, value_mask=None) -> list:
+        """The state before the first decoder step: `num_states` tensors.
+
+        Each has the batch axis of `value` first (e.g. `(B, Tv)` for a
+        previous alignment). Built from `value` with ops that also work on
+        symbolic tensors, so decoders can use it in `compute_output_spec`.
+        Stateless mechanisms return `[]`.
+        """
+        return []
+
+    def step_weights(self, query, projected_key, state, value_mask=None, training=None):
+        """Weights and new state for `R` query rows, each with its own state.
+
+        Args:
+            query: `(B, R, Dq)`: `R` independent queries over memory `b` (the
+                hypotheses of a beam, or the steps of a stateless mechanism).
+            projected_key: `project_key(key)`.
+            state: list of `num_states` tensors `(B, R, ...)`.
+            value_mask: optional boolean `(B, Tv)`.
+            training: bool.
+
+        Returns:
+            `(weights (B, R, Tv), new_state)`. The base class: the masked
+            softmax of `score`, state unchanged.
+        """
+        scores = self.score(query, projected_key)
+        return self.compute_weights(scores, None, value_mask), state
+
+    def step(
+        self,
+        query,
+        value,
+        projected_key,
+        state,
+        value_mask=None,
+        training=None,
+    ):
+        """One decoder step that carries the mechanism's state.
+
+        Args:
+            query: `(B, Dq)` with state tensors `(B, ...)`, or `(B, R, Dq)`
+                with state tensors `(B, R, ...)`: `R` queries (e.g. beam
+                hypotheses) that share memory `b` but not their state.
+            value: `(B, Tv, Dv)`.
+            projected_key: `project_key(key)`.
+            state: the list from `get_initial_state` or the previous step.
+            value_mask: optional boolean `(B, Tv)`.
+            training: bool.
+
+        Returns:
+            `(context, weights, new_state)`: `(B, Dv)`, `(B, Tv)` (or
+            `(B, R, Dv)`, `(B, R, Tv)`) and the new state list.
+        """
+        self._check_built("step")
+        query, value, projected_key = self._cast(query, value, projected_key)
+        single = len(query.shape) == 2
+        state = list(state)
+        if len(state) != self.num_states:
+            raise ValueError(
+                f"{self.__class__.__name__}.step(): `state` must be a list of "
+                f"{self.num_states} tensor(s) from get_initial_state(). "
+                f"Received: {len(state)} tensor(s)"
+            )
+        if single:
+            query = query[:, None, :]
+            state = [s[:, None] for s in state]
+        if value_mask is not None:
+            value_mask = ops.cast(value_mask, "bool")
+        weights, new_state = self.step_weights(
+            query, projected_key, state, value_mask, training
+        )
+        context = self._apply_weights(weights, value, training)
+        new_state = list(new_state)
+        if single:
+            context, weights = context[:, 0], weights[:, 0]
+            new_state = [s[:, 0] for s in new_state]
+        return context, weights, new_state
+
+    def attend_sequence(
+        self,
+        query,
+        value,
+        projected_key,
+        state,
+        query_mask=None,
+        value_mask=None,
+        training=None,
+    ):
+        """`step` over the `Tq` steps of `query` `(B, Tq, Dq)`, from `state`.
+
+        A masked query step gets zero weights and keeps the state. Returns
+        `(context (B, Tq, Dv), weights (B, Tq, Tv), final_state)`.
+        """
+        query, value, projected_key = self._cast(query, value, projected_key)
+        if query_mask is None:
+            query_mask = ops.ones(ops.shape(query)[:2], dtype="bool")
+        # The mask rides as a last feature: one scanned tensor (see
+        # attention_zoo.ops.scan on TensorFlow with unknown lengths).
+        keep = ops.cast(query_mask, query.dtype)[:, :, None]
+        xs = ops.transpose(ops.concatenate([query, keep], -1), (1, 0, 2))
+
+        def scan_step(carry, x):
+            query_t, keep_t = x[:, :-1], x[:, -1:] > 0.5  # (B, Dq), (B, 1)
+            context, weights, new_state = self.step(
+                query_t, value, projected_key, carry, value_mask, training
+            )
+            new_state = [
+                ops.where(ops.reshape(keep_t, (-1,) + (1,) * (len(n.shape) - 1)), n, o)
+                for n, o in zip(new_state, carry)
+            ]
+            weights = ops.where(keep_t, weights, ops.zeros_like(weights))
+            context = ops.where(keep_t, context, ops.zeros_like(context))
+            return new_state, (context, weights)
+
+        final_state, (context, weights) = zoo_ops.scan(scan_step, list(state), xs)
+        context = ops.transpose(context, (1, 0, 2))
+        weights = ops.transpose(weights, (1, 0, 2))
+        return context, weights, final_state
+
     def _apply_weights(self, weights, value, training=None):
         if training and self.dropout > 0:
             weights = keras.random.dropout(
@@ -155,15 +290,18 @@ class BaseAttention(keras.layers.Layer):
         in place of `key`. Use it inside a decoding loop so that the memory is
         projected once, not once per step.
         """
-        if not self.built:
-            raise ValueError(
-                f"{self.__class__.__name__}.attend() needs a built layer: call "
-                "the layer once or `build(query_shape, value_shape)` first."
+        self._check_built("attend")
+        query, value, projected_key = self._cast(query, value, projected_key)
+        if self.num_states:
+            return self._attend_from_initial_state(
+                query,
+                value,
+                projected_key,
+                query_mask,
+                value_mask,
+                return_attention_scores,
+                training,
             )
-        dtype = self.compute_dtype
-        query = ops.cast(query, dtype)
-        value = ops.cast(value, dtype)
-        projected_key = ops.cast(projected_key, dtype)
         single_step = len(query.shape) == 2
         if single_step:
             query = query[:, None, :]  # (B, 1, Dq)
@@ -181,6 +319,43 @@ class BaseAttention(keras.layers.Layer):
         if return_attention_scores:
             return context, weights
         return context
+
+    def _attend_from_initial_state(
+        self,
+        query,
+        value,
+        projected_key,
+        query_mask,
+        value_mask,
+        return_attention_scores,
+        training,
+    ):
+        state = self.get_initial_state(value, value_mask)
+        single_step = len(query.shape) == 2
+        if single_step:
+            query = query[:, None, :]
+            if query_mask is not None:
+                query_mask = query_mask[:, None]
+        if query_mask is not None:
+            query_mask = ops.cast(query_mask, "bool")
+        context, weights, _ = self.attend_sequence(
+            query, value, projected_key, state, query_mask, value_mask, training
+        )
+        if single_step:
+            context, weights = context[:, 0], weights[:, 0]
+        if return_attention_scores:
+            return context, weights
+        return context
+
+    def _check_built(self, method):
+        if not self.built:
+            raise ValueError(
+                f"{self.__class__.__name__}.{method}() needs a built layer: call "
+                "the layer once or `build(query_shape, value_shape)` first."
+            )
+
+    def _cast(self, *tensors):
+        return tuple(ops.cast(t, self.compute_dtype) for t in tensors)
 
     def call(
         self,

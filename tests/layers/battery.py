@@ -1,0 +1,429 @@
+"""The test battery every attention mechanism of the package passes.
+
+A test module subclasses `AttentionLayerBattery` with its mechanisms and
+their NumPy float64 reference; each test then runs for every configuration
+(see `pytest_generate_tests` in `tests/conftest.py`): a NumPy float64
+reference, the mask contract, a padding property test, the fully-masked
+policy with finite gradients, config and `.keras` round trips, mixed
+precision, symbolic use in a functional model, the step-decoding API (with
+the mechanism's state, if any) and one `fit` epoch.
+"""
+
+from __future__ import annotations
+
+import keras
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests import numpy_reference as ref
+from tests.helpers import gradients, to_numpy
+
+DQ, DV, DK, MAX_LENGTH = 4, 5, 3, 16
+
+
+class AttentionLayerBattery:
+    """Subclass with `MECHANISMS = {name: factory(**layer_kwargs)}`.
+
+    Override `reference` for a mechanism whose weights are not the masked
+    softmax of `tests.numpy_reference.layer_scores`, and `WEIGHTS_SUM_TO_ONE`
+    for one whose weights may sum to less than 1 (local-p, monotonic).
+    """
+
+    MECHANISMS: dict = {}
+    WEIGHTS_SUM_TO_ONE = True
+
+    def reference(self, layer, query, value, key, query_mask, value_mask):
+        """`(context, weights)` in float64 from the layer's weights."""
+        scores = ref.layer_scores(layer, query, key)
+        return ref.attention(scores, value, query_mask, value_mask)
+
+    def check_sums(self, name, sums, atol):
+        """Weights of an unmasked query sum to 1 (or lie in [0, 1])."""
+        if self.WEIGHTS_SUM_TO_ONE:
+            np.testing.assert_allclose(sums, 1.0, atol=atol)
+        else:
+            assert (np.asarray(sums) <= 1.0 + atol).all(), sums
+
+    def dims(self, name):
+        """(Dq, Dk) for a mechanism: dot scoring needs Dq == Dk."""
+        return (DK, DK) if "dot" in name else (DQ, DK)
+
+    def random_inputs(self, name, batch=3, tq=4, tv=6, seed=0, explicit_key=True):
+        rng = np.random.default_rng(seed)
+        dq, dk = self.dims(name)
+        query = rng.normal(size=(batch, tq, dq)).astype("float32")
+        value = rng.normal(size=(batch, tv, DV)).astype("float32")
+        key = (
+            rng.normal(size=(batch, tv, dk)).astype("float32") if explicit_key else None
+        )
+        value_mask = rng.random((batch, tv)) < 0.7
+        value_mask[:, 0] = True
+        query_mask = rng.random((batch, tq)) < 0.8
+        return query, value, key, query_mask, value_mask
+
+    def make_layer(self, name, **kwargs):
+        return self.MECHANISMS[name](**kwargs)
+
+    def perturb_weights(self, layer, seed=1):
+        """Random non-default weights (e.g. `scale` starts at 1, biases at 0)."""
+        rng = np.random.default_rng(seed)
+        layer.set_weights(
+            [rng.normal(size=w.shape).astype(w.dtype) for w in layer.get_weights()]
+        )
+
+    def built_layer(self, name, **kwargs):
+        layer = self.make_layer(name, **kwargs)
+        query, value, key, _, _ = self.random_inputs(name)
+        layer(query, value, key)
+        self.perturb_weights(layer)
+        return layer
+
+    def test_matches_numpy_float64_reference(self, name):
+        layer = self.built_layer(name)
+        query, value, key, query_mask, value_mask = self.random_inputs(name, seed=3)
+        context, weights = layer(
+            query,
+            value,
+            key,
+            query_mask=query_mask,
+            value_mask=value_mask,
+            return_attention_scores=True,
+        )
+        expected_context, expected_weights = self.reference(
+            layer, query, value, key, query_mask, value_mask
+        )
+        np.testing.assert_allclose(
+            to_numpy(weights), expected_weights, atol=1e-5, rtol=1e-5
+        )
+        np.testing.assert_allclose(
+            to_numpy(context), expected_context, atol=1e-5, rtol=1e-5
+        )
+
+    def test_weights_are_a_distribution_over_unmasked_keys(self, name):
+        layer = self.built_layer(name)
+        query, value, key, query_mask, value_mask = self.random_inputs(name, seed=4)
+        _, weights = layer(
+            query,
+            value,
+            key,
+            query_mask=query_mask,
+            value_mask=value_mask,
+            return_attention_scores=True,
+        )
+        weights = to_numpy(weights)
+        assert (weights >= 0).all()
+        # Masked keys get exactly zero, not merely a small number.
+        assert (
+            weights[np.broadcast_to(~value_mask[:, None, :], weights.shape)] == 0
+        ).all()
+        sums = weights.sum(-1)
+        self.check_sums(name, sums[query_mask], atol=1e-5)
+        # Masked query rows are defined: zero weights.
+        assert (sums[~query_mask] == 0).all()
+
+    def test_masked_query_rows_have_zero_context(self, name):
+        layer = self.built_layer(name)
+        query, value, key, query_mask, value_mask = self.random_inputs(name, seed=5)
+        query_mask[0, 1] = False
+        context = to_numpy(
+            layer(query, value, key, query_mask=query_mask, value_mask=value_mask)
+        )
+        assert (context[~query_mask] == 0).all()
+
+    def test_fully_masked_rows_give_zeros_and_finite_gradients(self, name):
+        layer = self.built_layer(name)
+        query, value, key, _, value_mask = self.random_inputs(name, seed=6)
+        value_mask[1] = False  # every key of batch element 1 masked
+
+        def reduce_fn(outputs):
+            context, weights = outputs
+            return keras.ops.sum(context**2) + keras.ops.sum(weights**2)
+
+        context, weights = layer(
+            query, value, key, value_mask=value_mask, return_attention_scores=True
+        )
+        assert (to_numpy(weights)[1] == 0).all()
+        assert (to_numpy(context)[1] == 0).all()
+        assert np.isfinite(to_numpy(context)).all()
+        grads = gradients(
+            layer,
+            [query, value, key],
+            {"value_mask": value_mask, "return_attention_scores": True},
+            reduce_fn,
+        )
+        assert len(grads) == 3 + len(layer.trainable_variables)
+        if grads[2] is None:  # e.g. location scores ignore the key's content
+            grads[2] = np.zeros_like(key)
+        for g in grads:
+            assert np.isfinite(g).all()
+        # Nothing flows back into the memory of the fully masked element.
+        assert (grads[1][1] == 0).all()
+        assert (grads[2][1] == 0).all()
+
+    def test_padding_with_masked_keys_never_changes_outputs(self, name):
+        layer = self.built_layer(name)
+        dq, dk = self.dims(name)
+
+        @settings(
+            max_examples=200,
+            deadline=None,
+            derandomize=True,
+            suppress_health_check=[HealthCheck.too_slow],
+        )
+        # Shapes come from a small set so that JAX compiles few programs; the
+        # masks and contents are new in every one of the 200 examples.
+        @given(
+            batch=st.integers(1, 2),
+            tq=st.sampled_from([1, 3]),
+            tv=st.integers(1, 6),
+            pad=st.sampled_from([1, 5, MAX_LENGTH - 6]),
+            seed=st.integers(0, 2**16),
+        )
+        def check(batch, tq, tv, pad, seed):
+            rng = np.random.default_rng(seed)
+            query = rng.normal(size=(batch, tq, dq)).astype("float32")
+            value = rng.normal(size=(batch, tv, DV)).astype("float32")
+            key = rng.normal(size=(batch, tv, dk)).astype("float32")
+            value_mask = rng.random((batch, tv)) < 0.6
+            context, weights = layer(
+                query, value, key, value_mask=value_mask, return_attention_scores=True
+            )
+            # Extra keys with arbitrary (large) content, all masked.
+            padded_value = np.concatenate(
+                [value, 100 * rng.normal(size=(batch, pad, DV)).astype("float32")], 1
+            )
+            padded_key = np.concatenate(
+                [key, 100 * rng.normal(size=(batch, pad, dk)).astype("float32")], 1
+            )
+            padded_mask = np.concatenate([value_mask, np.zeros((batch, pad), bool)], 1)
+            padded_context, padded_weights = layer(
+                query,
+                padded_value,
+                padded_key,
+                value_mask=padded_mask,
+                return_attention_scores=True,
+            )
+            np.testing.assert_allclose(
+                to_numpy(padded_context), to_numpy(context), atol=1e-5, rtol=1e-5
+            )
+            np.testing.assert_allclose(
+                to_numpy(padded_weights)[..., :tv],
+                to_numpy(weights),
+                atol=1e-5,
+                rtol=1e-5,
+            )
+            assert (to_numpy(padded_weights)[..., tv:] == 0).all()
+
+        check()
+
+    def test_get_config_round_trip(self, name):
+        layer = self.built_layer(name, dropout=0.25, seed=7, trainable=False)
+        config = layer.get_config()
+        clone = type(layer).from_config(config)
+        assert clone.get_config() == config
+        query, value, key, query_mask, value_mask = self.random_inputs(name)
+        clone(query, value, key)
+        clone.set_weights(layer.get_weights())
+        kwargs = dict(
+            query_mask=query_mask, value_mask=value_mask, return_attention_scores=True
+        )
+        for a, b in zip(
+            layer(query, value, key, **kwargs), clone(query, value, key, **kwargs)
+        ):
+            np.testing.assert_array_equal(to_numpy(a), to_numpy(b))
+
+    def functional_model(self, name, layer, tv=None):
+        """Memory from `Embedding(mask_zero=True)`, so the implicit mask is used."""
+        dq, _ = self.dims(name)
+        tokens = keras.Input((tv,), dtype="int32", name="tokens")
+        query = keras.Input((None, dq), name="query")
+        memory = keras.layers.Embedding(11, DK, mask_zero=True)(tokens)
+        context, weights = layer(query, memory, return_attention_scores=True)
+        output = keras.layers.Dense(2)(context)
+        return keras.Model([tokens, query], [output, weights])
+
+    def token_inputs(self, name, batch=4, tq=3, tv=7, seed=0):
+        rng = np.random.default_rng(seed)
+        tokens = rng.integers(1, 11, size=(batch, tv)).astype("int32")
+        tokens[0, 4:] = 0  # padding, masked by the Embedding
+        tokens[1, 2:] = 0
+        query = rng.normal(size=(batch, tq, self.dims(name)[0])).astype("float32")
+        return tokens, query
+
+    def test_keras_implicit_mask_is_honoured(self, name):
+        model = self.functional_model(name, self.make_layer(name))
+        tokens, query = self.token_inputs(name)
+        _, weights = model.predict([tokens, query], verbose=0)
+        assert (weights[0, :, 4:] == 0).all()
+        assert (weights[1, :, 2:] == 0).all()
+        self.check_sums(name, weights.sum(-1), atol=1e-5)
+
+    def test_keras_save_and_load_give_identical_outputs(self, name, tmp_path):
+        model = self.functional_model(name, self.make_layer(name, dropout=0.1, seed=3))
+        tokens, query = self.token_inputs(name)
+        expected = model.predict([tokens, query], verbose=0)
+        path = tmp_path / "model.keras"
+        model.save(path)
+        loaded = keras.saving.load_model(path)
+        got = loaded.predict([tokens, query], verbose=0)
+        for a, b in zip(expected, got):
+            np.testing.assert_array_equal(a, b)
+
+    def test_symbolic_shapes_in_functional_model(self, name):
+        dq, dk = self.dims(name)
+        layer = self.make_layer(name)
+        query = keras.Input((None, dq))
+        step_query = keras.Input((dq,))
+        value = keras.Input((9, DV))
+        key = keras.Input((9, dk))
+        context, weights = layer(query, value, key, return_attention_scores=True)
+        assert tuple(context.shape) == (None, None, DV)
+        assert tuple(weights.shape) == (None, None, 9)
+        step_context, step_weights = layer(
+            step_query, value, key, return_attention_scores=True
+        )
+        assert tuple(step_context.shape) == (None, DV)
+        assert tuple(step_weights.shape) == (None, 9)
+        assert tuple(layer(query, value, key).shape) == (None, None, DV)
+
+    def test_single_step_query_equals_one_step_sequence(self, name):
+        layer = self.built_layer(name)
+        query, value, key, _, value_mask = self.random_inputs(name, tq=1)
+        context, weights = layer(
+            query[:, 0], value, key, value_mask=value_mask, return_attention_scores=True
+        )
+        seq_context, seq_weights = layer(
+            query, value, key, value_mask=value_mask, return_attention_scores=True
+        )
+        assert tuple(context.shape) == (query.shape[0], DV)
+        assert tuple(weights.shape) == (query.shape[0], value.shape[1])
+        np.testing.assert_allclose(
+            to_numpy(context), to_numpy(seq_context)[:, 0], atol=1e-6
+        )
+        np.testing.assert_allclose(
+            to_numpy(weights), to_numpy(seq_weights)[:, 0], atol=1e-6
+        )
+
+    def test_step_with_memory_projected_once_matches_call(self, name):
+        """`step` from `get_initial_state`, carried over Tq, equals the call."""
+        layer = self.built_layer(name)
+        query, value, key, _, value_mask = self.random_inputs(name, tq=5)
+        projected = layer.project_key(key)
+        expected_context, expected_weights = layer(
+            query, value, key, value_mask=value_mask, return_attention_scores=True
+        )
+        state = layer.get_initial_state(value, value_mask)
+        assert len(state) == layer.num_states
+        for t in range(query.shape[1]):
+            context, weights, state = layer.step(
+                query[:, t], value, projected, state, value_mask=value_mask
+            )
+            np.testing.assert_allclose(
+                to_numpy(context), to_numpy(expected_context)[:, t], atol=1e-5
+            )
+            np.testing.assert_allclose(
+                to_numpy(weights), to_numpy(expected_weights)[:, t], atol=1e-5
+            )
+        if not layer.num_states:
+            # Stateless: each step alone is the call's step.
+            context = layer.attend(query[:, 3], value, projected, value_mask=value_mask)
+            np.testing.assert_allclose(
+                to_numpy(context), to_numpy(expected_context)[:, 3], atol=1e-5
+            )
+
+    def test_step_rows_sharing_a_memory_keep_their_own_state(self, name):
+        """Beam layout: R query rows over one memory, each with its own state."""
+        layer = self.built_layer(name)
+        query, value, key, _, value_mask = self.random_inputs(name, tq=3)
+        projected = layer.project_key(key)
+        rows = 2
+        state = [
+            keras.ops.stack([s] * rows, axis=1)
+            for s in layer.get_initial_state(value, value_mask)
+        ]
+        singles = [layer.get_initial_state(value, value_mask) for _ in range(rows)]
+        for t in range(query.shape[1]):
+            # Row r sees query step t + r: the rows' states then differ.
+            step_query = np.stack(
+                [query[:, min(t + r, query.shape[1] - 1)] for r in range(rows)], 1
+            )
+            context, weights, state = layer.step(
+                step_query, value, projected, state, value_mask=value_mask
+            )
+            for r in range(rows):
+                single_context, single_weights, singles[r] = layer.step(
+                    step_query[:, r], value, projected, singles[r], value_mask
+                )
+                np.testing.assert_allclose(
+                    to_numpy(context)[:, r], to_numpy(single_context), atol=1e-5
+                )
+                np.testing.assert_allclose(
+                    to_numpy(weights)[:, r], to_numpy(single_weights), atol=1e-5
+                )
+
+    def test_step_needs_the_state_of_get_initial_state(self, name):
+        layer = self.built_layer(name)
+        query, value, key, _, _ = self.random_inputs(name)
+        extra = [keras.ops.zeros((query.shape[0], value.shape[1]))]
+        with pytest.raises(ValueError, match="`state` must be a list of"):
+            layer.step(query[:, 0], value, layer.project_key(key), extra * 3)
+
+    def test_dropout_is_seeded_and_training_only(self, name):
+        layer = self.built_layer(name, dropout=0.5, seed=11)
+        twin = self.built_layer(name, dropout=0.5, seed=11)
+        twin.set_weights(layer.get_weights())
+        query, value, key, _, _ = self.random_inputs(name)
+        inference = to_numpy(layer(query, value, key))
+        np.testing.assert_array_equal(inference, to_numpy(layer(query, value, key)))
+        train_a, weights_a = layer(
+            query, value, key, training=True, return_attention_scores=True
+        )
+        train_b = twin(query, value, key, training=True)
+        np.testing.assert_array_equal(to_numpy(train_a), to_numpy(train_b))
+        assert not np.allclose(to_numpy(train_a), inference)
+        # The returned weights are those before dropout: still a distribution.
+        self.check_sums(name, to_numpy(weights_a).sum(-1), atol=1e-5)
+
+    @pytest.mark.parametrize("policy", ["mixed_float16", "mixed_bfloat16"])
+    def test_mixed_precision(self, name, policy):
+        layer = self.make_layer(name, dtype=policy)
+        query, value, key, query_mask, value_mask = self.random_inputs(name)
+        context, weights = layer(
+            query * 30,
+            value,
+            key * 30,
+            query_mask=query_mask,
+            value_mask=value_mask,
+            return_attention_scores=True,
+        )
+        compute_dtype = policy.split("_")[1]
+        assert keras.backend.standardize_dtype(context.dtype) == compute_dtype
+        assert keras.backend.standardize_dtype(weights.dtype) == compute_dtype
+        assert all(
+            keras.backend.standardize_dtype(w.dtype) == "float32" for w in layer.weights
+        )
+        context = to_numpy(keras.ops.cast(context, "float32"))
+        weights = to_numpy(keras.ops.cast(weights, "float32"))
+        assert np.isfinite(context).all() and np.isfinite(weights).all()
+        self.check_sums(name, weights.sum(-1)[query_mask], atol=2e-2)
+        assert (
+            weights[np.broadcast_to(~value_mask[:, None, :], weights.shape)] == 0
+        ).all()
+
+    def test_fit_one_epoch_in_functional_model(self, name):
+        keras.utils.set_random_seed(0)
+        model = self.functional_model(
+            name, self.make_layer(name, dropout=0.1, seed=1), tv=7
+        )
+        model.compile(optimizer="adam", loss=["mse", None])
+        tokens, query = self.token_inputs(name, batch=16)
+        target = np.random.default_rng(0).normal(size=(16, 3, 2)).astype("float32")
+        before = [w.copy() for w in model.get_weights()]
+        history = model.fit([tokens, query], target, batch_size=8, epochs=1, verbose=0)
+        assert np.isfinite(history.history["loss"]).all()
+        changed = [
+            not np.array_equal(a, b) for a, b in zip(before, model.get_weights())
+        ]
+        assert all(changed)
