@@ -44,7 +44,13 @@ class AttentionRNNDecoder(keras.layers.Layer):
         cell: a Keras RNN cell (`keras.layers.GRUCell`, `LSTMCell`,
             `SimpleRNNCell`) without dropout: dropout inside the recurrence is
             not supported, use `dropout` here instead.
-        attention: an attention layer of this package (a `BaseAttention`).
+        attention: an attention layer of this package (a `BaseAttention`), or
+            a list of them: several mechanisms, over one shared memory or one
+            memory each (as `tfa.seq2seq.AttentionWrapper` allowed). Their
+            contexts are concatenated, and so are their alignments (on the
+            memory axis; `split_alignments` splits them). Mechanisms with a
+            state (location-sensitive, coverage, monotonic, local-m) have it
+            carried in the decoder state.
         style: `"bahdanau"` or `"luong"`.
         input_feeding: bool, Luong style only.
         attention_output_units: size of `a_t` for the Luong style; defaults
@@ -58,11 +64,13 @@ class AttentionRNNDecoder(keras.layers.Layer):
 
     Call arguments:
         inputs: `(B, Ty, E)`, e.g. embedded target tokens shifted right.
-        memory: `(B, Tx, Dm)`, e.g. encoder outputs.
+        memory: `(B, Tx, Dm)`, e.g. encoder outputs; with several mechanisms
+            either one memory they share or a list with one per mechanism.
         initial_state: optional list of cell states `(B, units)`.
         inputs_mask: optional boolean `(B, Ty)`; at masked steps the state is
             carried unchanged and the output and alignment are zero.
-        memory_mask: optional boolean `(B, Tx)`.
+        memory_mask: optional boolean `(B, Tx)` (a list, for a list of
+            memories).
         training: bool.
 
     Returns:
@@ -106,11 +114,23 @@ class AttentionRNNDecoder(keras.layers.Layer):
             cell = keras.saving.deserialize_keras_object(cell)
         if isinstance(attention, dict):
             attention = keras.saving.deserialize_keras_object(attention)
-        if not isinstance(attention, BaseAttention):
-            raise ValueError(
-                f"{name}: `attention` must be an attention layer of attention_zoo "
-                f"(a BaseAttention). Received: attention={attention!r}"
-            )
+        if isinstance(attention, (list, tuple)):
+            attention = [
+                keras.saving.deserialize_keras_object(a) if isinstance(a, dict) else a
+                for a in attention
+            ]
+            if not attention:
+                raise ValueError(
+                    f"{name}: `attention` must be an attention layer or a non-empty "
+                    "list of them. Received: attention=[]"
+                )
+        for mechanism in _as_list(attention):
+            if not isinstance(mechanism, BaseAttention):
+                raise ValueError(
+                    f"{name}: `attention` must be an attention layer of "
+                    f"attention_zoo (a BaseAttention) or a list of them. Received: "
+                    f"attention={attention!r}"
+                )
         if not hasattr(cell, "state_size") or not hasattr(cell, "units"):
             raise ValueError(
                 f"{name}: `cell` must be a Keras RNN cell with `units` and "
@@ -152,6 +172,7 @@ class AttentionRNNDecoder(keras.layers.Layer):
             )
         self.cell = cell
         self.attention = attention
+        self._mechanisms = _as_list(attention)
         self.style = style
         self.input_feeding = bool(input_feeding)
         self.attention_output_units = attention_output_units
@@ -175,9 +196,16 @@ class AttentionRNNDecoder(keras.layers.Layer):
             return self.attention_output_units or self.units
         return self.units + self._memory_dim
 
+    def _set_memory_dims(self, memory_shapes):
+        self._memory_dims = [int(shape[-1]) for shape in memory_shapes]
+        # Several mechanisms: their contexts are concatenated.
+        self._memory_dim = sum(self._memory_dims)
+
     def build(self, inputs_shape, memory_shape, initial_state_shape=None):
-        self._check_inputs(inputs_shape, memory_shape)
-        input_dim, self._memory_dim = int(inputs_shape[-1]), int(memory_shape[-1])
+        memory_shapes = self._memories(memory_shape, "memory", shapes=True)
+        self._check_inputs(inputs_shape, memory_shapes)
+        input_dim = int(inputs_shape[-1])
+        self._set_memory_dims(memory_shapes)
         if self.style == "bahdanau":
             cell_input_dim = input_dim + self._memory_dim
         else:
@@ -185,8 +213,9 @@ class AttentionRNNDecoder(keras.layers.Layer):
         # Sublayers deserialized from a .keras file arrive built already.
         if not self.cell.built:
             self.cell.build((None, cell_input_dim))
-        if not self.attention.built:
-            self.attention.build((None, self.units), (None, None, self._memory_dim))
+        for mechanism, dim in zip(self._mechanisms, self._memory_dims):
+            if not mechanism.built:
+                mechanism.build((None, self.units), (None, None, dim))
         if self.style == "luong":
             self._attention_dense = keras.layers.Dense(
                 self.output_size,
@@ -205,7 +234,7 @@ class AttentionRNNDecoder(keras.layers.Layer):
                     name=f"initial_state_dense_{i}",
                     dtype=self.dtype_policy,
                 )
-                dense.build((None, self._memory_dim))
+                dense.build((None, self._memory_dims[0]))
                 self._initial_state_denses.append(dense)
         self.built = True
 
@@ -215,12 +244,63 @@ class AttentionRNNDecoder(keras.layers.Layer):
         """What every step needs from the memory: `(memory, projected_key, mask)`.
 
         Computed once per source sequence; `projected_key` is the attention's
-        `project_key(memory)`.
+        `project_key(memory)`. With several mechanisms, a tuple of such
+        triples, one per mechanism.
         """
-        memory = ops.cast(memory, self.compute_dtype)
-        if memory_mask is None:
-            memory_mask = ops.ones(ops.shape(memory)[:2], dtype="bool")
-        return memory, self.attention.project_key(memory), ops.cast(memory_mask, "bool")
+        constants = []
+        for mechanism, memory_i, mask_i in zip(
+            self._mechanisms,
+            self._memories(memory, "memory"),
+            self._memories(memory_mask, "memory_mask"),
+        ):
+            memory_i = ops.cast(memory_i, self.compute_dtype)
+            if mask_i is None:
+                mask_i = ops.ones(ops.shape(memory_i)[:2], dtype="bool")
+            constants.append(
+                (memory_i, mechanism.project_key(memory_i), ops.cast(mask_i, "bool"))
+            )
+        return constants[0] if len(constants) == 1 else tuple(constants)
+
+    def _memories(self, memory, arg, shapes=False):
+        """One memory (or mask, or shape) per mechanism.
+
+        A single tensor is shared by every mechanism; a list must have one
+        entry per mechanism.
+        """
+        n = len(self._mechanisms)
+        is_list = isinstance(memory, (list, tuple)) and not (
+            shapes and (not memory or not isinstance(memory[0], (list, tuple)))
+        )
+        if not is_list:
+            return [memory] * n
+        if len(memory) != n:
+            raise ValueError(
+                f"{self.__class__.__name__}: `{arg}` must be one tensor shared by "
+                f"the {n} attention mechanism(s) or a list of {n}. Received: a "
+                f"list of {len(memory)}"
+            )
+        return list(memory)
+
+    def _per_mechanism(self, constants):
+        return [constants] if len(self._mechanisms) == 1 else list(constants)
+
+    def split_alignments(self, alignments):
+        """Split alignments `(..., Tx_1 + ... + Tx_n)` into one per mechanism.
+
+        With several mechanisms the decoder returns their alignments
+        concatenated on the last axis (so that the decoding functions see one
+        tensor); `memory_lengths` are read from the last call's memories.
+        """
+        lengths = self._memory_lengths
+        if len(lengths) == 1:
+            return [alignments]
+        if None in lengths:
+            raise ValueError(
+                f"{self.__class__.__name__}.split_alignments needs memories of "
+                f"static length. Received: lengths {lengths}"
+            )
+        bounds = [sum(lengths[:i]) for i in range(1, len(lengths))]
+        return ops.split(alignments, bounds, axis=-1)
 
     def get_initial_state(self, memory, memory_mask=None, initial_state=None):
         """The decoder state before the first step, as a list of tensors.
@@ -230,8 +310,11 @@ class AttentionRNNDecoder(keras.layers.Layer):
         then the attention's own state (`attention.get_initial_state`: the
         previous alignment, coverage, ...; none for most mechanisms).
         """
-        memory = ops.cast(memory, self.compute_dtype)
-        batch_size = ops.shape(memory)[0]
+        memories = [
+            ops.cast(m, self.compute_dtype) for m in self._memories(memory, "memory")
+        ]
+        masks = self._memories(memory_mask, "memory_mask")
+        batch_size = ops.shape(memories[0])[0]
         if initial_state is not None:
             states = [ops.cast(s, self.compute_dtype) for s in _as_list(initial_state)]
             if len(states) != len(self.state_sizes):
@@ -240,8 +323,8 @@ class AttentionRNNDecoder(keras.layers.Layer):
                     f"state(s). Received: {len(states)} initial state tensor(s)"
                 )
         elif self.initial_state == "mean_memory":
-            mask = None if memory_mask is None else ops.cast(memory_mask, "bool")
-            mean = zoo_ops.masked_mean(memory, mask, axis=1)  # (B, Dm)
+            mask = None if masks[0] is None else ops.cast(masks[0], "bool")
+            mean = zoo_ops.masked_mean(memories[0], mask, axis=1)  # (B, Dm)
             states = [dense(mean) for dense in self._initial_state_denses]
         else:
             states = [
@@ -250,7 +333,9 @@ class AttentionRNNDecoder(keras.layers.Layer):
             ]
         if self.input_feeding:
             states.append(ops.zeros((batch_size, self.output_size), self.compute_dtype))
-        return states + self.attention.get_initial_state(memory, memory_mask)
+        for mechanism, memory_i, mask_i in zip(self._mechanisms, memories, masks):
+            states += mechanism.get_initial_state(memory_i, mask_i)
+        return states
 
     def step(self, inputs, states, constants, training=None):
         """One decoder step.
@@ -312,6 +397,28 @@ class AttentionRNNDecoder(keras.layers.Layer):
         instead of once per hypothesis; each row keeps its own attention
         state. Returns `(context (B, Dm), alignment (B, Tx), new state)`.
         """
+        contexts, alignments, new_states = [], [], []
+        attention_state = list(attention_state)
+        for mechanism, constants_i in zip(
+            self._mechanisms, self._per_mechanism(constants)
+        ):
+            n = mechanism.num_states
+            state_i, attention_state = attention_state[:n], attention_state[n:]
+            context, alignment, state_i = self._attend_one(
+                mechanism, query, constants_i, state_i, training
+            )
+            contexts.append(context)
+            alignments.append(alignment)
+            new_states += state_i
+        if len(contexts) == 1:
+            return contexts[0], alignments[0], new_states
+        return (
+            ops.concatenate(contexts, axis=-1),
+            ops.concatenate(alignments, axis=-1),
+            new_states,
+        )
+
+    def _attend_one(self, mechanism, query, constants, attention_state, training):
         memory, projected_key, memory_mask = constants
         memory_batch = ops.shape(memory)[0]
         batch = ops.shape(query)[0]
@@ -322,7 +429,7 @@ class AttentionRNNDecoder(keras.layers.Layer):
         def unrows(x):  # (B/K, K, ...) -> (B, ...)
             return ops.reshape(x, (batch, *ops.shape(x)[2:]))
 
-        context, alignment, new_state = self.attention.step(
+        context, alignment, new_state = mechanism.step(
             rows(query),
             memory,
             projected_key,
@@ -370,7 +477,9 @@ class AttentionRNNDecoder(keras.layers.Layer):
         memory_mask=None,
         training=None,
     ):
-        self._check_inputs(inputs.shape, memory.shape)
+        memories = self._memories(memory, "memory")
+        self._check_inputs(inputs.shape, [m.shape for m in memories])
+        self._memory_lengths = [m.shape[1] for m in memories]
         if self.dropout > 0:
             inputs = self._input_dropout(inputs, training=training)
         if inputs_mask is None:
@@ -392,25 +501,29 @@ class AttentionRNNDecoder(keras.layers.Layer):
             inputs_mask,
         )
 
-    def _check_inputs(self, inputs_shape, memory_shape):
+    def _check_inputs(self, inputs_shape, memory_shapes):
+        """`memory_shapes`: one shape per mechanism."""
         name = self.__class__.__name__
-        inputs_shape, memory_shape = tuple(inputs_shape), tuple(memory_shape)
+        inputs_shape = tuple(inputs_shape)
         if len(inputs_shape) != 3 or inputs_shape[-1] is None:
             raise ValueError(
                 f"{name}: `inputs` must have shape (batch_size, Ty, E) with known "
                 f"E. Received: inputs.shape={inputs_shape}"
             )
-        if len(memory_shape) != 3 or memory_shape[-1] is None:
-            raise ValueError(
-                f"{name}: `memory` must have shape (batch_size, Tx, Dm) with known "
-                f"Dm. Received: memory.shape={memory_shape}"
-            )
-        b1, b2 = inputs_shape[0], memory_shape[0]
-        if b1 is not None and b2 is not None and b1 != b2:
-            raise ValueError(
-                f"{name}: `inputs` and `memory` must have the same batch size. "
-                f"Received: inputs.shape={inputs_shape}, memory.shape={memory_shape}"
-            )
+        for memory_shape in memory_shapes:
+            memory_shape = tuple(memory_shape)
+            if len(memory_shape) != 3 or memory_shape[-1] is None:
+                raise ValueError(
+                    f"{name}: `memory` must have shape (batch_size, Tx, Dm) with "
+                    f"known Dm. Received: memory.shape={memory_shape}"
+                )
+            b1, b2 = inputs_shape[0], memory_shape[0]
+            if b1 is not None and b2 is not None and b1 != b2:
+                raise ValueError(
+                    f"{name}: `inputs` and `memory` must have the same batch size. "
+                    f"Received: inputs.shape={inputs_shape}, "
+                    f"memory.shape={memory_shape}"
+                )
 
     def compute_mask(self, inputs, previous_mask=None):
         return previous_mask
@@ -424,19 +537,23 @@ class AttentionRNNDecoder(keras.layers.Layer):
         memory_mask=None,
         training=None,
     ):
-        self._check_inputs(inputs.shape, memory.shape)
+        memories = self._memories(memory, "memory")
+        self._check_inputs(inputs.shape, [m.shape for m in memories])
         batch, steps = inputs.shape[0], inputs.shape[1]
         if not self.built:
-            self._memory_dim = int(memory.shape[-1])
+            self._set_memory_dims([m.shape for m in memories])
+        lengths = self._memory_lengths = [m.shape[1] for m in memories]
         dtype = self.compute_dtype
         outputs = keras.KerasTensor((batch, steps, self.output_size), dtype=dtype)
-        alignments = keras.KerasTensor((batch, steps, memory.shape[1]), dtype=dtype)
+        total = None if None in lengths else sum(lengths)
+        alignments = keras.KerasTensor((batch, steps, total), dtype=dtype)
         states = [
             keras.KerasTensor((batch, size), dtype=dtype) for size in self.state_sizes
         ]
         if self.input_feeding:
             states.append(keras.KerasTensor((batch, self.output_size), dtype=dtype))
-        states += self.attention.get_initial_state(memory)
+        for mechanism, memory_i in zip(self._mechanisms, memories):
+            states += mechanism.get_initial_state(memory_i)
         return outputs, alignments, states
 
     # ----------------------------------------------------------------- config
@@ -446,7 +563,11 @@ class AttentionRNNDecoder(keras.layers.Layer):
         config.update(
             {
                 "cell": keras.saving.serialize_keras_object(self.cell),
-                "attention": keras.saving.serialize_keras_object(self.attention),
+                "attention": (
+                    [keras.saving.serialize_keras_object(a) for a in self.attention]
+                    if isinstance(self.attention, list)
+                    else keras.saving.serialize_keras_object(self.attention)
+                ),
                 "style": self.style,
                 "input_feeding": self.input_feeding,
                 "attention_output_units": self.attention_output_units,
@@ -512,7 +633,6 @@ class ParallelAttentionDecoder(AttentionRNNDecoder):
         )
 
     def _teacher_forced(self, inputs, states, constants, inputs_mask, training):
-        memory, projected_key, memory_mask = constants
         cell_states, _, attention_state = self._split_states(states)
 
         def cell_step(x_t, cell_states):
@@ -522,31 +642,44 @@ class ParallelAttentionDecoder(AttentionRNNDecoder):
         hidden, _, final_states = self._scan(
             cell_step, inputs, cell_states, inputs_mask
         )
-        if self.attention.num_states:
-            # The queries do not depend on the contexts, but the attention's
-            # state runs from step to step.
-            context, alignments, attention_state = self.attention.attend_sequence(
-                hidden,
-                memory,
-                projected_key,
-                attention_state,
-                query_mask=inputs_mask,
-                value_mask=memory_mask,
-                training=training,
-            )
-        else:
-            context, alignments = self.attention.attend(
-                hidden,
-                memory,
-                projected_key,
-                query_mask=inputs_mask,
-                value_mask=memory_mask,
-                return_attention_scores=True,
-                training=training,
-            )  # (B, Ty, Dm), (B, Ty, Tx)
+        contexts, alignments, final_attention_state = [], [], []
+        for mechanism, (memory, projected_key, memory_mask) in zip(
+            self._mechanisms, self._per_mechanism(constants)
+        ):
+            n = mechanism.num_states
+            state_i, attention_state = attention_state[:n], attention_state[n:]
+            if n:
+                # The queries do not depend on the contexts, but the
+                # mechanism's state runs from step to step.
+                context, alignment, state_i = mechanism.attend_sequence(
+                    hidden,
+                    memory,
+                    projected_key,
+                    state_i,
+                    query_mask=inputs_mask,
+                    value_mask=memory_mask,
+                    training=training,
+                )
+            else:
+                context, alignment = mechanism.attend(
+                    hidden,
+                    memory,
+                    projected_key,
+                    query_mask=inputs_mask,
+                    value_mask=memory_mask,
+                    return_attention_scores=True,
+                    training=training,
+                )  # (B, Ty, Dm), (B, Ty, Tx)
+            contexts.append(context)
+            alignments.append(alignment)
+            final_attention_state += list(state_i)
+        context = ops.concatenate(contexts, -1) if len(contexts) > 1 else contexts[0]
+        alignments = (
+            ops.concatenate(alignments, -1) if len(alignments) > 1 else alignments[0]
+        )
         outputs = self._attention_dense(ops.concatenate([context, hidden], axis=-1))
         outputs = outputs * ops.cast(inputs_mask[:, :, None], outputs.dtype)
-        return outputs, alignments, list(final_states) + list(attention_state)
+        return outputs, alignments, list(final_states) + final_attention_state
 
     def get_config(self):
         config = super().get_config()
