@@ -21,6 +21,13 @@ def add_parser(commands) -> None:
         "--output", default="runs/dates", help="run folder (default runs/dates)"
     )
     train.add_argument("--model", choices=("default", "classic"), default="default")
+    train.add_argument(
+        "--attention",
+        default="bahdanau",
+        help="attention mechanism of the default model: bahdanau (default) or "
+        "another name of applications.dates.model.ATTENTIONS (see "
+        "docs/layers.md)",
+    )
     train.add_argument("--epochs", type=int, default=6)
     train.add_argument("--batch-size", type=int, default=128)
     train.add_argument("--train-size", type=int, default=30000)
@@ -84,6 +91,7 @@ def run(args, parser) -> int:
             )
             config = tasks.TrainConfig(
                 model=args.model,
+                attention=args.attention,
                 epochs=args.epochs,
                 batch_size=args.batch_size,
                 n_train=args.train_size,

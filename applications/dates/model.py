@@ -9,8 +9,9 @@ expose their attention `(B, TY, TX)`:
   LSTM 64; softmax over 11 characters). Non-autoregressive: it predicts all
   ten characters from attention contexts alone.
 - `default`: Embedding + `BidirectionalRNNEncoder` (GRU) +
-  `ParallelAttentionDecoder` (GRU, `BahdanauAttention` scores) + Dense,
-  teacher-forced in `fit` and decoded with `attention_zoo.decoding`.
+  `ParallelAttentionDecoder` (GRU, `BahdanauAttention` scores by default,
+  any mechanism of `ATTENTIONS` on request) + Dense, teacher-forced in `fit`
+  and decoded with `attention_zoo.decoding`.
 """
 
 from __future__ import annotations
@@ -23,11 +24,21 @@ from applications.dates.data import ISO_CHARS, TX, TY, IsoVocabulary
 from attention_zoo.decoders import ParallelAttentionDecoder
 from attention_zoo.decoding import greedy_search, make_step_fn
 from attention_zoo.encoders import BidirectionalRNNEncoder
-from attention_zoo.layers import BahdanauAttention
+from attention_zoo.layers import BahdanauAttention, LuongAttention
 from attention_zoo.losses import MaskedSequenceCrossEntropy
 from attention_zoo.metrics import SequenceExactMatch
 
 MODELS = ("default", "classic")
+
+# The mechanisms the default model can use, by name: factories of `units`.
+ATTENTIONS = {
+    "bahdanau": lambda units: BahdanauAttention(units),
+    "luong": lambda units: LuongAttention("general"),
+    "bahdanau+luong": lambda units: [
+        BahdanauAttention(units),
+        LuongAttention("general"),
+    ],
+}
 
 
 @keras.saving.register_keras_serializable(package="attention_zoo_dates")
@@ -126,8 +137,19 @@ def build_default(
     embedding_dim: int = 32,
     tx: int = TX,
     dropout: float = 0.0,
+    attention: str = "bahdanau",
 ) -> keras.Model:
-    """Training model: `[source (B, TX), decoder_input (B, TY + 1)]` -> logits."""
+    """Training model: `[source (B, TX), decoder_input (B, TY + 1)]` -> logits.
+
+    `attention` names the mechanism (a key of `ATTENTIONS`); with several
+    mechanisms (`"bahdanau+luong"`) the decoder concatenates their contexts
+    and the application shows the first mechanism's attention.
+    """
+    if attention not in ATTENTIONS:
+        raise ValueError(
+            f"`attention` must be one of {tuple(ATTENTIONS)}. Received: "
+            f"attention={attention!r}"
+        )
     target_vocab = len(IsoVocabulary.tokens)
     source = keras.Input((tx,), dtype="int32", name="source")
     decoder_input = keras.Input((None,), dtype="int32", name="decoder_input")
@@ -142,7 +164,7 @@ def build_default(
     )(decoder_input)
     outputs, _, _ = ParallelAttentionDecoder(
         keras.layers.GRUCell(2 * units),
-        BahdanauAttention(units),
+        ATTENTIONS[attention](units),
         dropout=dropout,
         name="decoder",
     )(target, memory, initial_state=states)
@@ -232,7 +254,12 @@ def make_predict_fn(model: keras.Model, kind: str):
             constants=constants,
             pad_token=IsoVocabulary.pad_id,
         )
-        return out["tokens"][:, :TY], out["attention"][:, :TY]
+        attention = out["attention"][:, :TY]
+        # Several mechanisms: their alignments are concatenated; the
+        # application shows the first one's.
+        n = len(decoder._mechanisms)
+        attention = decoder.split_alignments(attention, [ops.shape(memory)[1]] * n)[0]
+        return out["tokens"][:, :TY], attention
 
     return predict
 

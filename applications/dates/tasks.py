@@ -41,6 +41,7 @@ class TrainConfig:
     seed: int = 0
     learning_rate: float | None = None
     units: int = 64
+    attention: str = "bahdanau"
     distribute: str | None = None
 
 
@@ -118,6 +119,19 @@ def _strategy(distribute):
     return tf.distribute.MirroredStrategy()
 
 
+class EpochTimer(keras.callbacks.Callback):
+    """Wall-clock seconds of every epoch, validation included."""
+
+    def on_train_begin(self, logs=None):
+        self.seconds = []
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self._start = time.perf_counter()
+
+    def on_epoch_end(self, epoch, logs=None):
+        self.seconds.append(time.perf_counter() - self._start)
+
+
 def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -> dict:
     """Generate data, fit the model, save the run folder, evaluate it.
 
@@ -170,7 +184,9 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
         if config.model == "classic":
             model = models.build_classic(len(vocabulary))
         else:
-            model = models.build_default(len(vocabulary), units=config.units)
+            model = models.build_default(
+                len(vocabulary), units=config.units, attention=config.attention
+            )
         steps = -(-len(train_set) // config.batch_size) * config.epochs
         models.compile_model(
             model, config.model, config.learning_rate, total_steps=steps
@@ -182,6 +198,7 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
             f"{len(train_set):,} training dates, backend {keras.backend.backend()}, "
             f"{replicas} replica(s)"
         )
+    epoch_timer = EpochTimer()
     start = time.perf_counter()
     history = model.fit(
         x,
@@ -190,7 +207,7 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
         batch_size=config.batch_size,
         epochs=config.epochs,
         verbose=verbose,
-        callbacks=tensorboard_callbacks(run / "logs"),
+        callbacks=[*tensorboard_callbacks(run / "logs"), epoch_timer],
     )
     seconds = time.perf_counter() - start
     model.save(run / "model.keras")
@@ -199,6 +216,7 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
     metrics["training"] = {
         "seconds": round(seconds, 1),
         "epochs": config.epochs,
+        "epoch_seconds": [round(t, 2) for t in epoch_timer.seconds],
         "history": {k: [float(v) for v in vals] for k, vals in history.history.items()},
         "replicas": strategy.num_replicas_in_sync if strategy else 1,
     }

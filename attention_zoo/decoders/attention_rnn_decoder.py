@@ -284,14 +284,15 @@ class AttentionRNNDecoder(keras.layers.Layer):
     def _per_mechanism(self, constants):
         return [constants] if len(self._mechanisms) == 1 else list(constants)
 
-    def split_alignments(self, alignments):
+    def split_alignments(self, alignments, lengths=None):
         """Split alignments `(..., Tx_1 + ... + Tx_n)` into one per mechanism.
 
         With several mechanisms the decoder returns their alignments
         concatenated on the last axis (so that the decoding functions see one
-        tensor); `memory_lengths` are read from the last call's memories.
+        tensor). `lengths`: the memory lengths `[Tx_1, ..., Tx_n]`; by default
+        those of the memories of the last call.
         """
-        lengths = self._memory_lengths
+        lengths = list(lengths or self._memory_lengths)
         if len(lengths) == 1:
             return [alignments]
         if None in lengths:

@@ -1,0 +1,159 @@
+"""Every attention mechanism on the dates task, side by side.
+
+Each mechanism of `applications.dates.model.ATTENTIONS` replaces the
+Bahdanau scores of the default date model (Embedding + bidirectional GRU
+encoder + `ParallelAttentionDecoder`) and trains with
+`applications.dates.tasks.train` under the default configuration: the same
+data (one seed), the same epoch budget as the core Bahdanau model (6 epochs
+of 30,000 dates), the same optimizer and schedule. Stateful mechanisms
+(local-m, location-sensitive, coverage, monotonic) run their state from step
+to step inside the decoder; the others attend to all target steps at once.
+
+Reported per mechanism:
+
+- test exact match on 5,000 test dates (free-running greedy decoding,
+  compiled: XLA on TensorFlow, `jax.jit` on JAX) and the validation exact
+  match `fit` measured after each epoch (teacher-forced);
+- epoch time: the median of epochs 2.. (epoch 1 also traces and compiles),
+  validation included, and the first epoch;
+- step-decode time: one greedy decoding of 1,000 test dates (11 decoder
+  steps), median of 5 timed calls after a warm-up call, divided by the 11
+  steps: milliseconds per decoder step for a batch of 1,000;
+- the target: test exact match >= 99 %.
+
+Usage:
+
+    python benchmarks/mechanisms.py                       # all mechanisms
+    python benchmarks/mechanisms.py --only bahdanau local-p
+    python benchmarks/mechanisms.py --quick               # smoke run, tiny data
+    KERAS_BACKEND=jax python benchmarks/mechanisms.py     # e.g. on a GPU
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+import keras  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from _common import backend_version, cpu_model, load_average, print_table  # noqa: E402
+
+import attention_zoo  # noqa: E402
+from applications.dates import data, tasks  # noqa: E402
+from applications.dates.model import ATTENTIONS  # noqa: E402
+
+TARGET = 0.99
+DECODE_BATCH = 1000
+DECODE_REPEATS = 5
+
+
+def decode_step_ms(normalizer, texts) -> float:
+    """Milliseconds per greedy decoder step for a batch of `DECODE_BATCH`."""
+    source = normalizer.vocabulary.encode(texts[:DECODE_BATCH])
+    keras.ops.convert_to_numpy(normalizer._predict(source)[0])  # warm-up
+    samples = []
+    for _ in range(DECODE_REPEATS):
+        start = time.perf_counter()
+        keras.ops.convert_to_numpy(normalizer._predict(source)[0])
+        samples.append(time.perf_counter() - start)
+    return 1000 * statistics.median(samples) / (data.TY + 1)
+
+
+def run_one(name: str, config: tasks.TrainConfig) -> dict:
+    with tempfile.TemporaryDirectory() as run:
+        start = time.perf_counter()
+        metrics = tasks.train(run, config, verbose=0)
+        wall = time.perf_counter() - start
+        normalizer = tasks.Normalizer(run)
+        test = [e.text for e in data.load_examples(f"{run}/data/test.json")]
+        step_ms = decode_step_ms(normalizer, test)
+        parameters = normalizer.model.count_params()
+    training = metrics["training"]
+    epochs = training["epoch_seconds"]
+    return {
+        "attention": name,
+        "test_exact_match": metrics["exact_match"],
+        "val_exact_match_by_epoch": training["history"].get("val_exact_match", []),
+        "first_epoch_s": epochs[0],
+        "epoch_s": statistics.median(epochs[1:]) if len(epochs) > 1 else epochs[0],
+        "step_ms": step_ms,
+        "parameters": parameters,
+        "wall_s": wall,
+    }
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", nargs="+", choices=list(ATTENTIONS), default=None)
+    parser.add_argument("--epochs", type=int, default=tasks.TrainConfig.epochs)
+    parser.add_argument("--train-size", type=int, default=tasks.TrainConfig.n_train)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--quick", action="store_true", help="smoke run, tiny data")
+    parser.add_argument("--json", help="also write the results to this file")
+    args = parser.parse_args(argv)
+    names = args.only or list(ATTENTIONS)
+    config = dict(epochs=args.epochs, n_train=args.train_size, seed=args.seed)
+    if args.quick:
+        config.update(epochs=1, n_train=1000, n_validation=200, n_test=1000)
+
+    print(f"# Attention mechanisms on the dates task ({datetime.date.today()})")
+    print(
+        f"\nBackend {backend_version()}, Keras {keras.__version__}, "
+        f"attention_zoo {attention_zoo.__version__}; CPU {cpu_model()}, "
+        f"{os.cpu_count()} cores; load average before: {load_average()}"
+    )
+    print(f"Configuration: {json.dumps(config)}\n")
+    results = []
+    for name in names:
+        result = run_one(name, tasks.TrainConfig(attention=name, **config))
+        results.append(result)
+        print(
+            f"{name}: test exact match {100 * result['test_exact_match']:.2f} %, "
+            f"{result['wall_s']:.0f} s",
+            flush=True,
+        )
+    print()
+    rows = []
+    for r in results:
+        by_epoch = " ".join(f"{100 * v:.1f}" for v in r["val_exact_match_by_epoch"])
+        rows.append(
+            [
+                r["attention"],
+                f"{100 * r['test_exact_match']:.2f}",
+                "yes" if r["test_exact_match"] >= TARGET else "**no**",
+                by_epoch,
+                f"{r['epoch_s']:.1f} ({r['first_epoch_s']:.1f})",
+                f"{r['step_ms']:.3f}",
+                f"{r['parameters']:,}",
+            ]
+        )
+    print_table(
+        [
+            "attention",
+            "test exact match, %",
+            f">= {100 * TARGET:.0f} %",
+            "val exact match by epoch, % (fit)",
+            "epoch, s (first)",
+            f"greedy step, ms (batch {DECODE_BATCH})",
+            "parameters",
+        ],
+        rows,
+    )
+    print(f"Load average after: {load_average()}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    return 0 if all(r["test_exact_match"] >= TARGET for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
