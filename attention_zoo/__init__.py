@@ -12,7 +12,12 @@ from attention_zoo.decoders import (
     ShowAttendTellDecoder,
 )
 from attention_zoo.encoders import BidirectionalRNNEncoder
-from attention_zoo.layers import BahdanauAttention, BaseAttention, LuongAttention
+from attention_zoo.layers import (
+    BahdanauAttention,
+    BaseAttention,
+    LocalAttention,
+    LuongAttention,
+)
 from attention_zoo.losses import (
     DoublyStochasticAttentionLoss,
     MaskedSequenceCrossEntropy,
@@ -26,6 +31,7 @@ __all__ = [
     "BaseAttention",
     "BidirectionalRNNEncoder",
     "DoublyStochasticAttentionLoss",
+    "LocalAttention",
     "LuongAttention",
     "MaskedSequenceCrossEntropy",
     "MaskedTokenAccuracy",

@@ -91,6 +91,28 @@ def sequence_mask(lengths, maxlen: int):
     return ops.less(positions[None, :], lengths[:, None])
 
 
+def window_mask(centers, length, window: float):
+    """Boolean mask `(..., length)` that is `True` within `window` of a centre.
+
+    Position `s` of a row is `True` when `|s - center| <= window`; the centre
+    may lie between positions (local-p attention predicts a real-valued one).
+
+    Args:
+        centers: float or integer tensor `(..., 1)`, one centre per row.
+        length: number of positions (a static int or a scalar tensor).
+        window: half-width `D` of the window `[center - D, center + D]`.
+
+    Example:
+
+    >>> m = window_mask(keras.ops.array([[1.0], [3.5]]), 5, 1)
+    >>> keras.ops.convert_to_numpy(m).tolist()
+    [[True, True, True, False, False], [False, False, False, True, True]]
+    """
+    positions = ops.arange(length, dtype="float32")
+    distance = ops.abs(positions - ops.cast(centers, "float32"))  # (..., length)
+    return ops.less_equal(distance, float(window))
+
+
 def masked_mean(x, mask=None, axis: int = 1):
     """Mean of `x` over `axis`, counting only positions where `mask` is True.
 

@@ -9,6 +9,7 @@ MODULES = [
     "attention_zoo.ops",
     "attention_zoo.layers.bahdanau_attention",
     "attention_zoo.layers.luong_attention",
+    "attention_zoo.layers.local_attention",
     "attention_zoo.decoders.attention_rnn_decoder",
     "attention_zoo.decoders.show_attend_tell_decoder",
     "attention_zoo.encoders.bidirectional_rnn_encoder",

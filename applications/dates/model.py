@@ -24,7 +24,7 @@ from applications.dates.data import ISO_CHARS, TX, TY, IsoVocabulary
 from attention_zoo.decoders import ParallelAttentionDecoder
 from attention_zoo.decoding import greedy_search, make_step_fn
 from attention_zoo.encoders import BidirectionalRNNEncoder
-from attention_zoo.layers import BahdanauAttention, LuongAttention
+from attention_zoo.layers import BahdanauAttention, LocalAttention, LuongAttention
 from attention_zoo.losses import MaskedSequenceCrossEntropy
 from attention_zoo.metrics import SequenceExactMatch
 
@@ -34,6 +34,8 @@ MODELS = ("default", "classic")
 ATTENTIONS = {
     "bahdanau": lambda units: BahdanauAttention(units),
     "luong": lambda units: LuongAttention("general"),
+    "local-m": lambda units: LocalAttention("local-m", window=5),
+    "local-p": lambda units: LocalAttention("local-p", window=5),
     "bahdanau+luong": lambda units: [
         BahdanauAttention(units),
         LuongAttention("general"),

@@ -17,6 +17,11 @@ def _as_list(x):
     return list(x) if isinstance(x, (list, tuple)) else [x]
 
 
+def _broadcastable(keep, x):
+    """`keep` `(B, 1)` reshaped to broadcast over a state `x` of any rank."""
+    return ops.reshape(keep, (-1,) + (1,) * (len(x.shape) - 1))
+
+
 @keras.saving.register_keras_serializable(package="attention_zoo")
 class AttentionRNNDecoder(keras.layers.Layer):
     """RNN decoder that attends over a memory at every step.
@@ -458,7 +463,8 @@ class AttentionRNNDecoder(keras.layers.Layer):
             x_t, keep = x[:, :-1], x[:, -1:] > 0.5  # (B, E), (B, 1)
             output, new_states, alignment = step_fn(x_t, carry)
             new_states = [
-                ops.where(keep, new, old) for new, old in zip(new_states, carry)
+                ops.where(_broadcastable(keep, new), new, old)
+                for new, old in zip(new_states, carry)
             ]
             output = ops.where(keep, output, ops.zeros_like(output))
             alignment = ops.where(keep, alignment, ops.zeros_like(alignment))

@@ -2,6 +2,7 @@
 
 from attention_zoo.layers.bahdanau_attention import BahdanauAttention
 from attention_zoo.layers.base_attention import BaseAttention
+from attention_zoo.layers.local_attention import LocalAttention
 from attention_zoo.layers.luong_attention import LuongAttention
 
-__all__ = ["BaseAttention", "BahdanauAttention", "LuongAttention"]
+__all__ = ["BaseAttention", "BahdanauAttention", "LocalAttention", "LuongAttention"]

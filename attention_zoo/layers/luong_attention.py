@@ -71,7 +71,7 @@ class LuongAttention(BaseAttention):
         super().__init__(dropout=dropout, seed=seed, **kwargs)
         if score_mode not in SCORE_MODES:
             raise ValueError(
-                f"LuongAttention: `score_mode` must be one of {SCORE_MODES}. "
+                f"{type(self).__name__}: `score_mode` must be one of {SCORE_MODES}. "
                 f"Received: score_mode={score_mode!r}"
             )
         for arg, value, mode in (
@@ -80,12 +80,12 @@ class LuongAttention(BaseAttention):
         ):
             if score_mode == mode and value is None:
                 raise ValueError(
-                    f"LuongAttention: score_mode={mode!r} needs `{arg}`. "
+                    f"{type(self).__name__}: score_mode={mode!r} needs `{arg}`. "
                     f"Received: {arg}=None"
                 )
             if score_mode != mode and value is not None:
                 raise ValueError(
-                    f"LuongAttention: `{arg}` is only used by "
+                    f"{type(self).__name__}: `{arg}` is only used by "
                     f"score_mode={mode!r}. Received: {arg}={value!r} with "
                     f"score_mode={score_mode!r}"
                 )
@@ -93,7 +93,7 @@ class LuongAttention(BaseAttention):
                 isinstance(value, bool) or not isinstance(value, int) or value <= 0
             ):
                 raise ValueError(
-                    f"LuongAttention: `{arg}` must be a positive integer. "
+                    f"{type(self).__name__}: `{arg}` must be a positive integer. "
                     f"Received: {arg}={value!r}"
                 )
         self.score_mode = score_mode
@@ -119,7 +119,7 @@ class LuongAttention(BaseAttention):
         mode = self.score_mode
         if mode == "dot" and query_dim != key_dim:
             raise ValueError(
-                "LuongAttention: score_mode='dot' needs query and key of the same "
+                f"{type(self).__name__}: score_mode='dot' needs query and key of the same "
                 f"size. Received: query.shape[-1]={query_dim}, "
                 f"key.shape[-1]={key_dim}"
             )
@@ -143,7 +143,7 @@ class LuongAttention(BaseAttention):
         if self.score_mode == "location" and length is not None:
             if length > self.max_length:
                 raise ValueError(
-                    "LuongAttention: score_mode='location' supports memories of "
+                    f"{type(self).__name__}: score_mode='location' supports memories of "
                     f"at most max_length={self.max_length} steps. Received: "
                     f"value.shape[1]={length}"
                 )

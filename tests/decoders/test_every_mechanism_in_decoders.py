@@ -20,7 +20,7 @@ from attention_zoo.decoders import (
     ShowAttendTellDecoder,
 )
 from attention_zoo.decoding import beam_search, make_step_fn
-from attention_zoo.layers import BahdanauAttention, LuongAttention
+from attention_zoo.layers import BahdanauAttention, LocalAttention, LuongAttention
 from tests.helpers import to_numpy
 
 B, TY, TX, TX2, E, DM, DM2, UNITS, V = 3, 5, 6, 4, 4, 7, 3, 8, 7
@@ -30,9 +30,13 @@ START, END = 1, 2
 MECHANISMS = {
     "bahdanau": lambda: BahdanauAttention(UNITS),
     "luong_general": lambda: LuongAttention("general"),
+    "local_m": lambda: LocalAttention("local-m", window=1),
+    "local_p": lambda: LocalAttention(
+        "local-p", window=2, score_mode="concat", units=5
+    ),
 }
 # Alignments of these mechanisms sum to 1 at every real step.
-SUMS_TO_ONE = {"bahdanau", "luong_general"}
+SUMS_TO_ONE = {"bahdanau", "luong_general", "local_m"}
 
 DECODERS = {
     "bahdanau_style": lambda attention: AttentionRNNDecoder(
