@@ -15,10 +15,13 @@ from attention_zoo.encoders import BidirectionalRNNEncoder
 from attention_zoo.layers import (
     BahdanauAttention,
     BaseAttention,
+    CoverageAttention,
     LocalAttention,
+    LocationSensitiveAttention,
     LuongAttention,
 )
 from attention_zoo.losses import (
+    CoverageLoss,
     DoublyStochasticAttentionLoss,
     MaskedSequenceCrossEntropy,
 )
@@ -31,7 +34,10 @@ __all__ = [
     "BaseAttention",
     "BidirectionalRNNEncoder",
     "DoublyStochasticAttentionLoss",
+    "CoverageAttention",
+    "CoverageLoss",
     "LocalAttention",
+    "LocationSensitiveAttention",
     "LuongAttention",
     "MaskedSequenceCrossEntropy",
     "MaskedTokenAccuracy",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numbers
+
 import keras
 from keras import ops
 
@@ -192,6 +194,108 @@ class DoublyStochasticAttentionLoss(_LabelMaskedLoss):
         penalty = ops.sum(ops.square(1.0 - coverage), axis=-1)  # (B,)
         has_steps = ops.cast(ops.any(real > 0, axis=-1), "float32")
         return self.strength * penalty * has_steps
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"strength": self.strength, "pad_token": self.pad_token})
+        return config
+
+
+@keras.saving.register_keras_serializable(package="attention_zoo")
+class CoverageLoss(_LabelMaskedLoss):
+    """Coverage loss of the pointer-generator network (See et al. 2017).
+
+    At target step `t` the coverage `c^t = sum_{t' < t} a^{t'}` sums the
+    attention of the previous steps, and the step costs
+    `sum_i min(a_i^t, c_i^t)` (eq. 12): attending again to a source position
+    that is already covered is penalised, up to the attention it already
+    had. The loss of a sequence is `strength` times the mean of that cost
+    over its real target steps (label not `pad_token`; eq. 13 and the
+    reference implementation's per-sequence mean), and the default reduction
+    averages it over the batch. Attention at padded steps is ignored (it
+    neither costs nor adds to the coverage); a sequence with no real step
+    costs 0. The cost of a step lies in `[0, 1]` when its weights sum to 1.
+
+    Use it as the loss of a model output that holds the alignments (e.g. of
+    a decoder with `attention_zoo.layers.CoverageAttention`), with the
+    target labels as its target: `model.compile(loss={"logits":
+    MaskedSequenceCrossEntropy(), "attention": CoverageLoss(1.0)})` and
+    `y={"logits": labels, "attention": labels}`.
+
+    Args:
+        strength: float >= 0, the paper's `lambda`.
+        pad_token: int, label id that marks padding.
+        name: name of the loss.
+        reduction: as for any `keras.losses.Loss`; the default averages the
+            per-sequence losses over the batch.
+        dtype: as for any `keras.losses.Loss`.
+
+    Call arguments:
+        y_true: int `(B, Ty)` labels (only their padding is read).
+        y_pred: float `(B, Ty, Tx)` attention weights, one row per target
+            step, as a decoder returns them.
+
+    Example:
+
+    >>> import numpy as np
+    >>> loss = CoverageLoss(strength=1.0)
+    >>> labels = np.array([[5, 7, 0]])  # two real steps, one padding step
+    >>> alphas = np.array([[[1.0, 0.0], [0.5, 0.5], [1.0, 0.0]]], "float32")
+    >>> # step 0: c = 0 costs 0; step 1: c = (1, 0) costs min(.5, 1) = 0.5
+    >>> float(loss(labels, alphas))  # (0 + 0.5) / 2 real steps
+    0.25
+
+    References:
+        See, Liu, Manning. "Get To The Point: Summarization with
+        Pointer-Generator Networks". ACL 2017. https://arxiv.org/abs/1704.04368
+    """
+
+    def __init__(
+        self,
+        strength: float = 1.0,
+        pad_token: int = 0,
+        name: str = "coverage",
+        reduction: str = "sum_over_batch_size",
+        dtype=None,
+    ):
+        super().__init__(name=name, reduction=reduction, dtype=dtype)
+        if (
+            isinstance(strength, bool)
+            or not isinstance(strength, numbers.Real)
+            or not float(strength) >= 0.0
+        ):
+            raise ValueError(
+                "CoverageLoss: `strength` must be a float >= 0. "
+                f"Received: strength={strength!r}"
+            )
+        if isinstance(pad_token, bool) or not isinstance(pad_token, numbers.Integral):
+            raise ValueError(
+                "CoverageLoss: `pad_token` must be an integer label id. "
+                f"Received: pad_token={pad_token!r}"
+            )
+        self.strength = float(strength)
+        self.pad_token = int(pad_token)
+
+    def call(self, y_true, y_pred):
+        if len(y_pred.shape) != 3 or len(y_true.shape) != 2:
+            raise ValueError(
+                "CoverageLoss: `y_true` must be labels (B, Ty) and `y_pred` "
+                "attention weights (B, Ty, Tx). Received: "
+                f"y_true.shape={tuple(y_true.shape)}, "
+                f"y_pred.shape={tuple(y_pred.shape)}"
+            )
+        real = ops.cast(
+            ops.not_equal(ops.cast(y_true, "int32"), self.pad_token), "float32"
+        )  # (B, Ty)
+        alphas = ops.cast(y_pred, "float32") * real[:, :, None]  # (B, Ty, Tx)
+        # Exclusive cumulative sum over target steps, shifted rather than
+        # `cumsum - alphas`, so the first step's coverage is exactly zero.
+        coverage = ops.concatenate(
+            [ops.zeros_like(alphas[:, :1]), ops.cumsum(alphas, axis=1)[:, :-1]], 1
+        )  # (B, Ty, Tx)
+        step_loss = ops.sum(ops.minimum(alphas, coverage), axis=-1)  # (B, Ty)
+        steps = ops.sum(real, axis=-1)  # (B,)
+        return self.strength * ops.sum(step_loss, axis=-1) / ops.maximum(steps, 1.0)
 
     def get_config(self):
         config = super().get_config()

@@ -158,9 +158,17 @@ def scan(f, init, xs):
     >>> float(last), keras.ops.convert_to_numpy(doubled).tolist()
     (6.0, [0.0, 2.0, 4.0, 6.0])
     """
-    if keras.backend.backend() != "tensorflow":
-        return ops.scan(f, init, xs)
     length = tree.flatten(xs)[0].shape[0]
+    if keras.backend.backend() == "jax":
+        import jax
+
+        leaves = tree.flatten(init) + tree.flatten(xs)
+        if length is None or any(isinstance(x, jax.core.Tracer) for x in leaves):
+            return ops.scan(f, init, xs)
+        # Eager JAX: lax.scan would trace and compile the body again at
+        # every call (a new closure each time); op-by-op steps are cached.
+    elif keras.backend.backend() != "tensorflow":
+        return ops.scan(f, init, xs)
     if length is not None:
         # A known length is unrolled: no while loop, so XLA can compile the
         # gradient (it cannot compile Keras's TensorArray loop) and CPU steps

@@ -24,7 +24,13 @@ from applications.dates.data import ISO_CHARS, TX, TY, IsoVocabulary
 from attention_zoo.decoders import ParallelAttentionDecoder
 from attention_zoo.decoding import greedy_search, make_step_fn
 from attention_zoo.encoders import BidirectionalRNNEncoder
-from attention_zoo.layers import BahdanauAttention, LocalAttention, LuongAttention
+from attention_zoo.layers import (
+    BahdanauAttention,
+    CoverageAttention,
+    LocalAttention,
+    LocationSensitiveAttention,
+    LuongAttention,
+)
 from attention_zoo.losses import MaskedSequenceCrossEntropy
 from attention_zoo.metrics import SequenceExactMatch
 
@@ -34,8 +40,18 @@ MODELS = ("default", "classic")
 ATTENTIONS = {
     "bahdanau": lambda units: BahdanauAttention(units),
     "luong": lambda units: LuongAttention("general"),
-    "local-m": lambda units: LocalAttention("local-m", window=5),
-    "local-p": lambda units: LocalAttention("local-p", window=5),
+    # Luong's D = 10; "concat" scores (additive, like Bahdanau's): with
+    # "general" scores local-m reached 97.5 % in the default budget.
+    "local-m": lambda units: LocalAttention(
+        "local-m", window=10, score_mode="concat", units=units
+    ),
+    "local-p": lambda units: LocalAttention(
+        "local-p", window=10, score_mode="concat", units=units
+    ),
+    "location": lambda units: LocationSensitiveAttention(
+        units, filters=16, kernel_size=7, cumulative=True
+    ),
+    "coverage": lambda units: CoverageAttention(units),
     "bahdanau+luong": lambda units: [
         BahdanauAttention(units),
         LuongAttention("general"),

@@ -2,7 +2,18 @@
 
 from attention_zoo.layers.bahdanau_attention import BahdanauAttention
 from attention_zoo.layers.base_attention import BaseAttention
+from attention_zoo.layers.coverage_attention import CoverageAttention
 from attention_zoo.layers.local_attention import LocalAttention
+from attention_zoo.layers.location_sensitive_attention import (
+    LocationSensitiveAttention,
+)
 from attention_zoo.layers.luong_attention import LuongAttention
 
-__all__ = ["BaseAttention", "BahdanauAttention", "LocalAttention", "LuongAttention"]
+__all__ = [
+    "BaseAttention",
+    "BahdanauAttention",
+    "CoverageAttention",
+    "LocalAttention",
+    "LocationSensitiveAttention",
+    "LuongAttention",
+]

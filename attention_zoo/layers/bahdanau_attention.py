@@ -66,7 +66,7 @@ class BahdanauAttention(BaseAttention):
         super().__init__(dropout=dropout, seed=seed, **kwargs)
         if isinstance(units, bool) or not isinstance(units, int) or units <= 0:
             raise ValueError(
-                "BahdanauAttention: `units` must be a positive integer. "
+                f"{self.__class__.__name__}: `units` must be a positive integer. "
                 f"Received: units={units!r}"
             )
         self.units = units
@@ -110,16 +110,28 @@ class BahdanauAttention(BaseAttention):
     def project_key(self, key):
         return self._key_dense(key)  # (B, Tv, units)
 
-    def score(self, query, projected_key):
+    def score(self, query, projected_key, extra=None):
+        """Raw scores `(B, Tq, Tv)`: `v^T tanh(W_1 q + W_2 k_j + b + extra_j)`.
+
+        Args:
+            query: `(B, Tq, Dq)`.
+            projected_key: `project_key(key)`, `(B, Tv, units)`.
+            extra: optional `(B, Tq, Tv, units)` term added inside the tanh,
+                for subclasses whose score also reads a state (the location
+                features of `LocationSensitiveAttention`, the coverage term
+                of `CoverageAttention`).
+        """
         v = ops.cast(self.attention_v, self.compute_dtype)
         if self.normalize:
             g = ops.cast(self.attention_g, self.compute_dtype)
             v = g * v / ops.sqrt(ops.sum(ops.square(v)))
         projected_query = self._query_dense(query)  # (B, Tq, units)
-        features = ops.tanh(
+        features = (
             projected_query[:, :, None, :] + projected_key[:, None, :, :]
         )  # (B, Tq, Tv, units)
-        return ops.matmul(features, v)  # (B, Tq, Tv)
+        if extra is not None:
+            features = features + extra
+        return ops.matmul(ops.tanh(features), v)  # (B, Tq, Tv)
 
     def get_config(self):
         config = super().get_config()

@@ -242,27 +242,37 @@ class BaseAttention(keras.layers.Layer):
         query, value, projected_key = self._cast(query, value, projected_key)
         if query_mask is None:
             query_mask = ops.ones(ops.shape(query)[:2], dtype="bool")
+        if value_mask is not None:
+            value_mask = ops.cast(value_mask, "bool")
         # The mask rides as a last feature: one scanned tensor (see
         # attention_zoo.ops.scan on TensorFlow with unknown lengths).
         keep = ops.cast(query_mask, query.dtype)[:, :, None]
         xs = ops.transpose(ops.concatenate([query, keep], -1), (1, 0, 2))
 
         def scan_step(carry, x):
-            query_t, keep_t = x[:, :-1], x[:, -1:] > 0.5  # (B, Dq), (B, 1)
-            context, weights, new_state = self.step(
-                query_t, value, projected_key, carry, value_mask, training
+            query_t, keep_t = x[:, None, :-1], x[:, -1:] > 0.5  # (B, 1, Dq), (B, 1)
+            weights, new_state = self.step_weights(
+                query_t,
+                projected_key,
+                [s[:, None] for s in carry],
+                value_mask,
+                training,
             )
             new_state = [
-                ops.where(ops.reshape(keep_t, (-1,) + (1,) * (len(n.shape) - 1)), n, o)
+                ops.where(
+                    ops.reshape(keep_t, (-1,) + (1,) * (len(o.shape) - 1)), n[:, 0], o
+                )
                 for n, o in zip(new_state, carry)
             ]
-            weights = ops.where(keep_t, weights, ops.zeros_like(weights))
-            context = ops.where(keep_t, context, ops.zeros_like(context))
-            return new_state, (context, weights)
+            weights = weights[:, 0]  # (B, Tv)
+            return new_state, ops.where(keep_t, weights, ops.zeros_like(weights))
 
-        final_state, (context, weights) = zoo_ops.scan(scan_step, list(state), xs)
-        context = ops.transpose(context, (1, 0, 2))
-        weights = ops.transpose(weights, (1, 0, 2))
+        final_state, weights = zoo_ops.scan(scan_step, list(state), xs)
+        weights = ops.transpose(weights, (1, 0, 2))  # (B, Tq, Tv)
+        # Dropout and the context outside the loop: a SeedGenerator advanced
+        # inside a JAX scan leaks a tracer (fit fails with
+        # UnexpectedTracerError), and one matmul beats Tq of them.
+        context = self._apply_weights(weights, value, training)  # (B, Tq, Dv)
         return context, weights, final_state
 
     def _apply_weights(self, weights, value, training=None):

@@ -20,7 +20,13 @@ from attention_zoo.decoders import (
     ShowAttendTellDecoder,
 )
 from attention_zoo.decoding import beam_search, make_step_fn
-from attention_zoo.layers import BahdanauAttention, LocalAttention, LuongAttention
+from attention_zoo.layers import (
+    BahdanauAttention,
+    CoverageAttention,
+    LocalAttention,
+    LocationSensitiveAttention,
+    LuongAttention,
+)
 from tests.helpers import to_numpy
 
 B, TY, TX, TX2, E, DM, DM2, UNITS, V = 3, 5, 6, 4, 4, 7, 3, 8, 7
@@ -34,9 +40,13 @@ MECHANISMS = {
     "local_p": lambda: LocalAttention(
         "local-p", window=2, score_mode="concat", units=5
     ),
+    "location": lambda: LocationSensitiveAttention(
+        UNITS, filters=3, kernel_size=3, cumulative=True
+    ),
+    "coverage": lambda: CoverageAttention(UNITS),
 }
 # Alignments of these mechanisms sum to 1 at every real step.
-SUMS_TO_ONE = {"bahdanau", "luong_general", "local_m"}
+SUMS_TO_ONE = {"bahdanau", "luong_general", "local_m", "location", "coverage"}
 
 DECODERS = {
     "bahdanau_style": lambda attention: AttentionRNNDecoder(
