@@ -178,6 +178,7 @@ class AttentionRNNDecoder(keras.layers.Layer):
         self.cell = cell
         self.attention = attention
         self._mechanisms = _as_list(attention)
+        self._dropout_masks = None  # set during a teacher-forced training call
         self.style = style
         self.input_feeding = bool(input_feeding)
         self.attention_output_units = attention_output_units
@@ -405,13 +406,14 @@ class AttentionRNNDecoder(keras.layers.Layer):
         """
         contexts, alignments, new_states = [], [], []
         attention_state = list(attention_state)
-        for mechanism, constants_i in zip(
-            self._mechanisms, self._per_mechanism(constants)
+        dropout_masks = self._dropout_masks or [None] * len(self._mechanisms)
+        for mechanism, constants_i, dropout_mask in zip(
+            self._mechanisms, self._per_mechanism(constants), dropout_masks
         ):
             n = mechanism.num_states
             state_i, attention_state = attention_state[:n], attention_state[n:]
             context, alignment, state_i = self._attend_one(
-                mechanism, query, constants_i, state_i, training
+                mechanism, query, constants_i, state_i, training, dropout_mask
             )
             contexts.append(context)
             alignments.append(alignment)
@@ -424,7 +426,9 @@ class AttentionRNNDecoder(keras.layers.Layer):
             new_states,
         )
 
-    def _attend_one(self, mechanism, query, constants, attention_state, training):
+    def _attend_one(
+        self, mechanism, query, constants, attention_state, training, dropout_mask
+    ):
         memory, projected_key, memory_mask = constants
         memory_batch = ops.shape(memory)[0]
         batch = ops.shape(query)[0]
@@ -442,6 +446,7 @@ class AttentionRNNDecoder(keras.layers.Layer):
             [rows(s) for s in attention_state],
             value_mask=memory_mask,
             training=training,
+            dropout_mask=dropout_mask,
         )  # (B/K, K, Dm), (B/K, K, Tx)
         return unrows(context), unrows(alignment), [unrows(s) for s in new_state]
 
@@ -493,9 +498,19 @@ class AttentionRNNDecoder(keras.layers.Layer):
             inputs_mask = ops.ones(ops.shape(inputs)[:2], dtype="bool")
         constants = self.get_constants(memory, memory_mask)
         states = self.get_initial_state(memory, memory_mask, initial_state)
-        outputs, alignments, final_states = self._teacher_forced(
-            inputs, states, constants, inputs_mask, training
-        )
+        if training:
+            # Attention dropout drawn once per sequence, outside the
+            # recurrence: a random draw inside a JAX scan leaks a tracer.
+            self._dropout_masks = [
+                mechanism.dropout_mask(memory_i)
+                for mechanism, memory_i in zip(self._mechanisms, memories)
+            ]
+        try:
+            outputs, alignments, final_states = self._teacher_forced(
+                inputs, states, constants, inputs_mask, training
+            )
+        finally:
+            self._dropout_masks = None
         if self.dropout > 0:
             outputs = self._output_dropout(outputs, training=training)
         return outputs, alignments, final_states

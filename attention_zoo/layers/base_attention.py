@@ -182,6 +182,7 @@ class BaseAttention(keras.layers.Layer):
         state,
         value_mask=None,
         training=None,
+        dropout_mask=None,
     ):
         """One decoder step that carries the mechanism's state.
 
@@ -194,6 +195,10 @@ class BaseAttention(keras.layers.Layer):
             state: the list from `get_initial_state` or the previous step.
             value_mask: optional boolean `(B, Tv)`.
             training: bool.
+            dropout_mask: optional `(B, Tv)` from `dropout_mask(value)`: the
+                dropout of the weights during training, drawn once per
+                sequence instead of at every step (decoders pass one; a random
+                draw inside a JAX `scan` would leak a tracer).
 
         Returns:
             `(context, weights, new_state)`: `(B, Dv)`, `(B, Tv)` (or
@@ -217,7 +222,7 @@ class BaseAttention(keras.layers.Layer):
         weights, new_state = self.step_weights(
             query, projected_key, state, value_mask, training
         )
-        context = self._apply_weights(weights, value, training)
+        context = self._apply_weights(weights, value, training, dropout_mask)
         new_state = list(new_state)
         if single:
             context, weights = context[:, 0], weights[:, 0]
@@ -275,8 +280,23 @@ class BaseAttention(keras.layers.Layer):
         context = self._apply_weights(weights, value, training)  # (B, Tq, Dv)
         return context, weights, final_state
 
-    def _apply_weights(self, weights, value, training=None):
-        if training and self.dropout > 0:
+    def dropout_mask(self, value):
+        """A dropout mask `(B, Tv)` of the weights, scaled by `1 / (1 - rate)`.
+
+        `None` without dropout. Decoders draw one per sequence before their
+        recurrence and pass it to every `step` (the same memory positions are
+        dropped at every step of a sequence, as Keras RNNs do with recurrent
+        dropout).
+        """
+        if not self.dropout:
+            return None
+        ones = ops.ones_like(ops.cast(value[:, :, 0], self.compute_dtype))
+        return keras.random.dropout(ones, self.dropout, seed=self.seed_generator)
+
+    def _apply_weights(self, weights, value, training=None, dropout_mask=None):
+        if training and self.dropout > 0 and dropout_mask is not None:
+            weights = weights * ops.cast(dropout_mask, weights.dtype)[:, None, :]
+        elif training and self.dropout > 0:
             weights = keras.random.dropout(
                 weights, self.dropout, seed=self.seed_generator
             )

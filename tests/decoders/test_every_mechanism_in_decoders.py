@@ -356,3 +356,27 @@ def test_memory_list_of_wrong_length_is_refused():
 def test_empty_attention_list_is_refused():
     with pytest.raises(ValueError, match="non-empty list"):
         AttentionRNNDecoder(keras.layers.GRUCell(UNITS), [])
+
+
+@pytest.mark.parametrize("decoder_form", ["bahdanau_style", "luong_input_feeding"])
+def test_attention_dropout_trains_inside_the_recurrence(decoder_form):
+    """One dropout mask per sequence, drawn outside the scan: `fit` works on
+    every backend (a draw inside a JAX scan leaked a tracer)."""
+    keras.utils.set_random_seed(0)
+    tokens = keras.Input((None, E))
+    memory = keras.Input((TX, DM))
+    decoder = DECODERS[decoder_form](BahdanauAttention(UNITS, dropout=0.5, seed=3))
+    outputs, alignments, _ = decoder(tokens, memory)
+    model = keras.Model([tokens, memory], keras.layers.Dense(2)(outputs))
+    model.compile("adam", "mse")
+    x, mem, _ = inputs(seed=6)
+    y = np.random.default_rng(0).normal(size=(B, TY, 2)).astype("float32")
+    history = model.fit([x, mem], y, epochs=2, verbose=0)
+    assert np.isfinite(history.history["loss"]).all()
+    inference = to_numpy(decoder(x, mem)[0])
+    np.testing.assert_array_equal(inference, to_numpy(decoder(x, mem)[0]))
+    assert not np.allclose(to_numpy(decoder(x, mem, training=True)[0]), inference)
+    # The returned alignments are those before dropout.
+    _, train_alignments, _ = decoder(x, mem, training=True)
+    np.testing.assert_allclose(to_numpy(train_alignments).sum(-1), 1.0, atol=1e-5)
+    assert decoder._dropout_masks is None
