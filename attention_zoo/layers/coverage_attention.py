@@ -39,7 +39,11 @@ class CoverageAttention(BahdanauAttention):
     Args:
         units: positive int, size of the hidden scoring layer.
         normalize: bool; weight-normalised `v` (see `BahdanauAttention`).
-        kernel_initializer: initializer of `W_h`, `W_s`, `w_c` and `v`.
+        coverage_initializer: initializer of `w_c`. Zeros by default: the
+            layer starts as `BahdanauAttention` and learns how much the
+            coverage should count. (On the dates task a Glorot-initialised
+            `w_c` stalled at 97 % exact match in the default budget.)
+        kernel_initializer: initializer of `W_h`, `W_s` and `v`.
         bias_initializer: initializer of `b_attn`.
         kernel_regularizer: optional regularizer of `W_h`, `W_s`, `w_c`, `v`.
         dropout: fraction of attention weights dropped during training (the
@@ -79,12 +83,16 @@ class CoverageAttention(BahdanauAttention):
 
     num_states = 1
 
+    def __init__(self, units: int, coverage_initializer="zeros", **kwargs):
+        super().__init__(units, **kwargs)
+        self.coverage_initializer = keras.initializers.get(coverage_initializer)
+
     def build_scorer(self, query_dim, key_dim):
         super().build_scorer(query_dim, key_dim)
         self._coverage_dense = keras.layers.Dense(
             self.units,
             use_bias=False,
-            kernel_initializer=clone_initializer(self.kernel_initializer),
+            kernel_initializer=clone_initializer(self.coverage_initializer),
             kernel_regularizer=self.kernel_regularizer,
             name="coverage_dense",
             dtype=self.dtype_policy,
@@ -102,3 +110,10 @@ class CoverageAttention(BahdanauAttention):
         scores = self.score(query, projected_key, extra=extra)  # (B, R, Tv)
         weights = self.compute_weights(scores, None, value_mask)  # (B, R, Tv)
         return weights, [coverage + ops.cast(weights, "float32")]
+
+    def get_config(self):
+        config = super().get_config()
+        config["coverage_initializer"] = keras.initializers.serialize(
+            self.coverage_initializer
+        )
+        return config
