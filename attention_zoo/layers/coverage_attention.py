@@ -83,8 +83,28 @@ class CoverageAttention(BahdanauAttention):
 
     num_states = 1
 
-    def __init__(self, units: int, coverage_initializer="zeros", **kwargs):
-        super().__init__(units, **kwargs)
+    def __init__(
+        self,
+        units: int,
+        normalize: bool = False,
+        coverage_initializer="zeros",
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        dropout: float = 0.0,
+        seed: int | None = None,
+        **kwargs,
+    ):
+        super().__init__(
+            units,
+            normalize=normalize,
+            kernel_initializer=kernel_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            dropout=dropout,
+            seed=seed,
+            **kwargs,
+        )
         self.coverage_initializer = keras.initializers.get(coverage_initializer)
 
     def build_scorer(self, query_dim, key_dim):

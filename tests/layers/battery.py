@@ -177,8 +177,8 @@ class AttentionLayerBattery:
         @given(
             batch=st.integers(1, 2),
             tq=st.sampled_from([1, 3]),
-            tv=st.integers(1, 6),
-            pad=st.sampled_from([1, 5, MAX_LENGTH - 6]),
+            tv=st.sampled_from([1, 3, 6]),
+            pad=st.sampled_from([1, MAX_LENGTH - 6]),
             seed=st.integers(0, 2**16),
         )
         def check(batch, tq, tv, pad, seed):
