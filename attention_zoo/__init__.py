@@ -19,6 +19,8 @@ from attention_zoo.layers import (
     LocalAttention,
     LocationSensitiveAttention,
     LuongAttention,
+    MonotonicAttention,
+    MonotonicChunkwiseAttention,
 )
 from attention_zoo.losses import (
     CoverageLoss,
@@ -41,6 +43,8 @@ __all__ = [
     "LuongAttention",
     "MaskedSequenceCrossEntropy",
     "MaskedTokenAccuracy",
+    "MonotonicAttention",
+    "MonotonicChunkwiseAttention",
     "ParallelAttentionDecoder",
     "SequenceExactMatch",
     "ShowAttendTellDecoder",

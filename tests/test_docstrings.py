@@ -12,6 +12,8 @@ MODULES = [
     "attention_zoo.layers.local_attention",
     "attention_zoo.layers.location_sensitive_attention",
     "attention_zoo.layers.coverage_attention",
+    "attention_zoo.layers.monotonic_attention",
+    "attention_zoo.layers.monotonic_chunkwise_attention",
     "attention_zoo.decoders.attention_rnn_decoder",
     "attention_zoo.decoders.show_attend_tell_decoder",
     "attention_zoo.encoders.bidirectional_rnn_encoder",

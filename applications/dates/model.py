@@ -30,6 +30,8 @@ from attention_zoo.layers import (
     LocalAttention,
     LocationSensitiveAttention,
     LuongAttention,
+    MonotonicAttention,
+    MonotonicChunkwiseAttention,
 )
 from attention_zoo.losses import MaskedSequenceCrossEntropy
 from attention_zoo.metrics import SequenceExactMatch
@@ -52,6 +54,12 @@ ATTENTIONS = {
         units, filters=16, kernel_size=7, cumulative=True
     ),
     "coverage": lambda units: CoverageAttention(units),
+    # Raffel's unit pre-sigmoid noise; r = +1 (stop early) measured best of
+    # -3, -1, +1 for monotonic, -1 for MoChA (docs/layers.md, benchmarks).
+    "monotonic": lambda units: MonotonicAttention(
+        units, sigmoid_noise=1.0, score_bias_init=1.0
+    ),
+    "mocha": lambda units: MonotonicChunkwiseAttention(4, units, sigmoid_noise=1.0),
     "bahdanau+luong": lambda units: [
         BahdanauAttention(units),
         LuongAttention("general"),

@@ -516,6 +516,18 @@ class AttentionRNNDecoder(keras.layers.Layer):
         return outputs, alignments, final_states
 
     def _teacher_forced(self, inputs, states, constants, inputs_mask, training):
+        noisy = [m.name for m in self._mechanisms if m.draws_random_per_step]
+        if training and noisy and keras.backend.backend() == "jax":
+            # A random draw inside a traced JAX scan leaks a tracer (fit fails
+            # with UnexpectedTracerError); ParallelAttentionDecoder draws the
+            # noise of every step before its loop.
+            raise ValueError(
+                f"{self.__class__.__name__}: attention {noisy} draws noise at "
+                "every step (e.g. MonotonicAttention(sigmoid_noise > 0)), which "
+                "cannot be trained inside this decoder's recurrence on the JAX "
+                "backend. Use ParallelAttentionDecoder, sigmoid_noise=0, or "
+                "another backend."
+            )
         return self._scan(
             lambda x_t, s: self.step(x_t, s, constants, training=training),
             inputs,

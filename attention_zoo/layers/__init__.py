@@ -8,6 +8,10 @@ from attention_zoo.layers.location_sensitive_attention import (
     LocationSensitiveAttention,
 )
 from attention_zoo.layers.luong_attention import LuongAttention
+from attention_zoo.layers.monotonic_attention import MonotonicAttention
+from attention_zoo.layers.monotonic_chunkwise_attention import (
+    MonotonicChunkwiseAttention,
+)
 
 __all__ = [
     "BaseAttention",
@@ -16,4 +20,6 @@ __all__ = [
     "LocalAttention",
     "LocationSensitiveAttention",
     "LuongAttention",
+    "MonotonicAttention",
+    "MonotonicChunkwiseAttention",
 ]

@@ -86,6 +86,12 @@ class BaseAttention(keras.layers.Layer):
     #: Number of state tensors the mechanism carries from step to step.
     num_states: int = 0
 
+    @property
+    def draws_random_per_step(self) -> bool:
+        """Whether `step` draws random numbers itself in training (other than
+        the dropout, which decoders draw once per sequence)."""
+        return False
+
     def __init__(self, dropout: float = 0.0, seed: int | None = None, **kwargs):
         super().__init__(**kwargs)
         if not 0.0 <= float(dropout) < 1.0:

@@ -26,6 +26,8 @@ from attention_zoo.layers import (
     LocalAttention,
     LocationSensitiveAttention,
     LuongAttention,
+    MonotonicAttention,
+    MonotonicChunkwiseAttention,
 )
 from tests.helpers import to_numpy
 
@@ -44,6 +46,11 @@ MECHANISMS = {
         UNITS, filters=3, kernel_size=3, cumulative=True
     ),
     "coverage": lambda: CoverageAttention(UNITS),
+    "monotonic": lambda: MonotonicAttention(UNITS, score_bias_init=1.0),
+    "monotonic_luong_expected": lambda: MonotonicAttention(
+        score_mode="luong", inference="expected"
+    ),
+    "mocha": lambda: MonotonicChunkwiseAttention(2, UNITS, score_bias_init=1.0),
 }
 # Alignments of these mechanisms sum to 1 at every real step.
 SUMS_TO_ONE = {"bahdanau", "luong_general", "local_m", "location", "coverage"}
@@ -380,3 +387,26 @@ def test_attention_dropout_trains_inside_the_recurrence(decoder_form):
     _, train_alignments, _ = decoder(x, mem, training=True)
     np.testing.assert_allclose(to_numpy(train_alignments).sum(-1), 1.0, atol=1e-5)
     assert decoder._dropout_masks is None
+
+
+def test_noise_inside_a_recurrent_decoder():
+    """Sigmoid noise drawn per step: trains inside the recurrence on TensorFlow
+    and PyTorch, a clear error on JAX; the parallel decoder trains on all."""
+    x, memory, _ = inputs(seed=7)
+    y = np.random.default_rng(1).normal(size=(B, TY, 2)).astype("float32")
+
+    def fit(decoder):
+        tokens, mem = keras.Input((None, E)), keras.Input((TX, DM))
+        outputs, _, _ = decoder(tokens, mem)
+        model = keras.Model([tokens, mem], keras.layers.Dense(2)(outputs))
+        model.compile("adam", "mse")
+        return model.fit([x, memory], y, epochs=1, verbose=0).history["loss"]
+
+    noisy = lambda: MonotonicAttention(UNITS, sigmoid_noise=1.0, seed=2)  # noqa: E731
+    assert np.isfinite(fit(DECODERS["parallel"](noisy()))).all()
+    recurrent = DECODERS["bahdanau_style"](noisy())
+    if keras.backend.backend() == "jax":
+        with pytest.raises(ValueError, match="draws noise at every step"):
+            fit(recurrent)
+    else:
+        assert np.isfinite(fit(recurrent)).all()
