@@ -6,7 +6,7 @@ encoder + `ParallelAttentionDecoder`) and trains with
 `applications.dates.tasks.train` under the default configuration: the same
 data (one seed), the same epoch budget as the core Bahdanau model (6 epochs
 of 30,000 dates), the same optimizer and schedule. Stateful mechanisms
-(local-m, location-sensitive, coverage, monotonic) run their state from step
+(local-m, location-sensitive, coverage, monotonic, MoChA) run their state from step
 to step inside the decoder; the others attend to all target steps at once.
 
 Reported per mechanism:

@@ -144,6 +144,17 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
         raise ValueError(
             f"`model` must be one of {models.MODELS}. Received: {config.model!r}"
         )
+    if config.attention not in models.ATTENTIONS:
+        raise ValueError(
+            f"`attention` must be one of {tuple(models.ATTENTIONS)}. Received: "
+            f"{config.attention!r}"
+        )
+    if config.model == "classic" and config.attention != "bahdanau":
+        raise ValueError(
+            "`attention` selects the mechanism of the default model; the "
+            "classic model has the course's own attention. Received: "
+            f"model='classic', attention={config.attention!r}"
+        )
     if config.learning_rate is not None and not config.learning_rate > 0:
         raise ValueError(
             f"`learning_rate` must be positive. Received: learning_rate={config.learning_rate}"

@@ -61,7 +61,8 @@ class AttentionRNNDecoder(keras.layers.Layer):
         attention_output_units: size of `a_t` for the Luong style; defaults
             to the cell's `units`.
         initial_state: `"zeros"`, or `"mean_memory"` for a learned projection
-            `tanh(W mean(memory))` per cell state (Show, Attend and Tell).
+            `tanh(W mean(memory))` per cell state (Show, Attend and Tell; with
+            a list of memories, the mean of the first).
             An `initial_state` passed at call time takes precedence.
         dropout: fraction of the inputs and outputs dropped during training.
         seed: seed of the dropout.
@@ -179,6 +180,7 @@ class AttentionRNNDecoder(keras.layers.Layer):
         self.attention = attention
         self._mechanisms = _as_list(attention)
         self._dropout_masks = None  # set during a teacher-forced training call
+        self._memory_lengths = None  # set by each call
         self.style = style
         self.input_feeding = bool(input_feeding)
         self.attention_output_units = attention_output_units
@@ -298,14 +300,17 @@ class AttentionRNNDecoder(keras.layers.Layer):
         tensor). `lengths`: the memory lengths `[Tx_1, ..., Tx_n]`; by default
         those of the memories of the last call.
         """
-        lengths = list(lengths or self._memory_lengths)
+        if lengths is None:
+            lengths = self._memory_lengths
+        if lengths is None or None in list(lengths):
+            raise ValueError(
+                f"{self.__class__.__name__}.split_alignments needs the memory "
+                "lengths: pass `lengths` (the decoder has not been called on "
+                f"memories of static length). Received: lengths={lengths}"
+            )
+        lengths = [int(n) for n in lengths]
         if len(lengths) == 1:
             return [alignments]
-        if None in lengths:
-            raise ValueError(
-                f"{self.__class__.__name__}.split_alignments needs memories of "
-                f"static length. Received: lengths {lengths}"
-            )
         bounds = [sum(lengths[:i]) for i in range(1, len(lengths))]
         return ops.split(alignments, bounds, axis=-1)
 
@@ -626,7 +631,8 @@ class ParallelAttentionDecoder(AttentionRNNDecoder):
 
     Args:
         cell: a Keras RNN cell without dropout.
-        attention: an attention layer of this package.
+        attention: an attention layer of this package, or a list of them
+            (see `AttentionRNNDecoder`).
         attention_output_units: size of `a_t = tanh(W_c [c_t; h_t])`.
         initial_state: `"zeros"` or `"mean_memory"`.
         dropout: fraction of inputs and outputs dropped during training.

@@ -43,7 +43,8 @@ class ShowAttendTellDecoder(AttentionRNNDecoder):
     Args:
         cell: a Keras RNN cell without dropout; the paper's is
             `keras.layers.LSTMCell`.
-        attention: an attention layer of this package (a `BaseAttention`).
+        attention: an attention layer of this package (a `BaseAttention`),
+            or a list of them (see `AttentionRNNDecoder`).
         gate: bool, multiply the context by `beta_t`.
         deep_output: bool, output `y_{t-1} + L_h h_t + L_z z_t` (size `E`)
             instead of `[h_t; z_t]` (size `units + D`).
@@ -62,7 +63,8 @@ class ShowAttendTellDecoder(AttentionRNNDecoder):
 
     Returns:
         `(outputs, alignments, states)`: outputs `(B, Ty, output_size)`,
-        alignments `(B, Ty, L)` and the list of final cell states.
+        alignments `(B, Ty, L)` and the list of final states (cell states,
+        then the attention's own state if it has one).
 
     Example:
 

@@ -319,6 +319,8 @@ def beam_search(
         alpha: length penalty exponent (0 disables it).
         beta: coverage penalty weight (0 disables it).
         memory_mask: optional boolean `(B, Tx)`, source positions that count
+            (with a decoder of several mechanisms, whose attention is their
+            alignments concatenated, the masks concatenated the same way)
             in the coverage penalty.
 
     Returns:

@@ -171,9 +171,12 @@ class MonotonicChunkwiseAttention(MonotonicAttention):
     def build_scorer(self, query_dim, key_dim):
         super().build_scorer(query_dim, key_dim)
         if self.score_mode == "bahdanau":
+            # Chiu & Raffel's ChunkEnergy is the plain additive energy
+            # (no weight normalisation, no offset r), whatever `normalize`
+            # says about the monotonic energy.
             self._chunk_energy = BahdanauAttention(
                 self.units,
-                normalize=self.normalize,
+                normalize=False,
                 kernel_initializer=self.kernel_initializer,
                 bias_initializer=self.bias_initializer,
                 kernel_regularizer=self.kernel_regularizer,
@@ -184,7 +187,7 @@ class MonotonicChunkwiseAttention(MonotonicAttention):
         else:
             self._chunk_energy = LuongAttention(
                 score_mode="general",
-                use_scale=self.normalize,
+                use_scale=False,
                 kernel_initializer=self.kernel_initializer,
                 kernel_regularizer=self.kernel_regularizer,
                 name="chunk_energy",

@@ -410,3 +410,37 @@ def test_noise_inside_a_recurrent_decoder():
             fit(recurrent)
     else:
         assert np.isfinite(fit(recurrent)).all()
+
+
+@parametrize_cases
+def test_masked_target_steps_keep_every_state(mechanism, decoder_form):
+    """A target of 3 real steps ends with the states (attention's included)
+    of its third step, and its masked steps emit zeros."""
+    decoder = built(mechanism, decoder_form)
+    x, memory, memory_mask = inputs(seed=8)
+    inputs_mask = np.ones((B, TY), bool)
+    inputs_mask[0, 3:] = False
+    outputs, alignments, states = decoder(
+        x, memory, inputs_mask=inputs_mask, memory_mask=memory_mask
+    )
+    assert (to_numpy(outputs)[0, 3:] == 0).all()
+    assert (to_numpy(alignments)[0, 3:] == 0).all()
+    _, _, short_states = step_by_step(decoder, x[:1, :3], memory[:1], memory_mask[:1])
+    for state, expected in zip(states, short_states):
+        np.testing.assert_allclose(to_numpy(state)[:1], expected, atol=1e-5)
+
+
+@pytest.mark.parametrize("policy", ["mixed_float16", "mixed_bfloat16"])
+@pytest.mark.parametrize("mechanism", ["location", "coverage", "monotonic", "local_m"])
+def test_stateful_mechanisms_under_mixed_precision(mechanism, policy):
+    keras.config.set_dtype_policy(policy)
+    x, memory, memory_mask = inputs(seed=9)
+    for form in ("bahdanau_style", "parallel"):
+        decoder = DECODERS[form](MECHANISMS[mechanism]())
+        outputs, alignments, states = decoder(x, memory, memory_mask=memory_mask)
+        assert keras.backend.standardize_dtype(outputs.dtype) == policy.split("_")[1]
+        for tensor in (outputs, alignments, *states):
+            values = to_numpy(keras.ops.cast(tensor, "float32"))
+            assert np.isfinite(values).all()
+        step_outputs, _, _ = step_by_step(decoder, x, memory, memory_mask)
+        assert np.isfinite(step_outputs.astype("float32")).all()

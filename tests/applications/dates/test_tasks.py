@@ -34,9 +34,8 @@ def test_classic_has_the_course_parameter_count():
 def test_every_attention_builds_and_decodes_compiled(attention):
     """Teacher-forced logits and the compiled greedy decoder agree per mechanism.
 
-    With random weights: the first decoded token is the argmax of the first
-    teacher-forced step (both start from the start token), so stateful
-    mechanisms run the same state in `fit` and in XLA decoding.
+    With random weights; stateful mechanisms must run the same state in the
+    teacher-forced model and in XLA greedy decoding.
     """
     keras.utils.set_random_seed(0)
     model = models.build_default(40, units=8, embedding_dim=8, attention=attention)
@@ -52,15 +51,30 @@ def test_every_attention_builds_and_decodes_compiled(attention):
     assert ids.shape == (4, data.TY)
     assert np.isfinite(attention_weights).all()
     assert (attention_weights[0, :, 12:] == 0).all()
+    # Feeding the decoded tokens back teacher-forced gives back every decoded
+    # token: the state runs the same way in `fit`'s form and in decoding.
     start = np.full((4, 1), data.IsoVocabulary.start_id, "int32")
-    logits = keras.ops.convert_to_numpy(model([source, start]))
+    decoder_input = np.concatenate([start, ids[:, :-1]], axis=1)
+    logits = keras.ops.convert_to_numpy(model([source, decoder_input]))
     logits[..., data.IsoVocabulary.pad_id] = -np.inf  # decoding never emits pad
-    np.testing.assert_array_equal(ids[:, 0], logits[:, 0].argmax(-1))
+    # Up to and including the end token (decoding pads after it).
+    ended = np.cumsum(ids == data.IsoVocabulary.end_id, axis=1)
+    live = (ended == 0) | ((ended == 1) & (ids == data.IsoVocabulary.end_id))
+    np.testing.assert_array_equal(ids[live], logits.argmax(-1)[live])
+    assert live.sum() >= 4 * 3  # enough steps compared to mean something
 
 
-def test_unknown_attention_is_refused():
+def test_unknown_attention_is_refused(tmp_path):
     with pytest.raises(ValueError, match="`attention` must be one of"):
         models.build_default(40, attention="cosine")
+    # train() refuses before anything is written.
+    for config in (
+        tasks.TrainConfig(attention="cosine"),
+        tasks.TrainConfig(model="classic", attention="coverage"),
+    ):
+        with pytest.raises(ValueError, match="attention"):
+            tasks.train(tmp_path / "run", config, verbose=0)
+        assert not (tmp_path / "run").exists()
 
 
 def test_run_folder(run):
