@@ -172,10 +172,11 @@ class AttentionLayerBattery:
             derandomize=True,
             suppress_health_check=[HealthCheck.too_slow],
         )
-        # Shapes come from a small set so that JAX compiles few programs; the
-        # masks and contents are new in every one of the 200 examples.
+        # Shapes come from a small set (12) so that JAX compiles few programs;
+        # the masks and contents are new in every one of the 200 examples, and
+        # the two rows of each batch get different masks.
         @given(
-            batch=st.integers(1, 2),
+            batch=st.just(2),
             tq=st.sampled_from([1, 3]),
             tv=st.sampled_from([1, 3, 6]),
             pad=st.sampled_from([1, MAX_LENGTH - 6]),
