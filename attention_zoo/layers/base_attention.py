@@ -255,19 +255,28 @@ class BaseAttention(keras.layers.Layer):
             query_mask = ops.ones(ops.shape(query)[:2], dtype="bool")
         if value_mask is not None:
             value_mask = ops.cast(value_mask, "bool")
-        # The mask rides as a last feature: one scanned tensor (see
-        # attention_zoo.ops.scan on TensorFlow with unknown lengths).
-        keep = ops.cast(query_mask, query.dtype)[:, :, None]
-        xs = ops.transpose(ops.concatenate([query, keep], -1), (1, 0, 2))
+        # The mask and any per-step inputs ride as extra features: one scanned
+        # float32 tensor (see attention_zoo.ops.scan on TensorFlow with
+        # unknown lengths).
+        dq = query.shape[-1]
+        keep = ops.cast(query_mask, "float32")[:, :, None]
+        parts = [ops.cast(query, "float32"), keep]
+        extra = self._per_step_inputs(query, value, training)  # (B, Tq, F)
+        if extra is not None:
+            parts.append(ops.cast(extra, "float32"))
+        xs = ops.transpose(ops.concatenate(parts, -1), (1, 0, 2))
 
         def scan_step(carry, x):
-            query_t, keep_t = x[:, None, :-1], x[:, -1:] > 0.5  # (B, 1, Dq), (B, 1)
-            weights, new_state = self.step_weights(
+            query_t = ops.cast(x[:, None, :dq], self.compute_dtype)  # (B, 1, Dq)
+            keep_t = x[:, dq : dq + 1] > 0.5  # (B, 1)
+            extra_t = None if extra is None else x[:, None, dq + 1 :]  # (B, 1, F)
+            weights, new_state = self._scan_step_weights(
                 query_t,
                 projected_key,
                 [s[:, None] for s in carry],
                 value_mask,
                 training,
+                extra_t,
             )
             new_state = [
                 ops.where(
@@ -285,6 +294,21 @@ class BaseAttention(keras.layers.Layer):
         # UnexpectedTracerError), and one matmul beats Tq of them.
         context = self._apply_weights(weights, value, training)  # (B, Tq, Dv)
         return context, weights, final_state
+
+    def _per_step_inputs(self, query, value, training):
+        """Inputs of every step drawn before `attend_sequence`'s loop.
+
+        `None`, or `(B, Tq, F)`: e.g. random numbers, which must not be drawn
+        inside a JAX scan (a SeedGenerator advanced there leaks a tracer).
+        """
+        return None
+
+    def _scan_step_weights(
+        self, query, projected_key, state, value_mask, training, step_inputs
+    ):
+        """`step_weights` inside `attend_sequence`, with the step's slice
+        `(B, 1, F)` of `_per_step_inputs`."""
+        return self.step_weights(query, projected_key, state, value_mask, training)
 
     def dropout_mask(self, value):
         """A dropout mask `(B, Tv)` of the weights, scaled by `1 / (1 - rate)`.

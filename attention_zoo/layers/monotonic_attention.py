@@ -8,7 +8,6 @@ import numbers
 import keras
 from keras import ops
 
-from attention_zoo import ops as zoo_ops
 from attention_zoo.layers.bahdanau_attention import BahdanauAttention
 from attention_zoo.layers.base_attention import BaseAttention
 from attention_zoo.layers.luong_attention import LuongAttention
@@ -317,61 +316,23 @@ class MonotonicAttention(BaseAttention):
             alignment = chosen * ops.cast(earlier == 0, "float32")  # first one
         return ops.cast(alignment, self.compute_dtype), [alignment]
 
-    def attend_sequence(
-        self,
-        query,
-        value,
-        projected_key,
-        state,
-        query_mask=None,
-        value_mask=None,
-        training=None,
-    ):
-        if not (training and self.sigmoid_noise > 0):
-            return super().attend_sequence(
-                query, value, projected_key, state, query_mask, value_mask, training
-            )
-        # The base's loop with the noise of every step drawn before it: a
-        # SeedGenerator advanced inside a JAX scan leaks a tracer (the base
-        # draws its dropout outside its loop for the same reason). A decoder
+    def _per_step_inputs(self, query, value, training):
+        # Every step's noise drawn before `attend_sequence`'s loop (a
+        # SeedGenerator advanced inside a JAX scan leaks a tracer). A decoder
         # that calls `step` in its own loop still draws it at each step.
-        query, value, projected_key = self._cast(query, value, projected_key)
-        if query_mask is None:
-            query_mask = ops.ones(ops.shape(query)[:2], dtype="bool")
-        if value_mask is not None:
-            value_mask = ops.cast(value_mask, "bool")
+        if not (training and self.sigmoid_noise > 0):
+            return None
         shape = (*ops.shape(query)[:2], ops.shape(value)[1])
-        noise = keras.random.normal(
+        return keras.random.normal(
             shape, dtype="float32", seed=self.noise_seed_generator
         )  # (B, Tq, Tv)
-        dq = query.shape[-1]
-        keep = ops.cast(query_mask, "float32")[:, :, None]
-        # One scanned float32 tensor [query, keep, noise] (see
-        # attention_zoo.ops.scan on TensorFlow with unknown lengths).
-        xs = ops.concatenate([ops.cast(query, "float32"), keep, noise], -1)
-        xs = ops.transpose(xs, (1, 0, 2))  # (Tq, B, Dq + 1 + Tv)
 
-        def scan_step(carry, x):
-            query_t = ops.cast(x[:, None, :dq], self.compute_dtype)  # (B, 1, Dq)
-            keep_t = x[:, dq : dq + 1] > 0.5  # (B, 1)
-            weights, new_state = self.step_weights(
-                query_t,
-                projected_key,
-                [s[:, None] for s in carry],
-                value_mask,
-                training,
-                noise=x[:, None, dq + 1 :],  # (B, 1, Tv)
-            )
-            new_state = [
-                ops.where(keep_t, n[:, 0], o) for n, o in zip(new_state, carry)
-            ]
-            weights = weights[:, 0]  # (B, Tv)
-            return new_state, ops.where(keep_t, weights, ops.zeros_like(weights))
-
-        final_state, weights = zoo_ops.scan(scan_step, list(state), xs)
-        weights = ops.transpose(weights, (1, 0, 2))  # (B, Tq, Tv)
-        context = self._apply_weights(weights, value, training)  # (B, Tq, Dv)
-        return context, weights, final_state
+    def _scan_step_weights(
+        self, query, projected_key, state, value_mask, training, step_inputs
+    ):
+        return self.step_weights(
+            query, projected_key, state, value_mask, training, noise=step_inputs
+        )
 
     def get_config(self):
         config = super().get_config()
