@@ -349,7 +349,7 @@ class AttentionRNNDecoder(keras.layers.Layer):
             states += mechanism.get_initial_state(memory_i, mask_i)
         return states
 
-    def step(self, inputs, states, constants, training=None):
+    def step(self, inputs, states, constants, training=None, step_inputs=None):
         """One decoder step.
 
         Args:
@@ -361,6 +361,11 @@ class AttentionRNNDecoder(keras.layers.Layer):
                 `attention_zoo.decoding.beam_search`), so the memory is never
                 copied per hypothesis.
             training: bool.
+            step_inputs: optional list, one entry per mechanism: `None` or
+                this step's slice `(B, F)` of the mechanism's
+                `per_step_inputs` (random numbers drawn before the loop; see
+                `BaseAttention.per_step_inputs`). Teacher forcing passes them;
+                decoding at inference needs none.
 
         Returns:
             `(output (B, output_size), new_states, alignment (B, Tx))`.
@@ -372,7 +377,7 @@ class AttentionRNNDecoder(keras.layers.Layer):
         cell_states, feeding, attention_state = self._split_states(states)
         if self.style == "bahdanau":
             context, alignment, attention_state = self._attend(
-                cell_states[0], constants, attention_state, training
+                cell_states[0], constants, attention_state, training, step_inputs
             )  # (B, Dm), (B, Tx)
             cell_input = ops.concatenate([inputs, context], axis=-1)
             h, new_cell_states = self.cell(cell_input, cell_states, training=training)
@@ -386,7 +391,7 @@ class AttentionRNNDecoder(keras.layers.Layer):
             cell_input = ops.concatenate([inputs, feeding[0]], axis=-1)
         h, new_cell_states = self.cell(cell_input, cell_states, training=training)
         context, alignment, attention_state = self._attend(
-            h, constants, attention_state, training
+            h, constants, attention_state, training, step_inputs
         )
         output = self._attention_dense(ops.concatenate([context, h], axis=-1))
         new_states = _as_list(new_cell_states)
@@ -401,7 +406,7 @@ class AttentionRNNDecoder(keras.layers.Layer):
         m = n + int(self.input_feeding)
         return states[:n], states[n:m], states[m:]
 
-    def _attend(self, query, constants, attention_state, training):
+    def _attend(self, query, constants, attention_state, training, step_inputs=None):
         """Single-step attention; queries `(B, D)` over a memory of batch `B / K`.
 
         The `K` queries that share a memory become `K` query rows of one
@@ -411,14 +416,24 @@ class AttentionRNNDecoder(keras.layers.Layer):
         """
         contexts, alignments, new_states = [], [], []
         attention_state = list(attention_state)
-        dropout_masks = self._dropout_masks or [None] * len(self._mechanisms)
-        for mechanism, constants_i, dropout_mask in zip(
-            self._mechanisms, self._per_mechanism(constants), dropout_masks
+        none = [None] * len(self._mechanisms)
+        dropout_masks = self._dropout_masks or none
+        for mechanism, constants_i, dropout_mask, step_inputs_i in zip(
+            self._mechanisms,
+            self._per_mechanism(constants),
+            dropout_masks,
+            step_inputs or none,
         ):
             n = mechanism.num_states
             state_i, attention_state = attention_state[:n], attention_state[n:]
             context, alignment, state_i = self._attend_one(
-                mechanism, query, constants_i, state_i, training, dropout_mask
+                mechanism,
+                query,
+                constants_i,
+                state_i,
+                training,
+                dropout_mask,
+                step_inputs_i,
             )
             contexts.append(context)
             alignments.append(alignment)
@@ -432,7 +447,14 @@ class AttentionRNNDecoder(keras.layers.Layer):
         )
 
     def _attend_one(
-        self, mechanism, query, constants, attention_state, training, dropout_mask
+        self,
+        mechanism,
+        query,
+        constants,
+        attention_state,
+        training,
+        dropout_mask,
+        step_inputs=None,
     ):
         memory, projected_key, memory_mask = constants
         memory_batch = ops.shape(memory)[0]
@@ -452,26 +474,47 @@ class AttentionRNNDecoder(keras.layers.Layer):
             value_mask=memory_mask,
             training=training,
             dropout_mask=dropout_mask,
+            step_inputs=None if step_inputs is None else rows(step_inputs),
         )  # (B/K, K, Dm), (B/K, K, Tx)
         return unrows(context), unrows(alignment), [unrows(s) for s in new_state]
 
     # -------------------------------------------------------- teacher forcing
 
-    def _scan(self, step_fn, inputs, states, inputs_mask):
-        """Run `step_fn(x_t, states) -> (output, states, alignment)` over time.
+    def _scan(self, step_fn, inputs, states, inputs_mask, step_inputs=None):
+        """Run `step_fn(x_t, states, step_inputs_t) -> (output, states,
+        alignment)` over time.
 
+        `step_inputs`: optional list of `None` or `(B, Ty, F)` tensors (drawn
+        before the loop); `step_inputs_t` is the list of their slices at `t`.
         Masked steps carry the states unchanged and emit zeros.
         """
-        # One scanned tensor, the mask riding as a last feature: Keras 3.15's
-        # TensorFlow scan fails on several inputs of unknown length.
-        mask = ops.cast(inputs_mask, inputs.dtype)[:, :, None]
-        xs = ops.transpose(
-            ops.concatenate([inputs, mask], -1), (1, 0, 2)
-        )  # (Ty, B, E+1)
+        # One scanned float32 tensor, the mask and the step inputs riding as
+        # extra features: Keras 3.15's TensorFlow scan fails on several
+        # inputs of unknown length.
+        step_inputs = list(step_inputs or [])
+        present = [x for x in step_inputs if x is not None]
+        dtype = keras.backend.standardize_dtype(inputs.dtype)
+        width = inputs.shape[-1] or ops.shape(inputs)[-1]
+        parts = [
+            ops.cast(inputs, "float32"),
+            ops.cast(inputs_mask, "float32")[:, :, None],
+            *(ops.cast(x, "float32") for x in present),
+        ]
+        xs = ops.transpose(ops.concatenate(parts, -1), (1, 0, 2))  # (Ty, B, ...)
+        # Where each mechanism's slice sits among the features: (start, end).
+        bounds, start = [], width + 1
+        for x in step_inputs:
+            if x is None:
+                bounds.append(None)
+            else:
+                bounds.append((start, start + ops.shape(x)[-1]))
+                start = start + ops.shape(x)[-1]
 
         def scan_step(carry, x):
-            x_t, keep = x[:, :-1], x[:, -1:] > 0.5  # (B, E), (B, 1)
-            output, new_states, alignment = step_fn(x_t, carry)
+            x_t = ops.cast(x[:, :width], dtype)  # (B, E)
+            keep = x[:, width : width + 1] > 0.5  # (B, 1)
+            step_inputs_t = [None if b is None else x[:, b[0] : b[1]] for b in bounds]
+            output, new_states, alignment = step_fn(x_t, carry, step_inputs_t)
             new_states = [
                 ops.where(_broadcastable(keep, new), new, old)
                 for new, old in zip(new_states, carry)
@@ -521,23 +564,23 @@ class AttentionRNNDecoder(keras.layers.Layer):
         return outputs, alignments, final_states
 
     def _teacher_forced(self, inputs, states, constants, inputs_mask, training):
-        noisy = [m.name for m in self._mechanisms if m.draws_random_per_step]
-        if training and noisy and keras.backend.backend() == "jax":
-            # A random draw inside a traced JAX scan leaks a tracer (fit fails
-            # with UnexpectedTracerError); ParallelAttentionDecoder draws the
-            # noise of every step before its loop.
-            raise ValueError(
-                f"{self.__class__.__name__}: attention {noisy} draws noise at "
-                "every step (e.g. MonotonicAttention(sigmoid_noise > 0)), which "
-                "cannot be trained inside this decoder's recurrence on the JAX "
-                "backend. Use ParallelAttentionDecoder, sigmoid_noise=0, or "
-                "another backend."
+        # Random numbers a mechanism needs at every step (e.g. monotonic
+        # attention's noise) are drawn for the whole sequence before the
+        # recurrence: a random draw inside a JAX scan leaks a tracer.
+        step_inputs = [
+            mechanism.per_step_inputs(inputs, memory, training)
+            for mechanism, (memory, _, _) in zip(
+                self._mechanisms, self._per_mechanism(constants)
             )
+        ]
         return self._scan(
-            lambda x_t, s: self.step(x_t, s, constants, training=training),
+            lambda x_t, s, e: self.step(
+                x_t, s, constants, training=training, step_inputs=e
+            ),
             inputs,
             states,
             inputs_mask,
+            step_inputs,
         )
 
     def _check_inputs(self, inputs_shape, memory_shapes):
@@ -675,7 +718,7 @@ class ParallelAttentionDecoder(AttentionRNNDecoder):
     def _teacher_forced(self, inputs, states, constants, inputs_mask, training):
         cell_states, _, attention_state = self._split_states(states)
 
-        def cell_step(x_t, cell_states):
+        def cell_step(x_t, cell_states, _):
             h, new_states = self.cell(x_t, cell_states, training=training)
             return h, _as_list(new_states), ops.zeros_like(h[:, :1])
 

@@ -152,14 +152,14 @@ class ShowAttendTellDecoder(AttentionRNNDecoder):
             )
             self._context_output_dense.build((None, self._memory_dim))
 
-    def step(self, inputs, states, constants, training=None):
+    def step(self, inputs, states, constants, training=None, step_inputs=None):
         """One decoder step; see `AttentionRNNDecoder.step`."""
         inputs = ops.cast(inputs, self.compute_dtype)
         set_keras_mask(inputs, None)
         cell_states, _, attention_state = self._split_states(states)
         previous = cell_states[0]  # h_{t-1}
         context, alignment, attention_state = self._attend(
-            previous, constants, attention_state, training
+            previous, constants, attention_state, training, step_inputs
         )  # (B, D), (B, L)
         if self.gate:
             context = self._gate_dense(previous) * context  # beta_t: (B, 1)

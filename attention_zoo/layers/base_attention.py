@@ -86,12 +86,6 @@ class BaseAttention(keras.layers.Layer):
     #: Number of state tensors the mechanism carries from step to step.
     num_states: int = 0
 
-    @property
-    def draws_random_per_step(self) -> bool:
-        """Whether `step` draws random numbers itself in training (other than
-        the dropout, which decoders draw once per sequence)."""
-        return False
-
     def __init__(self, dropout: float = 0.0, seed: int | None = None, **kwargs):
         super().__init__(**kwargs)
         if not 0.0 <= float(dropout) < 1.0:
@@ -189,6 +183,7 @@ class BaseAttention(keras.layers.Layer):
         value_mask=None,
         training=None,
         dropout_mask=None,
+        step_inputs=None,
     ):
         """One decoder step that carries the mechanism's state.
 
@@ -205,6 +200,10 @@ class BaseAttention(keras.layers.Layer):
                 dropout of the weights during training, drawn once per
                 sequence instead of at every step (decoders pass one; a random
                 draw inside a JAX `scan` would leak a tracer).
+            step_inputs: optional `(B, F)` (or `(B, R, F)`): this step's slice
+                of `per_step_inputs`, drawn before the caller's loop. Without
+                it, a mechanism that needs random numbers in training (e.g.
+                `MonotonicAttention(sigmoid_noise > 0)`) draws them here.
 
         Returns:
             `(context, weights, new_state)`: `(B, Dv)`, `(B, Tv)` (or
@@ -225,8 +224,10 @@ class BaseAttention(keras.layers.Layer):
             state = [s[:, None] for s in state]
         if value_mask is not None:
             value_mask = ops.cast(value_mask, "bool")
-        weights, new_state = self.step_weights(
-            query, projected_key, state, value_mask, training
+        if single and step_inputs is not None:
+            step_inputs = step_inputs[:, None]
+        weights, new_state = self._step_weights_with_inputs(
+            query, projected_key, state, value_mask, training, step_inputs
         )
         context = self._apply_weights(weights, value, training, dropout_mask)
         new_state = list(new_state)
@@ -261,7 +262,7 @@ class BaseAttention(keras.layers.Layer):
         dq = query.shape[-1]
         keep = ops.cast(query_mask, "float32")[:, :, None]
         parts = [ops.cast(query, "float32"), keep]
-        extra = self._per_step_inputs(query, value, training)  # (B, Tq, F)
+        extra = self.per_step_inputs(query, value, training)  # (B, Tq, F)
         if extra is not None:
             parts.append(ops.cast(extra, "float32"))
         xs = ops.transpose(ops.concatenate(parts, -1), (1, 0, 2))
@@ -270,7 +271,7 @@ class BaseAttention(keras.layers.Layer):
             query_t = ops.cast(x[:, None, :dq], self.compute_dtype)  # (B, 1, Dq)
             keep_t = x[:, dq : dq + 1] > 0.5  # (B, 1)
             extra_t = None if extra is None else x[:, None, dq + 1 :]  # (B, 1, F)
-            weights, new_state = self._scan_step_weights(
+            weights, new_state = self._step_weights_with_inputs(
                 query_t,
                 projected_key,
                 [s[:, None] for s in carry],
@@ -295,19 +296,32 @@ class BaseAttention(keras.layers.Layer):
         context = self._apply_weights(weights, value, training)  # (B, Tq, Dv)
         return context, weights, final_state
 
-    def _per_step_inputs(self, query, value, training):
-        """Inputs of every step drawn before `attend_sequence`'s loop.
+    def per_step_inputs(self, steps, value, training=None):
+        """Inputs of every step, drawn before a loop over the steps.
 
-        `None`, or `(B, Tq, F)`: e.g. random numbers, which must not be drawn
-        inside a JAX scan (a SeedGenerator advanced there leaks a tracer).
+        Random numbers must not be drawn inside a loop body: a SeedGenerator
+        advanced inside a traced JAX `scan` leaks a tracer. A mechanism that
+        needs some at each step in training (`MonotonicAttention`'s
+        pre-sigmoid noise) draws them here for all steps at once, and the
+        loop (`attend_sequence`, the decoders' recurrence) hands step `t` its
+        slice through `step(..., step_inputs=...)`.
+
+        Args:
+            steps: a tensor whose first two axes are the batch `B` and the
+                steps `T` (e.g. the query sequence).
+            value: `(B, Tv, Dv)`.
+            training: bool.
+
+        Returns:
+            `None` (the base class: nothing to draw), or float32 `(B, T, F)`.
         """
         return None
 
-    def _scan_step_weights(
+    def _step_weights_with_inputs(
         self, query, projected_key, state, value_mask, training, step_inputs
     ):
-        """`step_weights` inside `attend_sequence`, with the step's slice
-        `(B, 1, F)` of `_per_step_inputs`."""
+        """`step_weights` given the step's slice `(B, R, F)` of
+        `per_step_inputs` (or `None`); the base class has none."""
         return self.step_weights(query, projected_key, state, value_mask, training)
 
     def dropout_mask(self, value):

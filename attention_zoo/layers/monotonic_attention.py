@@ -161,10 +161,6 @@ class MonotonicAttention(BaseAttention):
 
     num_states = 1
 
-    @property
-    def draws_random_per_step(self) -> bool:
-        return self.sigmoid_noise > 0
-
     def __init__(
         self,
         units: int | None = None,
@@ -316,18 +312,17 @@ class MonotonicAttention(BaseAttention):
             alignment = chosen * ops.cast(earlier == 0, "float32")  # first one
         return ops.cast(alignment, self.compute_dtype), [alignment]
 
-    def _per_step_inputs(self, query, value, training):
-        # Every step's noise drawn before `attend_sequence`'s loop (a
-        # SeedGenerator advanced inside a JAX scan leaks a tracer). A decoder
-        # that calls `step` in its own loop still draws it at each step.
+    def per_step_inputs(self, steps, value, training=None):
+        """The pre-sigmoid noise of every step in training, standard normal
+        float32 `(B, T, Tv)`; `None` without noise or outside training."""
         if not (training and self.sigmoid_noise > 0):
             return None
-        shape = (*ops.shape(query)[:2], ops.shape(value)[1])
+        shape = (*ops.shape(steps)[:2], ops.shape(value)[1])
         return keras.random.normal(
             shape, dtype="float32", seed=self.noise_seed_generator
-        )  # (B, Tq, Tv)
+        )  # (B, T, Tv)
 
-    def _scan_step_weights(
+    def _step_weights_with_inputs(
         self, query, projected_key, state, value_mask, training, step_inputs
     ):
         return self.step_weights(

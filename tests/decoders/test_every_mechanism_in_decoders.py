@@ -389,27 +389,63 @@ def test_attention_dropout_trains_inside_the_recurrence(decoder_form):
     assert decoder._dropout_masks is None
 
 
-def test_noise_inside_a_recurrent_decoder():
-    """Sigmoid noise drawn per step: trains inside the recurrence on TensorFlow
-    and PyTorch, a clear error on JAX; the parallel decoder trains on all."""
+@pytest.mark.parametrize(
+    "decoder_form", ["bahdanau_style", "luong_input_feeding", "parallel"]
+)
+def test_noise_drawn_per_step_trains_in_every_decoder(decoder_form):
+    """Sigmoid noise drawn at every step of the recurrence: `fit` works on
+    every backend (a draw inside a traced JAX scan would leak a tracer), and
+    training calls differ from each other and from inference."""
     x, memory, _ = inputs(seed=7)
     y = np.random.default_rng(1).normal(size=(B, TY, 2)).astype("float32")
+    decoder = DECODERS[decoder_form](
+        MonotonicAttention(UNITS, sigmoid_noise=1.0, score_bias_init=1.0, seed=2)
+    )
+    tokens, mem = keras.Input((None, E)), keras.Input((TX, DM))
+    outputs, _, _ = decoder(tokens, mem)
+    model = keras.Model([tokens, mem], keras.layers.Dense(2)(outputs))
+    model.compile("adam", "mse")
+    history = model.fit([x, memory], y, epochs=2, verbose=0)
+    assert np.isfinite(history.history["loss"]).all()
+    first = to_numpy(decoder(x, memory, training=True)[1])
+    second = to_numpy(decoder(x, memory, training=True)[1])
+    inference = to_numpy(decoder(x, memory)[1])
+    assert not np.allclose(first, second)
+    assert not np.allclose(first, inference)
 
-    def fit(decoder):
-        tokens, mem = keras.Input((None, E)), keras.Input((TX, DM))
-        outputs, _, _ = decoder(tokens, mem)
-        model = keras.Model([tokens, mem], keras.layers.Dense(2)(outputs))
-        model.compile("adam", "mse")
-        return model.fit([x, memory], y, epochs=1, verbose=0).history["loss"]
 
-    noisy = lambda: MonotonicAttention(UNITS, sigmoid_noise=1.0, seed=2)  # noqa: E731
-    assert np.isfinite(fit(DECODERS["parallel"](noisy()))).all()
-    recurrent = DECODERS["bahdanau_style"](noisy())
-    if keras.backend.backend() == "jax":
-        with pytest.raises(ValueError, match="draws noise at every step"):
-            fit(recurrent)
-    else:
-        assert np.isfinite(fit(recurrent)).all()
+@pytest.mark.parametrize("decoder_form", ["bahdanau_style", "luong_input_feeding"])
+def test_teacher_forcing_hands_each_step_its_noise(decoder_form):
+    """The noise drawn before the recurrence reaches the right step: teacher
+    forcing with a given noise equals stepping with its slices."""
+    decoder = DECODERS[decoder_form](
+        MonotonicAttention(UNITS, sigmoid_noise=2.0, score_bias_init=1.0, seed=2)
+    )
+    x, memory, memory_mask = inputs(seed=3)
+    decoder(x, memory)
+    randomize(decoder)
+    mechanism = decoder.attention
+    noise = np.random.default_rng(4).normal(size=(B, TY, TX)).astype("float32")
+    mechanism.per_step_inputs = lambda steps, value, training=None: (
+        noise if training else None
+    )
+    outputs, alignments, _ = decoder(x, memory, memory_mask=memory_mask, training=True)
+    constants = decoder.get_constants(memory, memory_mask)
+    states = decoder.get_initial_state(memory, memory_mask)
+    for t in range(TY):
+        output, states, alignment = decoder.step(
+            x[:, t], states, constants, training=True, step_inputs=[noise[:, t]]
+        )
+        np.testing.assert_allclose(to_numpy(output), to_numpy(outputs)[:, t], atol=1e-5)
+        np.testing.assert_allclose(
+            to_numpy(alignment), to_numpy(alignments)[:, t], atol=1e-5
+        )
+    # The noise matters: another draw gives other alignments.
+    noise = noise[::-1].copy()
+    assert not np.allclose(
+        to_numpy(decoder(x, memory, memory_mask=memory_mask, training=True)[1]),
+        to_numpy(alignments),
+    )
 
 
 @parametrize_cases
