@@ -5,7 +5,10 @@ Bahdanau scores of the default date model (Embedding + bidirectional GRU
 encoder + `ParallelAttentionDecoder`) and trains with
 `applications.dates.tasks.train` under the default configuration: the same
 data (one seed), the same epoch budget as the core Bahdanau model (6 epochs
-of 30,000 dates), the same optimizer and schedule. Stateful mechanisms
+of 30,000 dates, batch 128), the same optimizer and schedule (Adam,
+cosine decay to 0) from each mechanism's initial learning rate
+(`applications.dates.model.default_learning_rate`: 3e-3, 1e-2 for
+monotonic attention). Stateful mechanisms
 (local-m, location-sensitive, coverage, monotonic, MoChA) run their state from step
 to step inside the decoder; the others attend to all target steps at once.
 
@@ -49,7 +52,7 @@ from _common import backend_version, cpu_model, load_average, print_table  # noq
 
 import attention_zoo  # noqa: E402
 from applications.dates import data, tasks  # noqa: E402
-from applications.dates.model import ATTENTIONS  # noqa: E402
+from applications.dates.model import ATTENTIONS, default_learning_rate  # noqa: E402
 
 TARGET = 0.99
 DECODE_BATCH = 1000
@@ -81,6 +84,7 @@ def run_one(name: str, config: tasks.TrainConfig) -> dict:
     epochs = training["epoch_seconds"]
     return {
         "attention": name,
+        "learning_rate": default_learning_rate("default", name),
         "test_exact_match": metrics["exact_match"],
         "val_exact_match_by_epoch": training["history"].get("val_exact_match", []),
         "first_epoch_s": epochs[0],
@@ -128,6 +132,7 @@ def main(argv=None) -> int:
         rows.append(
             [
                 r["attention"],
+                f"{r['learning_rate']:g}",
                 f"{100 * r['test_exact_match']:.2f}",
                 "yes" if r["test_exact_match"] >= TARGET else "**no**",
                 by_epoch,
@@ -139,6 +144,7 @@ def main(argv=None) -> int:
     print_table(
         [
             "attention",
+            "learning rate",
             "test exact match, %",
             f">= {100 * TARGET:.0f} %",
             "val exact match by epoch, % (fit)",

@@ -200,7 +200,11 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
             )
         steps = -(-len(train_set) // config.batch_size) * config.epochs
         models.compile_model(
-            model, config.model, config.learning_rate, total_steps=steps
+            model,
+            config.model,
+            config.learning_rate,
+            total_steps=steps,
+            attention=config.attention,
         )
     if verbose:
         replicas = strategy.num_replicas_in_sync if strategy else 1

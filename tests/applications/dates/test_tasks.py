@@ -64,6 +64,36 @@ def test_every_attention_builds_and_decodes_compiled(attention):
     assert live.sum() >= 4 * 3  # enough steps compared to mean something
 
 
+@pytest.mark.parametrize(
+    "kind, attention, given, expected",
+    [
+        ("default", "bahdanau", None, 3e-3),
+        ("default", "monotonic", None, 1e-2),
+        ("default", "mocha", None, 3e-3),
+        ("default", "mocha", 2e-3, 2e-3),
+        ("classic", "bahdanau", None, 5e-3),
+    ],
+)
+def test_learning_rate_by_model_and_mechanism(kind, attention, given, expected):
+    if kind == "classic":
+        model = models.build_classic(40)
+    else:
+        model = models.build_default(40, units=8, embedding_dim=8, attention=attention)
+    models.compile_model(model, kind, given, total_steps=100, attention=attention)
+    rate = keras.ops.convert_to_numpy(model.optimizer.learning_rate)
+    np.testing.assert_allclose(rate, expected, rtol=1e-6)
+
+
+def test_classic_trains_with_the_course_decay():
+    """Keras 2's Adam(lr=0.005, decay=0.01): rate / (1 + 0.01 * iterations)."""
+    for course_decay, after_100 in ((True, 0.0025), (False, 0.005)):
+        model = models.build_classic(40)
+        models.compile_model(model, "classic", course_decay=course_decay)
+        model.optimizer.iterations.assign(100)
+        rate = keras.ops.convert_to_numpy(model.optimizer.learning_rate)
+        np.testing.assert_allclose(rate, after_100, rtol=1e-6)
+
+
 def test_unknown_attention_is_refused(tmp_path):
     with pytest.raises(ValueError, match="`attention` must be one of"):
         models.build_default(40, attention="cosine")
