@@ -391,8 +391,8 @@ def test_attention_dropout_trains_inside_the_recurrence(decoder_form):
 
 @pytest.mark.parametrize("decoder_form", ["bahdanau_style", "parallel"])
 def test_noise_drawn_per_step_trains_in_every_decoder(decoder_form):
-    """Sigmoid noise drawn at every step of the recurrence: `fit` works on
-    every backend (a draw inside a traced JAX scan would leak a tracer), and
+    """Sigmoid noise drawn at every step (recurrent and parallel decoder):
+    `fit` works on every backend (a draw inside a traced JAX scan would leak a tracer), and
     training calls differ from each other and from inference."""
     x, memory, _ = inputs(seed=7)
     y = np.random.default_rng(1).normal(size=(B, TY, 2)).astype("float32")
