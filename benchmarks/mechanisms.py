@@ -8,7 +8,7 @@ data (one seed), the same epoch budget as the core Bahdanau model (6 epochs
 of 30,000 dates, batch 128), the same optimizer and schedule (Adam,
 cosine decay to 0) from each mechanism's initial learning rate
 (`applications.dates.model.default_learning_rate`: 3e-3, 1e-2 for
-monotonic attention). Stateful mechanisms
+monotonic attention and MoChA). Stateful mechanisms
 (local-m, location-sensitive, coverage, monotonic, MoChA) run their state from step
 to step inside the decoder; the others attend to all target steps at once.
 

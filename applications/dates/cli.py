@@ -38,7 +38,7 @@ def add_parser(commands) -> None:
         type=float,
         default=None,
         help="Adam's initial rate (default: 5e-3 for classic; for default "
-        "3e-3, or 1e-2 with --attention monotonic)",
+        "3e-3, or 1e-2 with --attention monotonic or mocha)",
     )
     train.add_argument("--seed", type=int, default=0)
     train.add_argument(

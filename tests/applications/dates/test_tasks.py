@@ -69,8 +69,9 @@ def test_every_attention_builds_and_decodes_compiled(attention):
     [
         ("default", "bahdanau", None, 3e-3),
         ("default", "monotonic", None, 1e-2),
-        ("default", "mocha", None, 3e-3),
+        ("default", "mocha", None, 1e-2),
         ("default", "mocha", 2e-3, 2e-3),
+        ("default", "location", None, 3e-3),
         ("classic", "bahdanau", None, 5e-3),
     ],
 )
