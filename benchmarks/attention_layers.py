@@ -12,7 +12,9 @@ Measures, on the backend named by `KERAS_BACKEND` (default TensorFlow):
    `keras.layers.Attention()`;
 3. step decoding with `BahdanauAttention`: `Ty` single-step calls over a memory
    projected once (`project_key` + `attend`) against `layer(query_t, value)`,
-   which projects the memory again at every step.
+   which projects the memory again at every step; both from a Python loop of
+   compiled steps and as one compiled loop (`ops.fori_loop`, the way
+   `attention_zoo.decoding` decodes; XLA may hoist the projection out of it).
 
 Every variant is compiled the same way (see `compile_step`), warmed up, then
 timed `--repeats` times with the variants interleaved; the tables report
@@ -144,6 +146,33 @@ class Attend(keras.layers.Layer):
 
     def call(self, query, value, projected_key):
         return self.layer.attend(query, value, projected_key)
+
+
+class DecodeLoop(keras.layers.Layer):
+    """`steps` attention steps in one compiled loop (`ops.fori_loop`), as
+    `attention_zoo.decoding` runs them; the context is fed back as the next
+    query. `projected_once` projects the memory before the loop
+    (`project_key` + `attend`), otherwise every step calls `layer(q, value)`."""
+
+    def __init__(self, layer, steps: int, projected_once: bool, **kwargs):
+        super().__init__(**kwargs)
+        self.layer = layer
+        self.steps = steps
+        self.projected_once = projected_once
+
+    def call(self, query, value):
+        if self.projected_once:
+            projected_key = self.layer.project_key(value)
+
+            def body(_, q):
+                return self.layer.attend(q, value, projected_key)
+
+        else:
+
+            def body(_, q):
+                return self.layer(q, value)
+
+        return ops.fori_loop(0, self.steps, body, query)
 
 
 def copy_bahdanau_weights(layer: BahdanauAttention, course: CourseAttention):
@@ -429,12 +458,15 @@ def bench_training(args, shapes, rng, results):
 
 
 def make_decoders(layer: BahdanauAttention, query0, value, ty: int, jit: bool):
-    """Two callables decoding `ty` steps over `value`, returning the last context.
+    """Pairs of callables decoding `ty` steps over `value`, returning the last
+    context, by loop kind: "python loop" calls a compiled single step `ty`
+    times from Python, "compiled loop" compiles the whole loop.
 
-    The first projects the memory once (`project_key`, then `attend` per
-    step), the second calls `layer(query_t, value)`, projecting it every step.
-    A decoder's next query depends on the step before; here the context is
-    fed back as the next query (`Dq == Dv`), so the steps are serial.
+    In each pair the first projects the memory once (`project_key`, then
+    `attend` per step), the second calls `layer(query_t, value)`, projecting
+    it every step. A decoder's next query depends on the step before; here
+    the context is fed back as the next query (`Dq == Dv`), so the steps are
+    serial.
     """
     project, attend = ProjectKey(layer), Attend(layer)
     attend(query0, value, project(value))  # builds the wrappers
@@ -455,7 +487,17 @@ def make_decoders(layer: BahdanauAttention, query0, value, ty: int, jit: bool):
             query = recompute_step(query, value)
         return to_numpy(query)
 
-    return decode_projected_once, decode_recompute
+    loops = [DecodeLoop(layer, ty, projected_once=p) for p in (True, False)]
+    for loop in loops:
+        loop(query0, value)  # builds the wrapper
+    loop_once, loop_recompute = (compile_step(loop, jit=jit) for loop in loops)
+    return {
+        "python loop": (decode_projected_once, decode_recompute),
+        "compiled loop": (
+            lambda: to_numpy(loop_once(query0, value)),
+            lambda: to_numpy(loop_recompute(query0, value)),
+        ),
+    }
 
 
 def bench_decoding(args, ty, tvs, rng, results):
@@ -467,48 +509,51 @@ def bench_decoding(args, ty, tvs, rng, results):
         )
         layer = BahdanauAttention(units=args.units)
         layer(query0, value)
-        decode_projected_once, decode_recompute = make_decoders(
-            layer, query0, value, ty, args.jit
-        )
-        check_close(
-            "projected-once vs recompute decoding",
-            decode_projected_once(),
-            decode_recompute(),
-        )
-        t = time_interleaved(
-            {"once": decode_projected_once, "recompute": decode_recompute},
-            args.repeats,
-        )
-        speedup = t["recompute"][0] / t["once"][0]
-        results.append(
-            (
-                "projected-once >= 2x faster than recompute",
-                f"Ty={ty}, Tv={tv}",
-                speedup,
-                speedup >= TARGET_DECODE,
+        decoders = make_decoders(layer, query0, value, ty, args.jit)
+        for loop, (decode_projected_once, decode_recompute) in decoders.items():
+            check_close(
+                f"projected-once vs recompute decoding ({loop})",
+                decode_projected_once(),
+                decode_recompute(),
             )
-        )
-        rows.append(
-            [
-                str(ty),
-                str(tv),
-                fmt_ms(t["once"]),
-                fmt_ms(t["recompute"]),
-                f"{speedup:.2f}x",
-                verdict(speedup >= TARGET_DECODE),
-            ]
-        )
+            t = time_interleaved(
+                {"once": decode_projected_once, "recompute": decode_recompute},
+                args.repeats,
+            )
+            speedup = t["recompute"][0] / t["once"][0]
+            results.append(
+                (
+                    "projected-once >= 2x faster than recompute",
+                    f"{loop}, Ty={ty}, Tv={tv}",
+                    speedup,
+                    speedup >= TARGET_DECODE,
+                )
+            )
+            rows.append(
+                [
+                    loop,
+                    str(ty),
+                    str(tv),
+                    fmt_ms(t["once"]),
+                    fmt_ms(t["recompute"]),
+                    f"{speedup:.2f}x",
+                    verdict(speedup >= TARGET_DECODE),
+                ]
+            )
         print(f"  measured decoding Tv = {tv}", file=sys.stderr, flush=True)
 
     print(f"#### 3. BahdanauAttention(units={args.units}), step decoding (inference)\n")
     print(
-        f"Batch {args.batch}, features {args.dim}; Ty calls of a compiled "
-        "single-step function from a Python loop, query (B, Dq) per step. "
+        f"Batch {args.batch}, features {args.dim}, query (B, Dq) per step. "
+        "Python loop: Ty calls of a compiled single-step function; compiled "
+        "loop: the Ty steps in one compiled `ops.fori_loop`, as "
+        "`attention_zoo.decoding` decodes. "
         "Projected once: `project_key(value)` once, then `attend(q_t, value, pk)`; "
         "recompute: `layer(q_t, value)`. Times in ms for the whole sequence.\n"
     )
     print_table(
         [
+            "loop",
             "Ty",
             "Tv",
             "projected once ms",
