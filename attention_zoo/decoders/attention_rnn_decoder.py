@@ -364,8 +364,10 @@ class AttentionRNNDecoder(keras.layers.Layer):
             step_inputs: optional list, one entry per mechanism: `None` or
                 this step's slice `(B, F)` of the mechanism's
                 `per_step_inputs` (random numbers drawn before the loop; see
-                `BaseAttention.per_step_inputs`). Teacher forcing passes them;
-                decoding at inference needs none.
+                `BaseAttention.per_step_inputs`), then one more entry for the
+                decoder itself (`None` or its slice of
+                `decoder_step_inputs`). Teacher forcing passes them; decoding
+                at inference needs none.
 
         Returns:
             `(output (B, output_size), new_states, alignment (B, Tx))`.
@@ -573,6 +575,7 @@ class AttentionRNNDecoder(keras.layers.Layer):
                 self._mechanisms, self._per_mechanism(constants)
             )
         ]
+        step_inputs.append(self.decoder_step_inputs(inputs, training))
         return self._scan(
             lambda x_t, s, e: self.step(
                 x_t, s, constants, training=training, step_inputs=e
@@ -582,6 +585,14 @@ class AttentionRNNDecoder(keras.layers.Layer):
             inputs_mask,
             step_inputs,
         )
+
+    def decoder_step_inputs(self, inputs, training=None):
+        """The decoder's own inputs of every teacher-forced step, drawn
+        before the recurrence (as `BaseAttention.per_step_inputs` for a
+        mechanism): `None` here, float32 `(B, Ty, F)` in a subclass that
+        needs random numbers at each step. `step` gets the slice at `t` as
+        the last entry of its `step_inputs`."""
+        return None
 
     def _check_inputs(self, inputs_shape, memory_shapes):
         """`memory_shapes`: one shape per mechanism."""

@@ -28,6 +28,15 @@ class ShowAttendTellDecoder(AttentionRNNDecoder):
       output layer `L_o` (e.g. dropout and a `Dense` over the vocabulary)
       turns into logits. With `deep_output=False` the output is `[h_t; z_t]`.
 
+    `context_dropout` (not in the paper) hides `z_t` from the LSTM at a
+    random fraction of the training steps, the whole vector at once (the
+    kept steps scaled by `1 / (1 - context_dropout)`); the deep output still
+    sees `z_t`. Without it the LSTM can carry what the attention saw at one
+    step (an object's shape, read while its size and colour were emitted)
+    to the next, so nothing keeps the attention on the object when its noun
+    is emitted. With it, a word must sometimes come from the attention of
+    its own step.
+
     The initial state is `tanh` MLPs of the mean memory by default
     (`initial_state="mean_memory"`: `h_0 = f_init,h(mean(a))`,
     `c_0 = f_init,c(mean(a))`). Everything else (teacher forcing with
@@ -50,6 +59,8 @@ class ShowAttendTellDecoder(AttentionRNNDecoder):
             instead of `[h_t; z_t]` (size `units + D`).
         initial_state: `"mean_memory"` (the paper's) or `"zeros"`.
         dropout: fraction of the inputs and outputs dropped during training.
+        context_dropout: fraction of the training steps at which the LSTM
+            input gets no context (see above); 0 disables it.
         seed: seed of the dropout.
         **kwargs: base layer arguments.
 
@@ -92,6 +103,7 @@ class ShowAttendTellDecoder(AttentionRNNDecoder):
         deep_output: bool = True,
         initial_state: str = "mean_memory",
         dropout: float = 0.0,
+        context_dropout: float = 0.0,
         seed: int | None = None,
         **kwargs,
     ):
@@ -118,8 +130,24 @@ class ShowAttendTellDecoder(AttentionRNNDecoder):
             seed=seed,
             **kwargs,
         )
+        if (
+            isinstance(context_dropout, bool)
+            or not isinstance(context_dropout, (int, float))
+            or not 0.0 <= context_dropout < 1.0
+        ):
+            raise ValueError(
+                f"{self.__class__.__name__}: `context_dropout` must be a float in "
+                f"[0, 1). Received: context_dropout={context_dropout!r}"
+            )
         self.gate = bool(gate)
         self.deep_output = bool(deep_output)
+        self.context_dropout = float(context_dropout)
+        if self.context_dropout > 0:
+            # Applied to ones (B, Ty, 1): each step's keep flag, 0 or
+            # 1 / (1 - rate), drawn before the recurrence.
+            self._context_dropout = keras.layers.Dropout(
+                self.context_dropout, seed=None if seed is None else seed + 2
+            )
 
     @property
     def output_size(self) -> int:
@@ -152,6 +180,13 @@ class ShowAttendTellDecoder(AttentionRNNDecoder):
             )
             self._context_output_dense.build((None, self._memory_dim))
 
+    def decoder_step_inputs(self, inputs, training=None):
+        """The LSTM's context keep flags `(B, Ty, 1)` in training, else None."""
+        if not training or self.context_dropout == 0:
+            return None
+        shape = (ops.shape(inputs)[0], ops.shape(inputs)[1], 1)
+        return self._context_dropout(ops.ones(shape, "float32"), training=True)
+
     def step(self, inputs, states, constants, training=None, step_inputs=None):
         """One decoder step; see `AttentionRNNDecoder.step`."""
         inputs = ops.cast(inputs, self.compute_dtype)
@@ -163,8 +198,15 @@ class ShowAttendTellDecoder(AttentionRNNDecoder):
         )  # (B, D), (B, L)
         if self.gate:
             context = self._gate_dense(previous) * context  # beta_t: (B, 1)
+        cell_context = context
+        if step_inputs is not None and len(step_inputs) > len(self._mechanisms):
+            keep = step_inputs[len(self._mechanisms)]  # (B, 1) or None
+            if keep is not None:
+                cell_context = ops.cast(keep, context.dtype) * context
         h, new_states = self.cell(
-            ops.concatenate([inputs, context], axis=-1), cell_states, training=training
+            ops.concatenate([inputs, cell_context], axis=-1),
+            cell_states,
+            training=training,
         )
         if self.deep_output:
             output = (
@@ -185,5 +227,11 @@ class ShowAttendTellDecoder(AttentionRNNDecoder):
         config = super().get_config()
         for key in ("style", "input_feeding", "attention_output_units"):
             del config[key]
-        config.update({"gate": self.gate, "deep_output": self.deep_output})
+        config.update(
+            {
+                "gate": self.gate,
+                "deep_output": self.deep_output,
+                "context_dropout": self.context_dropout,
+            }
+        )
         return config

@@ -19,6 +19,7 @@ CONFIGS = {
     "no_gate": dict(gate=False),
     "no_deep_output": dict(deep_output=False),
     "zeros_luong_score": dict(initial_state="zeros", score="luong"),
+    "context_dropout": dict(context_dropout=0.5, seed=3),
 }
 parametrize_configs = pytest.mark.parametrize("name", list(CONFIGS))
 
@@ -61,12 +62,9 @@ def _w(v):
     return to_numpy(v).astype("float64")
 
 
-@pytest.mark.parametrize("name", ["gate_deep_output", "no_gate", "no_deep_output"])
-def test_matches_numpy_float64_reference(name):
-    decoder = built(name)
-    x, memory, _, memory_mask = inputs(seed=7)
-    outputs, alignments, states = decoder(x, memory, memory_mask=memory_mask)
-    outputs, alignments = to_numpy(outputs), to_numpy(alignments)
+def reference(decoder, x, memory, memory_mask, keep=None):
+    """NumPy float64 outputs, alignments and final (h, c); `keep` (B, Ty, 1)
+    scales the context the LSTM sees at each step (context dropout)."""
     cell = decoder.cell
     lstm = (_w(cell.kernel), _w(cell.recurrent_kernel), _w(cell.bias))
     # h_0, c_0: tanh MLPs of the mean over the unmasked memory positions.
@@ -74,6 +72,7 @@ def test_matches_numpy_float64_reference(name):
     h, c = (
         np.tanh(mean @ _w(d.kernel) + _w(d.bias)) for d in decoder._initial_state_denses
     )
+    all_outputs, all_weights = [], []
     for t in range(TY):
         scores = ref.layer_scores(decoder.attention, h[:, None, :], memory)
         context, weights = ref.attention(scores, memory, None, memory_mask)
@@ -81,7 +80,8 @@ def test_matches_numpy_float64_reference(name):
         if decoder.gate:
             gate = decoder._gate_dense
             context = ref.sigmoid(h @ _w(gate.kernel) + _w(gate.bias)) * context
-        h, c = ref.lstm_step(np.concatenate([x[:, t], context], -1), h, c, *lstm)
+        cell_context = context if keep is None else keep[:, t] * context
+        h, c = ref.lstm_step(np.concatenate([x[:, t], cell_context], -1), h, c, *lstm)
         if decoder.deep_output:
             expected = (
                 x[:, t]
@@ -90,10 +90,58 @@ def test_matches_numpy_float64_reference(name):
             )
         else:
             expected = np.concatenate([h, context], -1)
-        np.testing.assert_allclose(alignments[:, t], weights[:, 0], atol=1e-5)
-        np.testing.assert_allclose(outputs[:, t], expected, atol=1e-5)
+        all_outputs.append(expected)
+        all_weights.append(weights[:, 0])
+    return np.stack(all_outputs, 1), np.stack(all_weights, 1), h, c
+
+
+@pytest.mark.parametrize("name", ["gate_deep_output", "no_gate", "no_deep_output"])
+def test_matches_numpy_float64_reference(name):
+    decoder = built(name)
+    x, memory, _, memory_mask = inputs(seed=7)
+    outputs, alignments, states = decoder(x, memory, memory_mask=memory_mask)
+    expected, weights, h, c = reference(decoder, x, memory, memory_mask)
+    np.testing.assert_allclose(to_numpy(alignments), weights, atol=1e-5)
+    np.testing.assert_allclose(to_numpy(outputs), expected, atol=1e-5)
     np.testing.assert_allclose(to_numpy(states[0]), h, atol=1e-5)
     np.testing.assert_allclose(to_numpy(states[1]), c, atol=1e-5)
+
+
+def test_context_dropout_hides_the_context_from_the_lstm_only():
+    decoder = built("context_dropout")
+    x, memory, _, memory_mask = inputs(seed=8)
+    keep = np.array([[2, 0, 2, 2, 0], [0, 0, 2, 0, 2], [2, 2, 2, 2, 2]], "float32")
+    keep = keep[:, :, None]
+    # The flags the decoder would draw, fixed here to compare with NumPy.
+    decoder.decoder_step_inputs = lambda inputs, training=None: keep
+    outputs, alignments, states = decoder(
+        x, memory, memory_mask=memory_mask, training=True
+    )
+    expected, weights, h, c = reference(decoder, x, memory, memory_mask, keep)
+    np.testing.assert_allclose(to_numpy(alignments), weights, atol=1e-5)
+    np.testing.assert_allclose(to_numpy(outputs), expected, atol=1e-5)
+    np.testing.assert_allclose(to_numpy(states[0]), h, atol=1e-5)
+    # Not the same as without it: the flags reached the LSTM.
+    plain, _, _, _ = reference(decoder, x, memory, memory_mask)
+    assert np.abs(plain - expected).max() > 1e-3
+
+
+def test_context_dropout_draws_flags_in_training_only():
+    decoder = built("context_dropout")
+    x, memory, _, memory_mask = inputs(seed=9)
+    words = np.zeros((64, 50, E), "float32")
+    flags = to_numpy(decoder.decoder_step_inputs(words, training=True))
+    assert flags.shape == (64, 50, 1)
+    assert set(np.unique(flags)) == {0.0, 2.0}  # dropped, or kept and scaled
+    assert 0.45 < (flags == 0).mean() < 0.55
+    assert decoder.decoder_step_inputs(words, training=False) is None
+    # Inference ignores it: the same outputs as the NumPy reference without it.
+    outputs, _, _ = decoder(x, memory, memory_mask=memory_mask)
+    expected, _, _, _ = reference(decoder, x, memory, memory_mask)
+    np.testing.assert_allclose(to_numpy(outputs), expected, atol=1e-5)
+    first = to_numpy(decoder(x, memory, memory_mask=memory_mask, training=True)[0])
+    second = to_numpy(decoder(x, memory, memory_mask=memory_mask, training=True)[0])
+    assert np.abs(first - second).max() > 1e-4
 
 
 @parametrize_configs
@@ -144,6 +192,8 @@ def caption_model(name="gate_deep_output", vocab=12):
 
 
 def test_fit_with_the_doubly_stochastic_term_and_keras_round_trip(tmp_path):
+    # With context dropout: its flags ride through the recurrence on every
+    # backend (drawn before the loop).
     keras.utils.set_random_seed(0)
     rng = np.random.default_rng(0)
     grid = rng.normal(size=(8, L, D)).astype("float32")
@@ -151,7 +201,7 @@ def test_fit_with_the_doubly_stochastic_term_and_keras_round_trip(tmp_path):
     labels[1, 3:] = 0
     words = np.concatenate([np.full((8, 1), 1, "int32"), labels[:, :-1]], 1)
     words[1, 4:] = 0
-    model = caption_model()
+    model = caption_model("context_dropout")
     model.compile(
         keras.optimizers.Adam(0.01),
         loss={
@@ -247,6 +297,11 @@ def test_bad_arguments():
         ShowAttendTellDecoder(
             keras.layers.LSTMCell(4), BahdanauAttention(4), initial_state="random"
         )
+    for rate in (1.0, -0.1, "0.5"):
+        with pytest.raises(ValueError, match=rf"Received: context_dropout={rate!r}"):
+            ShowAttendTellDecoder(
+                keras.layers.LSTMCell(4), BahdanauAttention(4), context_dropout=rate
+            )
     with pytest.raises(ValueError, match=r"Received: cell.dropout=0.5"):
         ShowAttendTellDecoder(
             keras.layers.LSTMCell(4, dropout=0.5), BahdanauAttention(4)
