@@ -75,6 +75,13 @@ def add_parser(commands) -> None:
     train.add_argument("--attention-units", type=int, default=128)
     train.add_argument("--feature-units", type=int, default=256)
     train.add_argument("--dropout", type=float, default=0.3)
+    train.add_argument(
+        "--context-dropout",
+        type=float,
+        default=0.7,
+        help="fraction of training steps at which the LSTM does not see the "
+        "attention context (0: the paper's decoder)",
+    )
     train.add_argument("--no-gate", action="store_true", help="drop the beta gate")
     train.add_argument(
         "--no-position-embedding", action="store_true", help="no grid positions"
@@ -165,6 +172,7 @@ def run(args, parser) -> int:
                 attention_units=args.attention_units,
                 feature_units=args.feature_units,
                 dropout=args.dropout,
+                context_dropout=args.context_dropout,
                 gate=not args.no_gate,
                 position_embedding=not args.no_position_embedding,
                 doubly_stochastic=args.doubly_stochastic,

@@ -87,6 +87,7 @@ def build_caption_model(
     attention_units: int = 128,
     feature_units: int = 256,
     dropout: float = 0.3,
+    context_dropout: float = 0.0,
     gate: bool = True,
     position_embedding: bool = True,
     initial_state: str = "mean_memory",
@@ -103,6 +104,8 @@ def build_caption_model(
         attention_units: units of the additive attention score.
         feature_units: size the grid features are projected to.
         dropout: dropout of the decoder's inputs and outputs.
+        context_dropout: fraction of the training steps at which the LSTM
+            does not see the attention context (`ShowAttendTellDecoder`).
         gate: the context gate `beta_t` of the paper.
         position_embedding: add a learned vector per grid position.
         initial_state: the decoder's, `"mean_memory"` (the paper's MLPs of
@@ -138,6 +141,7 @@ def build_caption_model(
         deep_output=True,
         initial_state=initial_state,
         dropout=dropout,
+        context_dropout=context_dropout,
         seed=seed,
         name="decoder",
     )

@@ -75,6 +75,7 @@ class TrainConfig:
     attention_units: int = 128
     feature_units: int = 256
     dropout: float = 0.3
+    context_dropout: float = 0.7  # of the LSTM's context input; not in the paper
     gate: bool = True
     position_embedding: bool = True
     doubly_stochastic: float = 0.0
@@ -449,6 +450,7 @@ def train(
         attention_units=config.attention_units,
         feature_units=config.feature_units,
         dropout=config.dropout,
+        context_dropout=config.context_dropout,
         gate=config.gate,
         position_embedding=config.position_embedding,
         initial_state=config.initial_state,

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from applications.captioning import data, tasks
-from applications.cli import main
+from applications.cli import build_parser, main
 from tests.helpers import run_json_script
 
 pytestmark = pytest.mark.tf_only
@@ -39,6 +39,26 @@ def run(tmp_path_factory):
     path = tmp_path_factory.mktemp("captioning") / "run"
     tasks.train(path, tiny_config(), verbose=0)
     return path
+
+
+def test_cli_train_defaults_are_the_train_config_defaults():
+    args = vars(build_parser().parse_args(["captioning", "train"]))
+    config = tasks.TrainConfig()
+    flags = {"length_penalty": "alpha", "no_gate": "gate"}
+    flags["no_position_embedding"] = "position_embedding"
+    compared = 0
+    for flag, value in args.items():
+        field = flags.get(flag, flag)
+        if not hasattr(config, field):
+            continue
+        expected = getattr(config, field)
+        if flag.startswith("no_"):
+            expected = not expected
+        assert value == expected, (
+            f"--{flag.replace('_', '-')}: {value!r} != {expected!r}"
+        )
+        compared += 1
+    assert compared >= 20
 
 
 def test_caption_batches_shift_and_pad():
