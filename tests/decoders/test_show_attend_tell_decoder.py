@@ -284,6 +284,11 @@ def test_mixed_precision(policy):
     np.testing.assert_allclose(
         alignments.sum(-1), inputs_mask.astype("float32"), atol=2e-2
     )
+    # Context dropout's float32 flags meet the half-precision context.
+    outputs, _, _ = make("context_dropout")(
+        x, memory, inputs_mask=inputs_mask, memory_mask=memory_mask, training=True
+    )
+    assert np.isfinite(to_numpy(keras.ops.cast(outputs, "float32"))).all()
 
 
 def test_bad_arguments():
