@@ -78,7 +78,7 @@ def add_parser(commands) -> None:
     train.add_argument(
         "--context-dropout",
         type=float,
-        default=0.7,
+        default=0.5,
         help="fraction of training steps at which the LSTM does not see the "
         "attention context (0: the paper's decoder)",
     )
