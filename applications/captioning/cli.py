@@ -78,9 +78,9 @@ def add_parser(commands) -> None:
     train.add_argument(
         "--context-dropout",
         type=float,
-        default=0.5,
+        default=0.0,
         help="fraction of training steps at which the LSTM does not see the "
-        "attention context (0: the paper's decoder)",
+        "attention context (default 0: the paper's decoder)",
     )
     train.add_argument("--no-gate", action="store_true", help="drop the beta gate")
     train.add_argument(

@@ -75,7 +75,7 @@ class TrainConfig:
     attention_units: int = 128
     feature_units: int = 256
     dropout: float = 0.3
-    context_dropout: float = 0.5  # of the LSTM's context input; not in the paper
+    context_dropout: float = 0.0  # 0.5: see docs/captioning.md
     gate: bool = True
     position_embedding: bool = True
     doubly_stochastic: float = 0.0
