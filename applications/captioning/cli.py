@@ -96,6 +96,12 @@ def add_parser(commands) -> None:
     train.add_argument("--epochs", type=int, default=15)
     train.add_argument("--max-minutes", type=float, default=None)
     train.add_argument("--learning-rate", type=float, default=2e-3)
+    train.add_argument(
+        "--warmup-epochs",
+        type=float,
+        default=0.0,
+        help="epochs of linear learning-rate warm-up before the cosine decay",
+    )
     train.add_argument("--beam-width", type=int, default=3)
     train.add_argument("--length-penalty", type=float, default=0.0, help="GNMT alpha")
     train.add_argument("--seed", type=int, default=0)
@@ -145,6 +151,11 @@ def run(args, parser) -> int:
                 units=args.units,
                 **{"batch-size": args.batch_size, "n-train": args.n_train},
             )
+            if not 0 <= args.warmup_epochs < args.epochs:
+                parser.error(
+                    "--warmup-epochs must be >= 0 and below --epochs. "
+                    f"Received: --warmup-epochs {args.warmup_epochs}"
+                )
             dataset, images_dir, captions_file = "scenes", None, None
             if args.flickr8k:
                 dataset, (images_dir, captions_file) = "flickr8k", args.flickr8k
@@ -180,6 +191,7 @@ def run(args, parser) -> int:
                 epochs=args.epochs,
                 max_minutes=args.max_minutes,
                 learning_rate=args.learning_rate,
+                warmup_epochs=args.warmup_epochs,
                 beam_width=args.beam_width,
                 alpha=args.length_penalty,
                 seed=args.seed,

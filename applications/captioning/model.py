@@ -158,15 +158,30 @@ def compile_caption_model(
     learning_rate: float = 1e-3,
     doubly_stochastic: float = 1.0,
     decay_steps: int | None = None,
+    warmup_steps: int = 0,
 ) -> keras.Model:
-    """Adam (cosine decay over `decay_steps` if given), clipped gradients.
+    """Adam with clipped gradients and an optional warm-up and cosine decay.
 
+    The rate rises linearly from 0 to `learning_rate` over `warmup_steps`,
+    then follows a cosine to 0 at step `decay_steps` (counted from the
+    start, warm-up included) if given, else stays at `learning_rate`.
     The loss is the masked cross-entropy of the words plus
     `DoublyStochasticAttentionLoss(doubly_stochastic)` on the attention.
     """
+    if warmup_steps < 0 or (decay_steps and warmup_steps >= decay_steps):
+        raise ValueError(
+            "`warmup_steps` must be >= 0 and below `decay_steps`. Received: "
+            f"warmup_steps={warmup_steps}, decay_steps={decay_steps}"
+        )
     rate = learning_rate
-    if decay_steps:
-        rate = keras.optimizers.schedules.CosineDecay(learning_rate, decay_steps)
+    if decay_steps or warmup_steps:
+        rate = keras.optimizers.schedules.CosineDecay(
+            0.0 if warmup_steps else learning_rate,
+            decay_steps - warmup_steps if decay_steps else 1,
+            alpha=0.0 if decay_steps else 1.0,  # 1: no decay
+            warmup_target=learning_rate if warmup_steps else None,
+            warmup_steps=warmup_steps,
+        )
     model.compile(
         keras.optimizers.Adam(rate, clipnorm=5.0),
         loss={

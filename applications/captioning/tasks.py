@@ -84,6 +84,7 @@ class TrainConfig:
     epochs: int = 15
     max_minutes: float | None = None
     learning_rate: float = 2e-3
+    warmup_epochs: float = 0.0  # linear warm-up before the cosine decay
     patience: int = 3
     beam_width: int = 3
     alpha: float = 0.0
@@ -472,6 +473,7 @@ def train(
         config.learning_rate,
         config.doubly_stochastic,
         decay_steps=config.epochs * len(train_batches),
+        warmup_steps=round(config.warmup_epochs * len(train_batches)),
     )
     if verbose:
         print(

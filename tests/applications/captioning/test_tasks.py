@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from applications.captioning import data, tasks
+from applications.captioning import model as models
 from applications.cli import build_parser, main
 from tests.helpers import run_json_script
 
@@ -59,6 +60,32 @@ def test_cli_train_defaults_are_the_train_config_defaults():
         )
         compared += 1
     assert compared >= 20
+
+
+@pytest.mark.parametrize(
+    "decay_steps, warmup_steps, expected",
+    [
+        # step: 0, 5, 10, 55, 100 of a 10-step warm-up then cosine to step 100
+        (100, 10, [0.0, 1e-3, 2e-3, 1e-3, 0.0]),
+        (None, 10, [0.0, 1e-3, 2e-3, 2e-3, 2e-3]),
+        (100, 0, [2e-3 * (1 + np.cos(np.pi * s / 100)) / 2 for s in (0, 5, 10, 55, 100)]),
+    ],
+)
+def test_learning_rate_warms_up_then_decays(decay_steps, warmup_steps, expected):
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    models.compile_caption_model(model, 2e-3, 0.0, decay_steps, warmup_steps)
+    schedule = model.optimizer._learning_rate
+    rates = [float(schedule(step)) for step in (0, 5, 10, 55, 100)]
+    np.testing.assert_allclose(rates, expected, atol=1e-7)
+
+
+def test_warmup_longer_than_training_is_refused(capsys):
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    with pytest.raises(ValueError, match="Received: warmup_steps=100, decay_steps=100"):
+        models.compile_caption_model(model, 2e-3, 0.0, 100, 100)
+    with pytest.raises(SystemExit):
+        main(["captioning", "train", "--epochs", "2", "--warmup-epochs", "2"])
+    assert "Received: --warmup-epochs 2.0" in capsys.readouterr().err
 
 
 def test_caption_batches_shift_and_pad():
