@@ -78,9 +78,9 @@ def add_parser(commands) -> None:
     train.add_argument(
         "--context-dropout",
         type=float,
-        default=0.0,
+        default=0.5,
         help="fraction of training steps at which the LSTM does not see the "
-        "attention context (default 0: the paper's decoder)",
+        "attention context (0: the paper's decoder)",
     )
     train.add_argument("--no-gate", action="store_true", help="drop the beta gate")
     train.add_argument(
@@ -99,8 +99,9 @@ def add_parser(commands) -> None:
     train.add_argument(
         "--warmup-epochs",
         type=float,
-        default=0.0,
-        help="epochs of linear learning-rate warm-up before the cosine decay",
+        default=1.0,
+        help="epochs of linear learning-rate warm-up before the cosine decay "
+        "(at most half of the training)",
     )
     train.add_argument("--beam-width", type=int, default=3)
     train.add_argument("--length-penalty", type=float, default=0.0, help="GNMT alpha")
@@ -151,9 +152,9 @@ def run(args, parser) -> int:
                 units=args.units,
                 **{"batch-size": args.batch_size, "n-train": args.n_train},
             )
-            if not 0 <= args.warmup_epochs < args.epochs:
+            if args.warmup_epochs < 0:
                 parser.error(
-                    "--warmup-epochs must be >= 0 and below --epochs. "
+                    "--warmup-epochs must be >= 0. "
                     f"Received: --warmup-epochs {args.warmup_epochs}"
                 )
             dataset, images_dir, captions_file = "scenes", None, None

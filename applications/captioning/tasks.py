@@ -75,7 +75,7 @@ class TrainConfig:
     attention_units: int = 128
     feature_units: int = 256
     dropout: float = 0.3
-    context_dropout: float = 0.0  # 0.5: see docs/captioning.md
+    context_dropout: float = 0.5  # not in the paper: see docs/captioning.md
     gate: bool = True
     position_embedding: bool = True
     doubly_stochastic: float = 0.0
@@ -84,7 +84,7 @@ class TrainConfig:
     epochs: int = 15
     max_minutes: float | None = None
     learning_rate: float = 2e-3
-    warmup_epochs: float = 0.0  # linear warm-up before the cosine decay
+    warmup_epochs: float = 1.0  # linear warm-up, at most half of the training
     patience: int = 3
     beam_width: int = 3
     alpha: float = 0.0
@@ -468,12 +468,16 @@ def train(
     else:
         unfreeze_last_blocks(encoder, config.fine_tune_blocks)
         trained = models.build_end_to_end_model(encoder, caption_model)
+    total_steps = config.epochs * len(train_batches)
+    warmup_steps = min(
+        round(config.warmup_epochs * len(train_batches)), total_steps // 2
+    )
     models.compile_caption_model(
         trained,
         config.learning_rate,
         config.doubly_stochastic,
-        decay_steps=config.epochs * len(train_batches),
-        warmup_steps=round(config.warmup_epochs * len(train_batches)),
+        decay_steps=total_steps,
+        warmup_steps=warmup_steps,
     )
     if verbose:
         print(
@@ -512,6 +516,7 @@ def train(
         "seconds": round(seconds, 1),
         "epochs": epochs,
         "steps_per_second": round(epochs * len(train_batches) / seconds, 2),
+        "warmup_steps": warmup_steps,
         "stopped_by_budget": bool(budget and budget.stopped),
         "parameters": caption_model.count_params(),
         "history": {k: [float(v) for v in vals] for k, vals in history.history.items()},

@@ -68,7 +68,11 @@ def test_cli_train_defaults_are_the_train_config_defaults():
         # step: 0, 5, 10, 55, 100 of a 10-step warm-up then cosine to step 100
         (100, 10, [0.0, 1e-3, 2e-3, 1e-3, 0.0]),
         (None, 10, [0.0, 1e-3, 2e-3, 2e-3, 2e-3]),
-        (100, 0, [2e-3 * (1 + np.cos(np.pi * s / 100)) / 2 for s in (0, 5, 10, 55, 100)]),
+        (
+            100,
+            0,
+            [2e-3 * (1 + np.cos(np.pi * s / 100)) / 2 for s in (0, 5, 10, 55, 100)],
+        ),
     ],
 )
 def test_learning_rate_warms_up_then_decays(decay_steps, warmup_steps, expected):
@@ -79,13 +83,15 @@ def test_learning_rate_warms_up_then_decays(decay_steps, warmup_steps, expected)
     np.testing.assert_allclose(rates, expected, atol=1e-7)
 
 
-def test_warmup_longer_than_training_is_refused(capsys):
+def test_bad_warmup_is_refused(capsys):
     model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
     with pytest.raises(ValueError, match="Received: warmup_steps=100, decay_steps=100"):
         models.compile_caption_model(model, 2e-3, 0.0, 100, 100)
+    with pytest.raises(ValueError, match="Received: warmup_steps=-1, decay_steps=None"):
+        models.compile_caption_model(model, 2e-3, 0.0, None, -1)
     with pytest.raises(SystemExit):
-        main(["captioning", "train", "--epochs", "2", "--warmup-epochs", "2"])
-    assert "Received: --warmup-epochs 2.0" in capsys.readouterr().err
+        main(["captioning", "train", "--warmup-epochs", "-1"])
+    assert "Received: --warmup-epochs -1.0" in capsys.readouterr().err
 
 
 def test_caption_batches_shift_and_pad():
@@ -149,6 +155,7 @@ def test_run_folder_and_metrics(run):
     metrics = json.loads((run / "metrics.json").read_text())
     assert metrics["training"]["steps_per_second"] > 0
     assert metrics["training"]["epochs"] == 2
+    assert metrics["training"]["warmup_steps"] == 96 // 16  # one epoch
     test = metrics["test"]
     assert test["n"] == 24
     for decoding in ("greedy", "beam2"):
@@ -224,7 +231,8 @@ def test_fine_tuning_trains_the_last_encoder_blocks(tmp_path):
     config = tiny_config(
         n_train=32, n_validation=8, n_test=8, epochs=1, fine_tune_blocks=1
     )
-    tasks.train(tmp_path / "ft", config, verbose=0)
+    metrics = tasks.train(tmp_path / "ft", config, verbose=0)
+    assert metrics["training"]["warmup_steps"] == 1  # capped at half of 2 steps
     keras.utils.set_random_seed(config.seed)  # as train() does before building it
     untrained = tasks.build_encoder(config)
     trained = keras.saving.load_model(tmp_path / "ft" / "encoder.keras")
