@@ -71,8 +71,15 @@ def speed(config: tasks.TrainConfig, n_images: int, steps: int, repeats: int):
         (i % len(images), list(rng.integers(4, vocabulary_size, size=12)))
         for i in range(batch * steps)
     ]
-    caption_model = models.build_caption_model(
-        int(features.shape[1]), int(features.shape[2]), vocabulary_size
+    settings = (
+        "units embedding_dim attention_units feature_units dropout "
+        "context_dropout gate position_embedding initial_state seed"
+    )
+    caption_model = models.build_caption_model(  # as tasks.train builds it
+        int(features.shape[1]),
+        int(features.shape[2]),
+        vocabulary_size,
+        **{name: getattr(config, name) for name in settings.split()},
     )
     end_to_end = models.build_end_to_end_model(encoder, caption_model)
     stacked = np.stack(images)
