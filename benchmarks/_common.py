@@ -52,6 +52,30 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
+def memory_allocator() -> str:
+    """The C allocator serving this process, and glibc's malloc tunables.
+
+    On CPU, XLA (JAX) allocates every intermediate with `malloc`; glibc
+    serves blocks above 32 MiB with a fresh `mmap` each time, so each large
+    intermediate costs its page faults on every call, and an allocator that
+    keeps memory (tcmalloc) or huge pages change the timings severalfold
+    (docs/benchmarks.md). Reported so that a run can be reproduced.
+    """
+    preloaded = []
+    try:
+        with open("/proc/self/maps") as f:
+            for line in f:
+                name = os.path.basename(line.split()[-1]) if "/" in line else ""
+                for lib in ("tcmalloc", "jemalloc", "mimalloc"):
+                    if lib in name and name not in preloaded:
+                        preloaded.append(name)
+    except OSError:
+        return "unknown"
+    allocator = ", ".join(preloaded) if preloaded else "glibc malloc"
+    tunables = os.environ.get("GLIBC_TUNABLES")
+    return f"{allocator} (GLIBC_TUNABLES={tunables})" if tunables else allocator
+
+
 def backend_version() -> str:
     backend = keras.backend.backend()
     module = {"tensorflow": "tensorflow", "jax": "jax", "torch": "torch"}.get(backend)

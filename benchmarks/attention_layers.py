@@ -52,6 +52,7 @@ from _common import (
     backend_version,
     cpu_model,
     load_average,
+    memory_allocator,
     print_table,
     to_numpy,
     verdict,
@@ -660,7 +661,8 @@ def main(argv=None):
     print(f"- compiled as: {compile_mode}")
     print(
         f"- machine: {cpu_model()}, os.cpu_count()={os.cpu_count()}, "
-        f"usable CPUs={usable_cpus}, {platform.system()} {platform.machine()}"
+        f"usable CPUs={usable_cpus}, {platform.system()} {platform.machine()}, "
+        f"allocator {memory_allocator()}"
     )
     print(
         f"- timing: 2 warm-up calls, then {args.repeats} samples per variant, "

@@ -60,6 +60,7 @@ from _common import (
     backend_version,
     cpu_model,
     load_average,
+    memory_allocator,
     print_table,
     to_numpy,
     verdict,
@@ -459,7 +460,8 @@ def main(argv=None):
     )
     print(
         f"- machine: {cpu_model()}, usable CPUs={usable_cpus}, "
-        f"{platform.system()} {platform.machine()}; load average (1, 5, 15 min) "
+        f"{platform.system()} {platform.machine()}, allocator {memory_allocator()}; "
+        "load average (1, 5, 15 min) "
         f"{load_before} before, {load_after} after"
     )
     print(
