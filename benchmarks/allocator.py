@@ -1,0 +1,183 @@
+"""How much the C allocator costs attention training on CPU, in one run.
+
+XLA on CPU (the JAX backend) allocates every intermediate with `malloc`.
+glibc returns blocks above 32 MiB to the kernel when they are freed, so each
+call of a compiled step pays the page faults of its large intermediates
+again; an allocator that keeps its memory (tcmalloc) does not. This script
+times forward + backward of `BahdanauAttention(units)` (the step of
+`attention_layers.py`) in child processes that differ only in the allocator:
+glibc's malloc, glibc with transparent huge pages
+(`GLIBC_TUNABLES=glibc.malloc.hugetlb=1`), and tcmalloc or another library
+given with `--preload` (found by itself if installed, e.g. Debian's
+`libtcmalloc-minimal4`). It reports the median time per call, the minor page
+faults per call (`getrusage`) and the speed-up over glibc's malloc measured in
+the same run.
+
+Usage:
+
+    KERAS_BACKEND=jax python benchmarks/allocator.py
+    KERAS_BACKEND=jax python benchmarks/allocator.py --preload /path/to/libjemalloc.so.2
+    python benchmarks/allocator.py    # TensorFlow: its own pool, no change
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes.util
+import glob
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+# Benchmark the checkout this script lives in, installed or not.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+SHAPES = ((10, 30), (30, 100), (100, 300))  # (Tq, Tv)
+
+
+def find_tcmalloc() -> str | None:
+    """Path of an installed tcmalloc, or `None`."""
+    for name in ("tcmalloc_minimal", "tcmalloc"):
+        found = ctypes.util.find_library(name)
+        if found:
+            for directory in ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib"):
+                path = os.path.join(directory, found)
+                if os.path.exists(path):
+                    return path
+    candidates = sorted(glob.glob("/usr/lib*/**/libtcmalloc*.so*", recursive=True))
+    return candidates[0] if candidates else None
+
+
+def child(args) -> None:
+    """Times the step under this process's allocator; prints one JSON line."""
+    import keras
+    import numpy as np
+    from _common import to_numpy
+    from attention_layers import compile_step, mean_square
+
+    from attention_zoo.layers import BahdanauAttention
+
+    rng = np.random.default_rng(args.seed)
+    query = rng.standard_normal((args.batch, args.tq, args.dim)).astype("float32")
+    value = rng.standard_normal((args.batch, args.tv, args.dim)).astype("float32")
+    query, value = (
+        keras.ops.convert_to_tensor(query),
+        keras.ops.convert_to_tensor(value),
+    )
+    layer = BahdanauAttention(units=args.units)
+    layer(query, value)
+    step = compile_step(layer, mean_square, jit=args.jit)
+    for _ in range(3):
+        to_numpy(step(query, value))
+    times, faults = [], []
+    for _ in range(args.repeats):
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        start = time.perf_counter()
+        to_numpy(step(query, value))
+        times.append(time.perf_counter() - start)
+        faults.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+    print(
+        json.dumps(
+            {"ms": 1e3 * statistics.median(times), "faults": statistics.median(faults)}
+        )
+    )
+
+
+def run_child(args, tq, tv, env_update) -> dict:
+    env = dict(os.environ, **env_update)
+    command = [
+        sys.executable,
+        os.path.abspath(__file__),
+        "--child",
+        f"--tq={tq}",
+        f"--tv={tv}",
+        f"--batch={args.batch}",
+        f"--dim={args.dim}",
+        f"--units={args.units}",
+        f"--repeats={args.repeats}",
+        f"--seed={args.seed}",
+    ] + (["--jit"] if args.jit else [])
+    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(
+            f"child with {env_update} failed (exit {done.returncode}):\n{done.stderr}"
+        )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--preload", help="allocator library to LD_PRELOAD")
+    parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--dim", type=int, default=128)
+    parser.add_argument("--units", type=int, default=128)
+    parser.add_argument("--repeats", type=int, default=15)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jit", action="store_true", help="TensorFlow: XLA")
+    parser.add_argument("--quick", action="store_true", help="(Tq, Tv) = (10, 30) only")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--tq", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--tv", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        child(args)
+        return 0
+
+    if args.preload and not os.path.exists(args.preload):
+        parser.error(f"--preload: no such file. Received: {args.preload!r}")
+    preload = args.preload or find_tcmalloc()
+    variants = {
+        "glibc malloc": {},
+        "glibc, hugetlb=1": {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=1"},
+    }
+    if preload:
+        variants[os.path.basename(preload)] = {"LD_PRELOAD": preload}
+    for name in ("LD_PRELOAD", "GLIBC_TUNABLES"):
+        if os.environ.get(name):
+            print(
+                f"note: {name}={os.environ[name]} is set and applies to every variant"
+            )
+
+    import keras
+    from _common import backend_version, cpu_model, print_table
+
+    print(
+        f"### BahdanauAttention(units={args.units}) forward + backward, "
+        f"{backend_version()}{', XLA' if args.jit else ''}, by allocator\n"
+    )
+    print(
+        f"- machine: {cpu_model()}, usable CPUs={len(os.sched_getaffinity(0))}; "
+        f"keras {keras.__version__}; batch {args.batch}, features {args.dim}; "
+        f"median of {args.repeats} calls after 3 warm-up calls, each variant "
+        "in its own process"
+    )
+    if not preload:
+        print("- no tcmalloc found (Debian: apt-get install libtcmalloc-minimal4)")
+    print()
+    rows = []
+    for tq, tv in SHAPES[:1] if args.quick else SHAPES:
+        results = {name: run_child(args, tq, tv, env) for name, env in variants.items()}
+        base = results["glibc malloc"]["ms"]
+        for name, result in results.items():
+            rows.append(
+                [
+                    f"({tq}, {tv})",
+                    name,
+                    f"{result['ms']:.1f}",
+                    f"{result['faults']:.0f}",
+                    f"{base / result['ms']:.2f}x",
+                ]
+            )
+    print_table(
+        ["(Tq, Tv)", "allocator", "ms per call", "page faults per call", "speed-up"],
+        rows,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
