@@ -55,7 +55,7 @@ def cpu_model() -> str:
 def memory_allocator() -> str:
     """The C allocator serving this process, and glibc's malloc tunables.
 
-    On CPU, XLA (JAX) allocates every intermediate with `malloc`; glibc
+    On CPU, XLA (JAX) and PyTorch allocate intermediates with `malloc`; glibc
     serves blocks above 32 MiB with a fresh `mmap` each time, so each large
     intermediate costs its page faults on every call, and an allocator that
     keeps memory (tcmalloc) or huge pages change the timings severalfold
