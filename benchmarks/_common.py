@@ -58,7 +58,7 @@ def memory_allocator() -> str:
     On CPU, XLA (JAX) and PyTorch allocate intermediates with `malloc`; glibc
     serves blocks above 32 MiB with a fresh `mmap` each time, so each large
     intermediate costs its page faults on every call, and an allocator that
-    keeps memory (tcmalloc) or huge pages change the timings severalfold
+    keeps memory (tcmalloc) or huge pages change the timings 2-4x
     (docs/benchmarks.md). Reported so that a run can be reproduced.
     """
     preloaded = []

@@ -1,6 +1,6 @@
 """How much the C allocator costs attention training on CPU, in one run.
 
-XLA on CPU (the JAX backend) allocates every intermediate with `malloc`.
+XLA on CPU (the JAX backend) and PyTorch allocate intermediates with `malloc`.
 glibc returns blocks above 32 MiB to the kernel when they are freed, so each
 call of a compiled step pays the page faults of its large intermediates
 again; an allocator that keeps its memory (tcmalloc) does not. This script
@@ -8,8 +8,9 @@ times forward + backward of `BahdanauAttention(units)` (the step of
 `attention_layers.py`) in child processes that differ only in the allocator:
 glibc's malloc, glibc with transparent huge pages
 (`GLIBC_TUNABLES=glibc.malloc.hugetlb=1`), and tcmalloc or another library
-given with `--preload` (found by itself if installed, e.g. Debian's
-`libtcmalloc-minimal4`). It reports the median time per call, the minor page
+given with `--preload` (found with `ldconfig -p` if installed, e.g. Debian's
+`libtcmalloc-minimal4`). Each row is labelled with the allocator its child
+process found itself running on (`_common.memory_allocator`). It reports the median time per call, the minor page
 faults per call (`getrusage`) and the speed-up over glibc's malloc measured in
 the same run.
 
@@ -23,8 +24,6 @@ Usage:
 from __future__ import annotations
 
 import argparse
-import ctypes.util
-import glob
 import json
 import os
 import resource
@@ -40,23 +39,26 @@ SHAPES = ((10, 30), (30, 100), (100, 300))  # (Tq, Tv)
 
 
 def find_tcmalloc() -> str | None:
-    """Path of an installed tcmalloc, or `None`."""
-    for name in ("tcmalloc_minimal", "tcmalloc"):
-        found = ctypes.util.find_library(name)
-        if found:
-            for directory in ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib"):
-                path = os.path.join(directory, found)
-                if os.path.exists(path):
-                    return path
-    candidates = sorted(glob.glob("/usr/lib*/**/libtcmalloc*.so*", recursive=True))
-    return candidates[0] if candidates else None
+    """Path of an installed tcmalloc from the linker cache, or `None`."""
+    for ldconfig in ("ldconfig", "/sbin/ldconfig"):
+        try:
+            cache = subprocess.run(
+                [ldconfig, "-p"], capture_output=True, text=True, check=True
+            ).stdout
+        except (OSError, subprocess.CalledProcessError):
+            continue
+        for soname in ("libtcmalloc_minimal.so.4", "libtcmalloc.so.4"):
+            for line in cache.splitlines():
+                if line.strip().startswith(soname + " ") and "=>" in line:
+                    return line.split("=>")[-1].strip()
+    return None
 
 
 def child(args) -> None:
     """Times the step under this process's allocator; prints one JSON line."""
     import keras
     import numpy as np
-    from _common import to_numpy
+    from _common import memory_allocator, to_numpy
     from attention_layers import compile_step, mean_square
 
     from attention_zoo.layers import BahdanauAttention
@@ -82,7 +84,11 @@ def child(args) -> None:
         faults.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
     print(
         json.dumps(
-            {"ms": 1e3 * statistics.median(times), "faults": statistics.median(faults)}
+            {
+                "allocator": memory_allocator(),
+                "ms": 1e3 * statistics.median(times),
+                "faults": statistics.median(faults),
+            }
         )
     )
 
@@ -130,17 +136,14 @@ def main(argv=None) -> int:
     if args.preload and not os.path.exists(args.preload):
         parser.error(f"--preload: no such file. Received: {args.preload!r}")
     preload = args.preload or find_tcmalloc()
+    # Every variant sets both variables, so that one set in this shell does
+    # not leak into the glibc baseline.
     variants = {
-        "glibc malloc": {},
-        "glibc, hugetlb=1": {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=1"},
+        "glibc": {"LD_PRELOAD": "", "GLIBC_TUNABLES": ""},
+        "hugetlb": {"LD_PRELOAD": "", "GLIBC_TUNABLES": "glibc.malloc.hugetlb=1"},
     }
     if preload:
-        variants[os.path.basename(preload)] = {"LD_PRELOAD": preload}
-    for name in ("LD_PRELOAD", "GLIBC_TUNABLES"):
-        if os.environ.get(name):
-            print(
-                f"note: {name}={os.environ[name]} is set and applies to every variant"
-            )
+        variants["preload"] = {"LD_PRELOAD": preload, "GLIBC_TUNABLES": ""}
 
     import keras
     from _common import backend_version, cpu_model, print_table
@@ -161,12 +164,12 @@ def main(argv=None) -> int:
     rows = []
     for tq, tv in SHAPES[:1] if args.quick else SHAPES:
         results = {name: run_child(args, tq, tv, env) for name, env in variants.items()}
-        base = results["glibc malloc"]["ms"]
-        for name, result in results.items():
+        base = results["glibc"]["ms"]
+        for result in results.values():
             rows.append(
                 [
                     f"({tq}, {tv})",
-                    name,
+                    result["allocator"],
                     f"{result['ms']:.1f}",
                     f"{result['faults']:.0f}",
                     f"{base / result['ms']:.2f}x",
