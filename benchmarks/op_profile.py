@@ -1,0 +1,224 @@
+"""Where a TensorFlow attention step spends its time, op by op (no XLA).
+
+TensorFlow only. Builds each step as a graph, runs it in a
+`tf.compat.v1.Session` with full tracing and sums the per-op times of
+`RunMetadata.step_stats` over `--calls` calls. Explains the ratios of
+`attention_layers.py` without XLA:
+
+1. forward + backward of `BahdanauAttention(units)` at (Tq, Tv) and of the
+   deeplearning.ai per-step formulation with the same weights (baseline (a)
+   of `attention_layers.py`);
+2. one decoding step over a memory projected once (`attend`) and with the
+   memory projected again (`layer(query_t, value)`).
+
+For each: op time per call by op type, its share of the summed op time,
+and the throughput of the large elementwise ops (million output elements
+per ms) beside that of the key projection's MatMul (million
+multiply-adds per ms). The summed op time exceeds the wall time when ops
+run in parallel; the wall time of untraced calls is printed too.
+
+Usage:
+
+    python benchmarks/op_profile.py                  # (Tq, Tv) = (10, 30), Tv 100
+    python benchmarks/op_profile.py --tq 30 --tv 100 --decode-tv 300
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import datetime
+import os
+import platform
+import sys
+import time
+
+os.environ.setdefault("KERAS_BACKEND", "tensorflow")
+
+import numpy as np  # noqa: E402
+
+# Benchmark the checkout this script lives in, installed or not.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from _common import cpu_model, load_average, print_table  # noqa: E402
+
+# Elementwise ops whose throughput is reported (output elements per ms).
+ELEMENTWISE = ("Tanh", "TanhGrad", "AddV2", "BiasAdd", "Mul")
+
+
+def op_type(node_stats) -> str:
+    """`"Tanh"` from a timeline label like `"name = Tanh(input)"`."""
+    label = node_stats.timeline_label
+    if "=" not in label:
+        return node_stats.node_name
+    return label.split("=", 1)[1].split("(", 1)[0].strip()
+
+
+def output_elements(node_stats) -> int:
+    total = 0
+    for output in node_stats.output:
+        dims = [d.size for d in output.tensor_description.shape.dim]
+        if dims and all(d > 0 for d in dims):
+            total += int(np.prod(dims))
+    return total
+
+
+def profile(tf, session, fetches, calls: int, key_macs: int | None):
+    """Wall time per untraced call and per-op-type rows of the traced calls."""
+    for _ in range(5):
+        session.run(fetches)
+    start = time.perf_counter()
+    for _ in range(calls):
+        session.run(fetches)
+    wall_us = 1e6 * (time.perf_counter() - start) / calls
+    micros = collections.Counter()
+    nodes = collections.Counter()
+    elements = collections.Counter()
+    projection_us = 0.0
+    options = tf.compat.v1.RunOptions(trace_level=tf.compat.v1.RunOptions.FULL_TRACE)
+    for _ in range(calls):
+        metadata = tf.compat.v1.RunMetadata()
+        session.run(fetches, options=options, run_metadata=metadata)
+        for device in metadata.step_stats.dev_stats:
+            for node in device.node_stats:
+                kind = op_type(node)
+                if kind in ("_SOURCE", "NoOp", "Const", "_Retval", "_Arg"):
+                    continue
+                micros[kind] += node.all_end_rel_micros / calls
+                nodes[kind] += 1 / calls
+                elements[kind] += output_elements(node) / calls
+                name = node.node_name
+                if "key_dense" in name and "MatMul" in kind and "gradients" not in name:
+                    projection_us += node.all_end_rel_micros / calls
+    total = sum(micros.values())
+    rows = []
+    for kind, us in micros.most_common():
+        if us < 0.005 * total:
+            continue
+        rate = ""
+        if kind in ELEMENTWISE and us > 0:
+            rate = f"{elements[kind] / us / 1e3:.1f} M elements/ms"
+        if kind.endswith("MatMul") and key_macs and projection_us > 0:
+            rate = f"key projection: {key_macs / projection_us / 1e3:.0f} M MACs/ms"
+        rows.append(
+            [kind, f"{nodes[kind]:.0f}", f"{us:.0f}", f"{100 * us / total:.0f} %", rate]
+        )
+    return wall_us, total, rows
+
+
+def variable(tf, rng, shape):
+    """Inputs as variables: constants would be folded away, feeds copied."""
+    return tf.Variable(rng.standard_normal(shape).astype("float32"))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tq", type=int, default=10)
+    parser.add_argument("--tv", type=int, default=30)
+    parser.add_argument("--decode-tv", type=int, default=100)
+    parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--units", type=int, default=128)
+    parser.add_argument("--dim", type=int, default=128)
+    parser.add_argument("--calls", type=int, default=50)
+    args = parser.parse_args(argv)
+
+    import keras
+
+    if keras.backend.backend() != "tensorflow":
+        raise SystemExit(
+            "op_profile.py reads TensorFlow's step stats: run it with "
+            f"KERAS_BACKEND=tensorflow. Received: {keras.backend.backend()!r}"
+        )
+    import tensorflow as tf
+
+    tf.get_logger().setLevel("ERROR")
+    tf.compat.v1.disable_eager_execution()
+    from attention_layers import CourseAttention
+
+    from attention_zoo.layers import BahdanauAttention
+
+    rng = np.random.default_rng(0)
+    b, d, u = args.batch, args.dim, args.units
+    print(f"### tensorflow {tf.__version__}, graph mode, no XLA: op profile\n")
+    now = datetime.datetime.now().astimezone()
+    print(f"- date: {now.isoformat(timespec='seconds')}")
+    print(f"- command: `python {' '.join(sys.argv)}`")
+    print(f"- keras {keras.__version__}, python {platform.python_version()}")
+    print(f"- machine: {cpu_model()}, os.cpu_count()={os.cpu_count()}")
+    print(f"- {args.calls} traced calls per step; load average {load_average()}\n")
+
+    query = variable(tf, rng, (b, args.tq, d))
+    value = variable(tf, rng, (b, args.tv, d))
+    layer = BahdanauAttention(units=u)
+    course = CourseAttention(units=u)
+    graphs = {}
+    for name, model in (("BahdanauAttention", layer), ("(a) per-step form", course)):
+        output = model(query, value)
+        loss = tf.reduce_mean(tf.square(output))
+        weights = [w.value for w in model.trainable_weights]
+        graphs[name] = tf.gradients(loss, weights + [query, value])
+
+    step_query = variable(tf, rng, (b, d))
+    memory = variable(tf, rng, (b, args.decode_tv, d))
+    decoder = BahdanauAttention(units=u)
+    decoder(step_query, memory)
+    projected = tf.Variable(tf.zeros((b, args.decode_tv, u)))
+    assign = projected.assign(decoder.project_key(memory))
+    graphs["step, memory projected once"] = decoder.attend(
+        step_query, memory, projected
+    )
+    graphs["step, memory projected again"] = decoder(step_query, memory)
+
+    session = tf.compat.v1.Session()
+    session.run(tf.compat.v1.global_variables_initializer())
+    session.run(assign)
+    copy_weights = [
+        w.value.assign(v)
+        for w, v in zip(course.trainable_weights, _course_weights(layer, course))
+    ]
+    session.run(copy_weights)
+
+    walls = {}
+    for name, fetches in graphs.items():
+        training = "projected" not in name
+        tv = args.tv if training else args.decode_tv
+        key_macs = b * tv * d * u
+        wall_us, total, rows = profile(tf, session, fetches, args.calls, key_macs)
+        walls[name] = wall_us
+        shape = (
+            f"(Tq, Tv) = ({args.tq}, {args.tv}), forward + backward"
+            if training
+            else f"query (B, Dq), Tv = {args.decode_tv}, inference"
+        )
+        print(f"#### {name}: {shape}\n")
+        print(
+            f"Wall time per untraced call {wall_us:.0f} µs; summed op time "
+            f"{total:.0f} µs. Batch {b}, features {d}, units {u}.\n"
+        )
+        print_table(["op type", "ops", "µs per call", "share", "throughput"], rows)
+    ratio = walls["(a) per-step form"] / walls["BahdanauAttention"]
+    once = walls["step, memory projected again"] / walls["step, memory projected once"]
+    print(
+        f"Wall-time ratios: (a) / BahdanauAttention {ratio:.2f}x; projected again / "
+        f"projected once {once:.2f}x."
+    )
+
+
+def _course_weights(layer, course):
+    """The weights `attention_layers.copy_bahdanau_weights` gives the course
+    formulation, as graph tensors (that helper needs eager execution)."""
+    w_query = layer._query_dense.kernel.value
+    w_key = layer._key_dense.kernel.value
+    v = layer.attention_v.value
+    import tensorflow as tf
+
+    return [
+        tf.concat([w_key, w_query], axis=0),
+        layer._key_dense.bias.value,
+        v[:, None],
+        tf.zeros((1,)),
+    ]
+
+
+if __name__ == "__main__":
+    main()
