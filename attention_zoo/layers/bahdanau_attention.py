@@ -126,8 +126,11 @@ class BahdanauAttention(BaseAttention):
             g = ops.cast(self.attention_g, self.compute_dtype)
             v = g * v / ops.sqrt(ops.sum(ops.square(v)))
         projected_query = self._query_dense(query)  # (B, Tq, units)
-        features = (
-            projected_query[:, :, None, :] + projected_key[:, None, :, :]
+        # expand_dims, not `x[:, :, None, :]`: on TensorFlow the gradient of a
+        # new-axis slice is a StridedSliceGrad copy, that of expand_dims a
+        # free reshape (benchmarks/op_profile.py).
+        features = ops.expand_dims(projected_query, 2) + ops.expand_dims(
+            projected_key, 1
         )  # (B, Tq, Tv, units)
         if extra is not None:
             features = features + extra

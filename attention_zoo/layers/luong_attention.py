@@ -158,8 +158,10 @@ class LuongAttention(BaseAttention):
         if mode in ("dot", "general"):
             scores = ops.matmul(query, ops.transpose(projected_key, (0, 2, 1)))
         elif mode == "concat":
+            # expand_dims rather than new-axis slices: see BahdanauAttention.
             features = ops.tanh(
-                self._query_dense(query)[:, :, None, :] + projected_key[:, None, :, :]
+                ops.expand_dims(self._query_dense(query), 2)
+                + ops.expand_dims(projected_key, 1)
             )  # (B, Tq, Tv, units)
             scores = ops.matmul(features, ops.cast(self.attention_v, query.dtype))
         else:
