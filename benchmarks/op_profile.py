@@ -145,15 +145,16 @@ def main(argv=None):
     print(f"- command: `python {' '.join(sys.argv)}`")
     print(f"- keras {keras.__version__}, python {platform.python_version()}")
     print(f"- machine: {cpu_model()}, os.cpu_count()={os.cpu_count()}")
-    print(f"- {args.calls} traced calls per step; load average {load_average()}\n")
+    print(f"- {args.calls} traced calls per step; load average {load_average()}")
+    print("- checked before timing: (a) with our weights copied in gives our output\n")
 
     query = variable(tf, rng, (b, args.tq, d))
     value = variable(tf, rng, (b, args.tv, d))
     layer = BahdanauAttention(units=u)
     course = CourseAttention(units=u)
-    graphs = {}
+    graphs, outputs = {}, {}
     for name, model in (("BahdanauAttention", layer), ("(a) per-step form", course)):
-        output = model(query, value)
+        output = outputs[name] = model(query, value)
         loss = tf.reduce_mean(tf.square(output))
         weights = [w.value for w in model.trainable_weights]
         graphs[name] = tf.gradients(loss, weights + [query, value])
@@ -174,9 +175,13 @@ def main(argv=None):
     session.run(assign)
     copy_weights = [
         w.value.assign(v)
-        for w, v in zip(course.trainable_weights, _course_weights(layer, course))
+        for w, v in zip(course.trainable_weights, _course_weights(tf, layer))
     ]
     session.run(copy_weights)
+    ours, theirs = session.run(list(outputs.values()))
+    np.testing.assert_allclose(
+        theirs, ours, rtol=1e-4, atol=1e-5, err_msg="(a) with our weights differs"
+    )
 
     walls = {}
     for name, fetches in graphs.items():
@@ -204,14 +209,12 @@ def main(argv=None):
     )
 
 
-def _course_weights(layer, course):
+def _course_weights(tf, layer):
     """The weights `attention_layers.copy_bahdanau_weights` gives the course
     formulation, as graph tensors (that helper needs eager execution)."""
     w_query = layer._query_dense.kernel.value
     w_key = layer._key_dense.kernel.value
     v = layer.attention_v.value
-    import tensorflow as tf
-
     return [
         tf.concat([w_key, w_query], axis=0),
         layer._key_dense.bias.value,
