@@ -176,16 +176,34 @@ class DecodeLoop(keras.layers.Layer):
         return ops.fori_loop(0, self.steps, body, query)
 
 
+def bahdanau_weights(layer: BahdanauAttention) -> list:
+    """The variables of `layer` that `course_weights` reads, in its order."""
+    return [
+        layer._query_dense.kernel,  # (Dq, units)
+        layer._key_dense.kernel,  # (Dv, units)
+        layer._key_dense.bias,
+        layer.attention_v,
+    ]
+
+
+def course_weights(w_query, w_key, bias, v) -> list:
+    """NumPy weights that make `CourseAttention` compute what a
+    `BahdanauAttention` with these weights computes, in the order of
+    `CourseAttention.trainable_weights`."""
+    # The course concatenates [value, query], so the key rows come first.
+    return [
+        np.concatenate([w_key, w_query]),
+        bias,
+        v[:, None],
+        np.zeros((1,), "float32"),
+    ]
+
+
 def copy_bahdanau_weights(layer: BahdanauAttention, course: CourseAttention):
     """Give the course formulation the weights of `layer`, so both compute
     the same function and their outputs can be compared."""
-    w_query = ops.convert_to_numpy(layer._query_dense.kernel)  # (Dq, units)
-    w_key = ops.convert_to_numpy(layer._key_dense.kernel)  # (Dv, units)
-    bias = ops.convert_to_numpy(layer._key_dense.bias)
-    v = ops.convert_to_numpy(layer.attention_v)
-    # The course concatenates [value, query], so the key rows come first.
-    course._dense_tanh.set_weights([np.concatenate([w_key, w_query]), bias])
-    course._dense_energy.set_weights([v[:, None], np.zeros((1,), "float32")])
+    arrays = [ops.convert_to_numpy(w) for w in bahdanau_weights(layer)]
+    course.set_weights(course_weights(*arrays))
 
 
 # -------------------------------------------------------- compiled steps

@@ -40,7 +40,12 @@ import numpy as np  # noqa: E402
 # Benchmark the checkout this script lives in, installed or not.
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from _common import cpu_model, load_average, print_table  # noqa: E402
+from _common import (  # noqa: E402
+    cpu_model,
+    load_average,
+    memory_allocator,
+    print_table,
+)
 
 # Elementwise ops whose throughput is reported (output elements per ms).
 ELEMENTWISE = ("Tanh", "TanhGrad", "AddV2", "BiasAdd", "Mul")
@@ -133,7 +138,7 @@ def main(argv=None):
 
     tf.get_logger().setLevel("ERROR")
     tf.compat.v1.disable_eager_execution()
-    from attention_layers import CourseAttention
+    from attention_layers import CourseAttention, bahdanau_weights, course_weights
 
     from attention_zoo.layers import BahdanauAttention
 
@@ -144,7 +149,10 @@ def main(argv=None):
     print(f"- date: {now.isoformat(timespec='seconds')}")
     print(f"- command: `python {' '.join(sys.argv)}`")
     print(f"- keras {keras.__version__}, python {platform.python_version()}")
-    print(f"- machine: {cpu_model()}, os.cpu_count()={os.cpu_count()}")
+    print(
+        f"- machine: {cpu_model()}, os.cpu_count()={os.cpu_count()}, "
+        f"allocator {memory_allocator()}"
+    )
     print(f"- {args.calls} traced calls per step; load average {load_average()}")
     print("- checked before timing: (a) with our weights copied in gives our output\n")
 
@@ -173,11 +181,13 @@ def main(argv=None):
     session = tf.compat.v1.Session()
     session.run(tf.compat.v1.global_variables_initializer())
     session.run(assign)
-    copy_weights = [
-        w.value.assign(v)
-        for w, v in zip(course.trainable_weights, _course_weights(tf, layer))
-    ]
-    session.run(copy_weights)
+    arrays = session.run([w.value for w in bahdanau_weights(layer)])
+    session.run(
+        [
+            w.value.assign(array)
+            for w, array in zip(course.trainable_weights, course_weights(*arrays))
+        ]
+    )
     ours, theirs = session.run(list(outputs.values()))
     np.testing.assert_allclose(
         theirs, ours, rtol=1e-4, atol=1e-5, err_msg="(a) with our weights differs"
@@ -207,20 +217,6 @@ def main(argv=None):
         f"Wall-time ratios: (a) / BahdanauAttention {ratio:.2f}x; projected again / "
         f"projected once {once:.2f}x."
     )
-
-
-def _course_weights(tf, layer):
-    """The weights `attention_layers.copy_bahdanau_weights` gives the course
-    formulation, as graph tensors (that helper needs eager execution)."""
-    w_query = layer._query_dense.kernel.value
-    w_key = layer._key_dense.kernel.value
-    v = layer.attention_v.value
-    return [
-        tf.concat([w_key, w_query], axis=0),
-        layer._key_dense.bias.value,
-        v[:, None],
-        tf.zeros((1,)),
-    ]
 
 
 if __name__ == "__main__":
