@@ -58,11 +58,21 @@ def masked_softmax(scores, mask=None, axis: int = -1):
     scores = ops.cast(scores, "float32")
     if mask is not None:
         mask = ops.cast(mask, "bool")
-        # A finite large negative number rather than -inf keeps every
-        # intermediate finite (inf - inf would give NaN values and gradients);
-        # the multiplication by the mask below then gives masked positions
-        # exactly zero, and fully masked slices all zeros.
-        scores = ops.where(mask, scores, large_negative_number("float32"))
+        low = large_negative_number("float32")
+        # Shift by the largest *unmasked* score first, so that the unmasked
+        # scores are <= 0 with a maximum of exactly 0 and the fixed filler
+        # below lies under all of them, however negative they are (a row
+        # of scores below -1e9 would otherwise lose to its own padding). A
+        # finite filler rather than -inf keeps every intermediate finite (inf
+        # - inf would give NaN values and gradients); the multiplication by
+        # the mask below then gives masked positions exactly zero, and fully
+        # masked slices (shifted by 0) all zeros. The shift does not change
+        # the softmax, so it carries no gradient.
+        lowest = -3.4028235e38  # the lowest finite float32
+        row_max = ops.max(ops.where(mask, scores, lowest), axis=axis, keepdims=True)
+        any_unmasked = ops.any(mask, axis=axis, keepdims=True)
+        row_max = ops.stop_gradient(ops.where(any_unmasked, row_max, 0.0))
+        scores = ops.where(mask, scores - row_max, low)
     if scores.shape[axis] == 1:
         # A one-step memory is legitimate here; `ops.softmax` would warn.
         weights = ops.ones_like(scores)

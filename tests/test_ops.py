@@ -34,6 +34,16 @@ def test_masked_softmax_keeps_dtype_and_is_finite(dtype):
     np.testing.assert_allclose(out, [[1.0, 0.0, 0.0]], atol=1e-3)
 
 
+def test_masked_softmax_scores_below_the_mask_filler():
+    # Unmasked scores far below the finite filler of masked positions still
+    # get the weight: the padding must not win a row of very negative scores.
+    scores = np.array([[-2e9, -3e9, 0.0], [-5e9, -5e9, 7.0]], "float32")
+    mask = np.array([[True, True, False], [True, True, False]])
+    got = to_numpy(zoo_ops.masked_softmax(scores, mask))
+    np.testing.assert_allclose(got, [[1.0, 0.0, 0.0], [0.5, 0.5, 0.0]], atol=1e-6)
+    np.testing.assert_allclose(got, ref.masked_softmax(scores, mask), atol=1e-6)
+
+
 def test_large_negative_number_is_finite_in_dtype():
     assert zoo_ops.large_negative_number("float16") == -65504.0
     assert np.isfinite(np.float16(zoo_ops.large_negative_number("float16")))
