@@ -139,7 +139,11 @@ class BaseAttention(keras.layers.Layer):
     def compute_weights(self, scores, query_mask=None, value_mask=None):
         """Masked softmax over keys; masked query rows are set to zero."""
         key_mask = None if value_mask is None else value_mask[:, None, :]
-        weights = zoo_ops.masked_softmax(scores, key_mask, axis=-1)
+        # Scores may come in float32 under a float16 policy (see
+        # LuongAttention.score); the weights are in the compute dtype.
+        weights = ops.cast(
+            zoo_ops.masked_softmax(scores, key_mask, axis=-1), self.compute_dtype
+        )
         if query_mask is not None:
             weights = weights * ops.cast(query_mask[:, :, None], weights.dtype)
         return weights

@@ -296,7 +296,8 @@ class LocalAttention(LuongAttention):
         mask = zoo_ops.window_mask(center, length, self.window)  # (B, R, Tv)
         if key_mask is not None:
             mask = ops.logical_and(mask, key_mask)
-        return zoo_ops.masked_softmax(scores, mask)  # (B, R, Tv)
+        weights = zoo_ops.masked_softmax(scores, mask)
+        return ops.cast(weights, self.compute_dtype)  # (B, R, Tv)
 
     def _local_p_weights(self, query, projected_key, value_mask):
         """Eq. (10): the window's softmax times a Gaussian around `p_t`."""
@@ -311,7 +312,7 @@ class LocalAttention(LuongAttention):
         align = zoo_ops.masked_softmax(ops.cast(scores, "float32"), mask)
         # exp(-(s - p_t)^2 / (2 sigma^2)) with sigma = D / 2.
         gaussian = ops.exp(ops.square(offset) * (-2.0 / self.window**2))
-        return ops.cast(align * gaussian, scores.dtype)  # (B, R, Tv)
+        return ops.cast(align * gaussian, self.compute_dtype)  # (B, R, Tv)
 
     def _predict_position(self, query, value_mask, length):
         """Eq. (9): `p_t = S sigmoid(v_p^T tanh(W_p h_t))`, `(B, R)` float32."""

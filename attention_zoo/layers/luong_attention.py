@@ -156,6 +156,12 @@ class LuongAttention(BaseAttention):
     def score(self, query, projected_key):
         mode = self.score_mode
         if mode in ("dot", "general"):
+            if keras.backend.standardize_dtype(query.dtype) == "float16":
+                # A float16 dot product overflows past 65504 (e.g. 4 features
+                # of 200 * 100) and the softmax of inf is NaN: score in
+                # float32, which the softmax uses anyway.
+                query = ops.cast(query, "float32")
+                projected_key = ops.cast(projected_key, "float32")
             scores = ops.matmul(query, ops.transpose(projected_key, (0, 2, 1)))
         elif mode == "concat":
             # expand_dims rather than new-axis slices: see BahdanauAttention.

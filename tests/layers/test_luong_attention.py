@@ -1,9 +1,10 @@
 import math
 
+import keras
 import numpy as np
 import pytest
 
-from attention_zoo.layers import LuongAttention
+from attention_zoo.layers import LocalAttention, LuongAttention
 from tests.helpers import to_numpy
 
 
@@ -29,6 +30,38 @@ def test_use_scale_multiplies_scores():
     np.testing.assert_allclose(
         to_numpy(weights)[0], [e2 / (1 + e2), 1 / (1 + e2)], rtol=1e-6
     )
+
+
+@pytest.mark.parametrize(
+    "layer",
+    [
+        lambda: LuongAttention(score_mode="dot", dtype="mixed_float16"),
+        lambda: LuongAttention(score_mode="general", dtype="mixed_float16"),
+        lambda: LocalAttention(
+            "local-m", window=2, score_mode="dot", dtype="mixed_float16"
+        ),
+    ],
+    ids=["dot", "general", "local-m"],
+)
+def test_float16_scores_past_its_range_stay_finite(layer):
+    # Scores of 4 * 200 * 100 = 80000 overflow float16 (largest 65504); the
+    # weights and context must still be those of the float32 computation.
+    layer = layer()
+    query = np.full((1, 1, 4), 200.0, "float32")
+    value = np.full((1, 3, 4), 100.0, "float32")
+    value[0, 0] = 90.0
+    value_mask = np.array([[True, True, False]])
+    layer.build(query.shape, value.shape)
+    if layer.score_mode == "general":
+        layer.set_weights([np.eye(4, dtype="float32")])
+    context, weights = layer(
+        query, value, value_mask=value_mask, return_attention_scores=True
+    )
+    assert keras.backend.standardize_dtype(weights.dtype) == "float16"
+    weights = to_numpy(keras.ops.cast(weights, "float32"))
+    # Scores 72000 and 80000: all the weight on the second key.
+    np.testing.assert_allclose(weights, [[[0.0, 1.0, 0.0]]], atol=1e-3)
+    assert np.isfinite(to_numpy(keras.ops.cast(context, "float32"))).all()
 
 
 def test_location_scores_ignore_key_content_and_truncate():
