@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import keras
+import numpy as np
 from keras import ops
 
 from attention_zoo import ops as zoo_ops
@@ -19,7 +20,8 @@ def clone_initializer(initializer):
 
 
 def _shape(x):
-    return tuple(x.shape)
+    # Tensors, arrays and KerasTensors have `.shape`; nested lists do not.
+    return tuple(x.shape) if hasattr(x, "shape") else np.shape(x)
 
 
 class BaseAttention(keras.layers.Layer):
@@ -214,6 +216,9 @@ class BaseAttention(keras.layers.Layer):
             `(B, R, Dv)`, `(B, R, Tv)`) and the new state list.
         """
         self._check_built("step")
+        self._check_inputs(
+            query, value, projected_key, None, value_mask, key_name="projected_key"
+        )
         query, value, projected_key = self._cast(query, value, projected_key)
         single = len(query.shape) == 2
         state = list(state)
@@ -255,6 +260,15 @@ class BaseAttention(keras.layers.Layer):
         A masked query step gets zero weights and keeps the state. Returns
         `(context (B, Tq, Dv), weights (B, Tq, Tv), final_state)`.
         """
+        self._check_built("attend_sequence")
+        self._check_inputs(
+            query,
+            value,
+            projected_key,
+            query_mask,
+            value_mask,
+            key_name="projected_key",
+        )
         query, value, projected_key = self._cast(query, value, projected_key)
         if query_mask is None:
             query_mask = ops.ones(ops.shape(query)[:2], dtype="bool")
@@ -369,6 +383,14 @@ class BaseAttention(keras.layers.Layer):
         projected once, not once per step.
         """
         self._check_built("attend")
+        self._check_inputs(
+            query,
+            value,
+            projected_key,
+            query_mask,
+            value_mask,
+            key_name="projected_key",
+        )
         query, value, projected_key = self._cast(query, value, projected_key)
         if self.num_states:
             return self._attend_from_initial_state(
@@ -487,13 +509,14 @@ class BaseAttention(keras.layers.Layer):
 
     # ----------------------------------------------------------- validation
 
-    def _check_inputs(self, query, value, key, query_mask, value_mask):
+    def _check_inputs(self, query, value, key, query_mask, value_mask, key_name="key"):
         self._check_static_shapes(
             _shape(query),
             _shape(value),
             _shape(key),
             None if query_mask is None else _shape(query_mask),
             None if value_mask is None else _shape(value_mask),
+            key_name=key_name,
         )
 
     def _check_static_shapes(
@@ -503,8 +526,13 @@ class BaseAttention(keras.layers.Layer):
         key_shape,
         query_mask_shape=None,
         value_mask_shape=None,
+        key_name="key",
     ):
-        """Raise a clear error for shapes that cannot be right."""
+        """Raise a clear error for shapes that cannot be right.
+
+        `key_name` names the third tensor in the messages: `"key"` for a call,
+        `"projected_key"` for `attend` and `step`.
+        """
         name = self.__class__.__name__
         query_shape, value_shape, key_shape = (
             tuple(query_shape),
@@ -519,7 +547,7 @@ class BaseAttention(keras.layers.Layer):
             )
         for arg, shape, dims in (
             ("value", value_shape, "(batch_size, Tv, Dv)"),
-            ("key", key_shape, "(batch_size, Tv, Dk)"),
+            (key_name, key_shape, "(batch_size, Tv, Dk)"),
         ):
             if len(shape) != 3:
                 raise ValueError(
@@ -531,23 +559,24 @@ class BaseAttention(keras.layers.Layer):
             for arg, shape in (
                 ("query", query_shape),
                 ("value", value_shape),
-                ("key", key_shape),
+                (key_name, key_shape),
             )
             if shape[0] is not None
         }
         if len(set(batch_sizes.values())) > 1:
             received = ", ".join(f"{k}.shape[0]={v}" for k, v in batch_sizes.items())
             raise ValueError(
-                f"{name}: `query`, `value` and `key` must have the same batch "
-                f"size. Received: {received}"
+                f"{name}: `query`, `value` and `{key_name}` must have the same "
+                f"batch size. Received: {received}"
             )
         if (
             None not in (key_shape[1], value_shape[1])
             and key_shape[1] != value_shape[1]
         ):
             raise ValueError(
-                f"{name}: `key` and `value` must have the same length Tv. "
-                f"Received: key.shape={key_shape}, value.shape={value_shape}"
+                f"{name}: `{key_name}` and `value` must have the same length "
+                f"Tv. Received: {key_name}.shape={key_shape}, "
+                f"value.shape={value_shape}"
             )
         expected_query_mask = query_shape[:-1]
         for arg, mask_shape, expected in (
