@@ -121,10 +121,15 @@ class BahdanauAttention(BaseAttention):
                 features of `LocationSensitiveAttention`, the coverage term
                 of `CoverageAttention`).
         """
-        v = ops.cast(self.attention_v, self.compute_dtype)
         if self.normalize:
-            g = ops.cast(self.attention_g, self.compute_dtype)
-            v = g * v / ops.sqrt(ops.sum(ops.square(v)))
+            # In float32, with a tiny floor under the squared norm: a zero `v`
+            # (e.g. the zeros initializer) gives zero scores, not 0 / 0.
+            v = ops.cast(self.attention_v, "float32")
+            g = ops.cast(self.attention_g, "float32")
+            v = g * v / ops.sqrt(ops.sum(ops.square(v)) + 1e-12)
+        else:
+            v = self.attention_v
+        v = ops.cast(v, self.compute_dtype)
         projected_query = self._query_dense(query)  # (B, Tq, units)
         # expand_dims, not `x[:, :, None, :]`: on TensorFlow the gradient of a
         # new-axis slice is a StridedSliceGrad copy, that of expand_dims a

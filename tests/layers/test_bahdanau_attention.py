@@ -47,6 +47,15 @@ def test_normalize_rescales_v_to_norm_g():
     np.testing.assert_allclose(to_numpy(fresh.attention_g), math.sqrt(1 / 4), rtol=1e-6)
 
 
+def test_normalize_with_zero_v_gives_uniform_weights_not_nan():
+    layer = BahdanauAttention(units=3, normalize=True, kernel_initializer="zeros")
+    query = np.ones((1, 2, 4), "float32")
+    value = np.arange(15, dtype="float32").reshape(1, 5, 3)
+    context, weights = layer(query, value, return_attention_scores=True)
+    np.testing.assert_allclose(to_numpy(weights), np.full((1, 2, 5), 0.2), atol=1e-6)
+    np.testing.assert_allclose(to_numpy(context)[0, 0], value[0].mean(0), rtol=1e-6)
+
+
 @pytest.mark.parametrize("units", [0, -3, 2.5, None, True])
 def test_bad_units(units):
     with pytest.raises(
