@@ -33,12 +33,13 @@ attention.
 from __future__ import annotations
 
 import keras
+import numpy as np
 from keras import ops, tree
 
 NEG_INF = -1e9
 
 
-def _check(max_length, end_token):
+def _check(max_length, end_token, pad_token):
     if (
         isinstance(max_length, bool)
         or not isinstance(max_length, int)
@@ -52,10 +53,58 @@ def _check(max_length, end_token):
             "`end_token` must be a non-negative integer. Received: "
             f"end_token={end_token!r}"
         )
+    if isinstance(pad_token, bool) or not isinstance(pad_token, int) or pad_token < 0:
+        raise ValueError(
+            "`pad_token` must be a non-negative integer. Received: "
+            f"pad_token={pad_token!r}"
+        )
 
 
-def _never_pad(log_probs, pad_token):
-    """`pad_token` only fills finished sequences: a live one never emits it."""
+def _check_batch(start_tokens, named_structures):
+    """`start_tokens` `(B,)`; every tensor of the structures batch-major `B`.
+
+    Args:
+        start_tokens: the start tokens as given.
+        named_structures: `(name, structure)` pairs whose tensors must have
+            the batch axis first (a mismatch would otherwise surface as a
+            backend error deep inside the decoder step).
+    """
+    shape = tuple(start_tokens.shape) if hasattr(start_tokens, "shape") else None
+    shape = np.shape(start_tokens) if shape is None else shape
+    if len(shape) != 1:
+        raise ValueError(
+            "`start_tokens` must have shape (batch_size,). Received: "
+            f"start_tokens.shape={shape}"
+        )
+    batch = shape[0]
+    for name, structure in named_structures:
+        for leaf in tree.flatten(structure):
+            leaf_shape = tuple(leaf.shape) if hasattr(leaf, "shape") else np.shape(leaf)
+            known = leaf_shape and None not in (batch, leaf_shape[0])
+            if not leaf_shape or (known and leaf_shape[0] != batch):
+                raise ValueError(
+                    f"Every tensor of `{name}` must have the batch size of "
+                    f"`start_tokens` as its first axis. Received: "
+                    f"start_tokens.shape={shape}, a tensor of `{name}` with "
+                    f"shape {leaf_shape}"
+                )
+
+
+def _never_pad(log_probs, pad_token, end_token):
+    """`pad_token` only fills finished sequences: a live one never emits it.
+
+    Unless it is also `end_token` (a vocabulary that pads with its end
+    token): emitting it then ends the sequence, as it should.
+    """
+    vocab_size = log_probs.shape[-1]
+    for name, token in (("end_token", end_token), ("pad_token", pad_token)):
+        if vocab_size is not None and token >= vocab_size:
+            raise ValueError(
+                f"`{name}` must be an id below the vocabulary size of the "
+                f"step's logits, {vocab_size}. Received: {name}={token}"
+            )
+    if pad_token == end_token:
+        return log_probs
     vocab = ops.shape(log_probs)[-1]
     is_pad = ops.arange(vocab, dtype="int32")[None, :] == pad_token
     return ops.where(is_pad, NEG_INF, log_probs)
@@ -90,14 +139,15 @@ def _run(
     select,
 ):
     """Shared loop of greedy search and sampling; `select(log_probs, t)`."""
-    _check(max_length, end_token)
+    _check(max_length, end_token, pad_token)
+    _check_batch(start_tokens, [("initial_state", initial_state)])
     start_tokens = ops.cast(start_tokens, "int32")
     batch = ops.shape(start_tokens)[0]
 
     def advance(t, tokens, state, finished, scores, lengths, out_tokens, out_attention):
         logits, state, attention = step_fn(tokens, state, constants)
         log_probs = ops.log_softmax(ops.cast(logits, "float32"), axis=-1)  # (B, V)
-        log_probs = _never_pad(log_probs, pad_token)
+        log_probs = _never_pad(log_probs, pad_token, end_token)
         chosen = ops.cast(select(log_probs, t), "int32")
         chosen = ops.where(finished, pad_token, chosen)
         token_log_prob = ops.take_along_axis(log_probs, chosen[:, None], axis=1)[:, 0]
@@ -162,7 +212,8 @@ def greedy_search(
         end_token: id that ends a sequence.
         max_length: most tokens generated per sequence.
         constants: structure of tensors passed to every step unchanged.
-        pad_token: id written after the end of a sequence.
+        pad_token: id written after the end of a sequence; a live sequence
+            never emits it, unless it is also `end_token`.
 
     Returns:
         The dict described in the module docstring.
@@ -329,7 +380,7 @@ def beam_search(
         `beam_width` distinct hypotheses exist, the remaining entries are
         placeholders scored about `-1e9 / lp`, far below any real one.
     """
-    _check(max_length, end_token)
+    _check(max_length, end_token, pad_token)
     if (
         isinstance(beam_width, bool)
         or not isinstance(beam_width, int)
@@ -338,11 +389,17 @@ def beam_search(
         raise ValueError(
             f"`beam_width` must be a positive integer. Received: beam_width={beam_width!r}"
         )
+    shares = getattr(step_fn, "shares_constants_across_beams", False)
+    _check_batch(
+        start_tokens,
+        [("initial_state", initial_state)]
+        + ([] if shares else [("constants", constants)]),
+    )
     k = beam_width
     start_tokens = ops.cast(start_tokens, "int32")
     batch = ops.shape(start_tokens)[0]
     state = tree.map_structure(lambda x: _tile(x, k), initial_state)
-    if not getattr(step_fn, "shares_constants_across_beams", False):
+    if not shares:
         constants = tree.map_structure(lambda x: _tile(x, k), constants)
     tokens = _tile(start_tokens, k)
 
@@ -366,7 +423,7 @@ def beam_search(
         logits, state, attention = step_fn(tokens, state, constants)
         vocab = ops.shape(logits)[-1]
         log_probs = ops.log_softmax(ops.cast(logits, "float32"), axis=-1)
-        log_probs = _never_pad(log_probs, pad_token)
+        log_probs = _never_pad(log_probs, pad_token, end_token)
         log_probs = ops.reshape(log_probs, (batch, k, vocab))  # (B, K, V)
         attention = ops.reshape(ops.cast(attention, "float32"), (batch, k, -1))
         attention = ops.where(finished[:, :, None], 0.0, attention)  # (B, K, Tx)

@@ -288,6 +288,21 @@ def test_greedy_stops_at_end_and_pads():
     assert (attention[:, 3:] == 0).all() and np.allclose(attention[:, :3], 0.5)
 
 
+def test_pad_token_equal_to_end_token_ends_and_pads_with_it():
+    # A vocabulary that pads with its end token: emitting it must still end
+    # the sequence (only a pad token distinct from the end is forbidden).
+    table = np.full((4, V), 0.01)
+    table[0, 3] = table[1, END] = table[2, 4] = table[3, 3] = 1.0
+    step = FixedLogits(table / table.sum(-1, keepdims=True))
+    state, start = (keras.ops.zeros((2,), "int32"),), np.full((2,), START)
+    greedy = greedy_search(step, state, start, END, max_length=5, pad_token=END)
+    assert to_numpy(greedy["tokens"]).tolist() == [[3, END, END, END, END]] * 2
+    assert to_numpy(greedy["lengths"]).tolist() == [2, 2]
+    beam = beam_search(step, state, start, END, 5, beam_width=2, pad_token=END)
+    assert to_numpy(beam["tokens"])[:, 0].tolist() == [[3, END, END, END, END]] * 2
+    assert to_numpy(beam["lengths"])[:, 0].tolist() == [2, 2]
+
+
 def test_sampling_is_seeded_and_top_k_one_is_greedy():
     model = ToyModel(seed=4)
     state, constants, start = model.inputs()
@@ -318,8 +333,53 @@ def test_sampling_is_seeded_and_top_k_one_is_greedy():
         ),
         (lambda m, a: sample(*a, END, 3, top_k=0), r"Received: top_k=0"),
         (lambda m, a: greedy_search(*a, -1, 3), r"Received: end_token=-1"),
+        (
+            lambda m, a: beam_search(*a, END, 3, pad_token=-1),
+            r"`pad_token` must be a non-negative integer. Received: pad_token=-1",
+        ),
+        (
+            lambda m, a: greedy_search(*a, END, 3, m.inputs()[1], pad_token=V),
+            rf"`pad_token` must be an id below the vocabulary size of the "
+            rf"step's logits, {V}. Received: pad_token={V}",
+        ),
+        (
+            lambda m, a: beam_search(*a, V + 2, 3, constants=m.inputs()[1]),
+            rf"vocabulary size of the step's logits, {V}. Received: end_token={V + 2}",
+        ),
+        (
+            lambda m, a: greedy_search(a[0], a[1], np.full((3,), START), END, 3),
+            r"the batch size of `start_tokens`.*start_tokens.shape=\(3,\)",
+        ),
+        (
+            lambda m, a: beam_search(a[0], a[1], a[2][:, None], END, 3),
+            r"`start_tokens` must have shape \(batch_size,\). "
+            r"Received: start_tokens.shape=\(2, 1\)",
+        ),
+        (
+            lambda m, a: beam_search(
+                lambda tokens, state, constants: None,
+                (np.zeros((2, 3)),),
+                a[2],
+                END,
+                3,
+                constants=(np.zeros((3, 4)),),
+            ),
+            r"Every tensor of `constants` must have the batch size",
+        ),
     ],
-    ids=["max_length", "beam_width", "temperature", "top_k", "end_token"],
+    ids=[
+        "max_length",
+        "beam_width",
+        "temperature",
+        "top_k",
+        "end_token",
+        "pad_token_negative",
+        "pad_token_past_vocabulary",
+        "end_token_past_vocabulary",
+        "start_tokens_batch",
+        "start_tokens_rank",
+        "constants_batch",
+    ],
 )
 def test_bad_arguments(call, message):
     model = ToyModel()
