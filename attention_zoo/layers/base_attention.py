@@ -216,9 +216,7 @@ class BaseAttention(keras.layers.Layer):
             `(B, R, Dv)`, `(B, R, Tv)`) and the new state list.
         """
         self._check_built("step")
-        self._check_inputs(
-            query, value, projected_key, None, value_mask, key_name="projected_key"
-        )
+        self._check_projected_inputs(query, value, projected_key, None, value_mask)
         query, value, projected_key = self._cast(query, value, projected_key)
         single = len(query.shape) == 2
         state = list(state)
@@ -261,13 +259,8 @@ class BaseAttention(keras.layers.Layer):
         `(context (B, Tq, Dv), weights (B, Tq, Tv), final_state)`.
         """
         self._check_built("attend_sequence")
-        self._check_inputs(
-            query,
-            value,
-            projected_key,
-            query_mask,
-            value_mask,
-            key_name="projected_key",
+        self._check_projected_inputs(
+            query, value, projected_key, query_mask, value_mask
         )
         query, value, projected_key = self._cast(query, value, projected_key)
         if query_mask is None:
@@ -383,13 +376,8 @@ class BaseAttention(keras.layers.Layer):
         projected once, not once per step.
         """
         self._check_built("attend")
-        self._check_inputs(
-            query,
-            value,
-            projected_key,
-            query_mask,
-            value_mask,
-            key_name="projected_key",
+        self._check_projected_inputs(
+            query, value, projected_key, query_mask, value_mask
         )
         query, value, projected_key = self._cast(query, value, projected_key)
         if self.num_states:
@@ -517,6 +505,14 @@ class BaseAttention(keras.layers.Layer):
             None if query_mask is None else _shape(query_mask),
             None if value_mask is None else _shape(value_mask),
             key_name=key_name,
+        )
+
+    def _check_projected_inputs(
+        self, query, value, projected_key, query_mask=None, value_mask=None
+    ):
+        """The checks of a call, for `attend`, `step` and `attend_sequence`."""
+        self._check_inputs(
+            query, value, projected_key, query_mask, value_mask, "projected_key"
         )
 
     def _check_static_shapes(

@@ -198,6 +198,9 @@ class LocalAttention(LuongAttention):
         # stateful mechanisms there, and local-p is stateless but its weights
         # are not a softmax of scores alone.
         self._check_built("attend")
+        self._check_projected_inputs(
+            query, value, projected_key, query_mask, value_mask
+        )
         query, value, projected_key = self._cast(query, value, projected_key)
         return self._attend_from_initial_state(
             query,
@@ -225,6 +228,10 @@ class LocalAttention(LuongAttention):
         does not advance the local-m step counter). Returns
         `(context (B, Tq, Dv), weights (B, Tq, Tv), final_state)`.
         """
+        self._check_built("attend_sequence")
+        self._check_projected_inputs(
+            query, value, projected_key, query_mask, value_mask
+        )
         query, value, projected_key = self._cast(query, value, projected_key)
         if query_mask is not None:
             query_mask = ops.cast(query_mask, "bool")

@@ -371,6 +371,37 @@ class AttentionLayerBattery:
         with pytest.raises(ValueError, match="`state` must be a list of"):
             layer.step(query[:, 0], value, layer.project_key(key), extra * 3)
 
+    def test_attend_and_step_check_their_inputs_like_a_call(self, name):
+        layer = self.built_layer(name)
+        query, value, key, _, value_mask = self.random_inputs(name)
+        projected = layer.project_key(key)
+        state = layer.get_initial_state(value, value_mask)
+        bad_calls = {
+            "must have the same batch size": [
+                lambda: layer.attend(query, value[:1], projected[:1]),
+                lambda: layer.step(query[:1, 0], value, projected, state),
+            ],
+            r"`query` must have rank 3 .* Received: query.shape=\(": [
+                lambda: layer.attend(query[0, 0], value, projected),
+                lambda: layer.step(query[0, 0], value, projected, state),
+            ],
+            r"`value_mask` must have shape": [
+                lambda: layer.attend(
+                    query, value, projected, value_mask=value_mask[:1]
+                ),
+                lambda: layer.step(
+                    query[:, 0], value, projected, state, value_mask=value_mask[:, :2]
+                ),
+            ],
+            r"`projected_key` and `value` must have the same length Tv": [
+                lambda: layer.attend(query, value, projected[:, :2]),
+            ],
+        }
+        for message, calls in bad_calls.items():
+            for call in calls:
+                with pytest.raises(ValueError, match=message):
+                    call()
+
     def test_dropout_is_seeded_and_training_only(self, name):
         layer = self.built_layer(name, dropout=0.5, seed=11)
         twin = self.built_layer(name, dropout=0.5, seed=11)
