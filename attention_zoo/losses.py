@@ -47,7 +47,10 @@ class MaskedSequenceCrossEntropy(_LabelMaskedLoss):
         label_smoothing: float in `[0, 1)`; the target distribution becomes
             `(1 - label_smoothing) * one_hot + label_smoothing / V`.
         name: name of the loss.
-        reduction: as for any `keras.losses.Loss`.
+        reduction: `"sum_over_batch_size"` (the default) or `"mean"`: the
+            mean over the real tokens; `"sum"`: their sum; `"none"`: the
+            `(B, T)` token losses, 0 at padding. (`"mean_with_sample_weight"`
+            is refused: it would divide by the weights of the padding too.)
         dtype: as for any `keras.losses.Loss`.
 
     Call arguments:
@@ -74,6 +77,13 @@ class MaskedSequenceCrossEntropy(_LabelMaskedLoss):
         dtype=None,
     ):
         super().__init__(name=name, reduction=reduction, dtype=dtype)
+        if reduction == "mean_with_sample_weight":
+            raise ValueError(
+                "MaskedSequenceCrossEntropy: `reduction` must be one of "
+                "'sum_over_batch_size', 'mean', 'sum', 'none' or None (the loss "
+                "already averages over the real tokens). Received: "
+                f"reduction={reduction!r}"
+            )
         if not 0.0 <= float(label_smoothing) < 1.0:
             raise ValueError(
                 "MaskedSequenceCrossEntropy: `label_smoothing` must be in [0, 1). "
@@ -104,11 +114,14 @@ class MaskedSequenceCrossEntropy(_LabelMaskedLoss):
             ) + self.label_smoothing / ops.cast(vocab, "float32")
         token_loss = -ops.sum(target * log_probs, axis=-1)  # (B, T)
         mask = ops.cast(ops.not_equal(y_true, self.pad_token), "float32")
-        # The reduction divides by B * T; rescale so the result is the mean
+        token_loss = token_loss * mask
+        if self.reduction not in ("sum_over_batch_size", "mean"):
+            return token_loss  # "sum", "none"
+        # These reductions divide by B * T; rescale so the result is the mean
         # over real tokens (and 0 for a batch of padding only).
         total = ops.cast(ops.size(mask), "float32")
         count = ops.maximum(ops.sum(mask), 1.0)
-        return token_loss * mask * (total / count)
+        return token_loss * (total / count)
 
     def get_config(self):
         config = super().get_config()

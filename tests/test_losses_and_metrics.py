@@ -40,6 +40,31 @@ def test_loss_is_the_mean_over_real_tokens(smoothing):
     )
 
 
+def test_loss_reductions():
+    rng = np.random.default_rng(1)
+    y_true = np.array([[3, 1, 0, 0], [2, 2, 4, 0]])  # 5 real tokens of 8
+    logits = rng.normal(size=(2, 4, 5)).astype("float32")
+    log_probs = logits.astype("float64")
+    log_probs = log_probs - np.log(np.exp(log_probs).sum(-1, keepdims=True))
+    token = -np.take_along_axis(log_probs, y_true[..., None], -1)[..., 0]
+    token = token * (y_true != 0)
+    for reduction, expected in (
+        ("sum_over_batch_size", token.sum() / 5),
+        ("mean", token.sum() / 5),
+        ("sum", token.sum()),
+        ("none", token),
+        (None, token),
+    ):
+        got = MaskedSequenceCrossEntropy(reduction=reduction)(y_true, logits)
+        np.testing.assert_allclose(
+            keras.ops.convert_to_numpy(got), expected, rtol=1e-5, err_msg=reduction
+        )
+    with pytest.raises(
+        ValueError, match="Received: reduction='mean_with_sample_weight'"
+    ):
+        MaskedSequenceCrossEntropy(reduction="mean_with_sample_weight")
+
+
 def test_loss_from_probabilities_and_all_padding():
     y_true = np.array([[2, 1, 0]])
     probs = np.full((1, 3, 4), 0.25, "float32")
