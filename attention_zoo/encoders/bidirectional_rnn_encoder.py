@@ -99,6 +99,7 @@ class BidirectionalRNNEncoder(keras.layers.Layer):
                     units,
                     return_sequences=True,
                     return_state=True,
+                    unroll=self.unroll,
                     dtype=self.dtype_policy,
                 ),
                 merge_mode=merge_mode,

@@ -86,6 +86,10 @@ def test_get_config_round_trip():
     rolled(x)
     unrolled(x)
     unrolled.set_weights(rolled.get_weights())
+    for encoder, unroll in ((rolled, False), (unrolled, True)):
+        for layer in encoder._rnn_layers:
+            assert layer.forward_layer.unroll is unroll
+            assert layer.backward_layer.unroll is unroll
     np.testing.assert_allclose(
         to_numpy(rolled(x)[0]), to_numpy(unrolled(x)[0]), atol=1e-5
     )
