@@ -1,4 +1,10 @@
-"""Attention heatmaps with matplotlib (imported lazily, Agg backend)."""
+"""Attention heatmaps with matplotlib (imported lazily).
+
+The figures are `matplotlib.figure.Figure` objects made without pyplot:
+nothing here selects a backend or registers a figure with pyplot, so a
+notebook's or GUI's backend is left alone and a figure is freed with its
+last reference. Return one from a notebook cell, or `fig.savefig(path)`.
+"""
 
 from __future__ import annotations
 
@@ -21,10 +27,7 @@ def plot_attention(weights, source_labels, target_labels, title=None, ax=None):
     Returns:
         The matplotlib Figure.
     """
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
     weights = np.asarray(weights, dtype="float32")
     if weights.ndim != 2:
@@ -32,18 +35,25 @@ def plot_attention(weights, source_labels, target_labels, title=None, ax=None):
             f"`weights` must have shape (Ty, Tx). Received: weights.shape={weights.shape}"
         )
     source_labels, target_labels = list(source_labels), list(target_labels)
+    if weights.shape[0] < len(target_labels) or weights.shape[1] < len(source_labels):
+        raise ValueError(
+            f"`weights` must have a row per target label and a column per source "
+            f"label, ({len(target_labels)}, {len(source_labels)}) at least. "
+            f"Received: weights.shape={weights.shape}"
+        )
     weights = weights[: len(target_labels), : len(source_labels)]
     if ax is None:
         width = max(4.0, 0.32 * len(source_labels) + 1.5)
         height = max(3.0, 0.32 * len(target_labels) + 1.2)
-        fig, ax = plt.subplots(figsize=(width, height))
+        fig = Figure(figsize=(width, height))
+        ax = fig.subplots()
     else:
         fig = ax.figure
     image = ax.imshow(weights, cmap="viridis", vmin=0.0, vmax=1.0, aspect="auto")
     words = any(len(str(c)) > 1 for c in source_labels)
     ax.set_xticks(
         range(len(source_labels)),
-        [repr(c)[1:-1] if c == " " else c for c in source_labels],
+        [repr(c) if c == " " else c for c in source_labels],  # ' ' visible
         rotation=90 if words else 0,  # word labels would overlap
     )
     ax.set_yticks(range(len(target_labels)), target_labels)
@@ -60,13 +70,10 @@ def save_attention_plot(
     path, weights, source_labels, target_labels, title=None
 ) -> Path:
     """`plot_attention` written to a PNG file; returns the path."""
-    import matplotlib.pyplot as plt
-
     fig = plot_attention(weights, source_labels, target_labels, title=title)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
-    plt.close(fig)
     return path
 
 
@@ -87,10 +94,7 @@ def plot_image_attention(image, words, weights, grid_shape, columns: int = 5):
     Returns:
         The matplotlib Figure.
     """
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
     image = np.asarray(image)
     weights = np.asarray(weights, dtype="float32")
@@ -112,9 +116,8 @@ def plot_image_attention(image, words, weights, grid_shape, columns: int = 5):
         )
     panels = len(words) + 1
     rows = -(-panels // columns)
-    fig, axes = plt.subplots(
-        rows, columns, figsize=(2.2 * columns, 2.4 * rows), squeeze=False
-    )
+    fig = Figure(figsize=(2.2 * columns, 2.4 * rows))
+    axes = fig.subplots(rows, columns, squeeze=False)
     extent = (0, image.shape[1], image.shape[0], 0)
     for ax in axes.flat:
         ax.axis("off")
@@ -139,11 +142,8 @@ def plot_image_attention(image, words, weights, grid_shape, columns: int = 5):
 
 def save_image_attention_plot(path, image, words, weights, grid_shape) -> Path:
     """`plot_image_attention` written to a PNG file; returns the path."""
-    import matplotlib.pyplot as plt
-
     fig = plot_image_attention(image, words, weights, grid_shape)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=90)
-    plt.close(fig)
     return path
