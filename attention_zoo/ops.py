@@ -68,8 +68,11 @@ def masked_softmax(scores, mask=None, axis: int = -1):
         # the mask below then gives masked positions exactly zero, and fully
         # masked slices (shifted by 0) all zeros. The shift does not change
         # the softmax, so it carries no gradient.
-        lowest = -3.4028235e38  # the lowest finite float32
-        row_max = ops.max(ops.where(mask, scores, lowest), axis=axis, keepdims=True)
+        lowest = -3.4028234663852886e38  # the lowest finite float32
+        # `initial` also lets an empty tensor (no query step) through.
+        row_max = ops.max(
+            ops.where(mask, scores, lowest), axis=axis, keepdims=True, initial=lowest
+        )
         any_unmasked = ops.any(mask, axis=axis, keepdims=True)
         row_max = ops.stop_gradient(ops.where(any_unmasked, row_max, 0.0))
         scores = ops.where(mask, scores - row_max, low)
@@ -169,6 +172,17 @@ def scan(f, init, xs):
     (6.0, [0.0, 2.0, 4.0, 6.0])
     """
     length = tree.flatten(xs)[0].shape[0]
+    if length == 0:
+        # No step: the carry as given and empty outputs, whose shapes come
+        # from one call of `f` on zeros (a sum over the empty axis has the
+        # shape of one step, unknown dimensions included).
+        x0 = tree.map_structure(
+            lambda x: ops.cast(ops.zeros_like(ops.sum(x, axis=0)), x.dtype), xs
+        )
+        _, y0 = f(init, x0)
+        return init, tree.map_structure(
+            lambda y: ops.expand_dims(ops.zeros_like(y), 0)[:0], y0
+        )
     if keras.backend.backend() == "jax":
         import jax
 

@@ -371,6 +371,20 @@ class AttentionLayerBattery:
         with pytest.raises(ValueError, match="`state` must be a list of"):
             layer.step(query[:, 0], value, layer.project_key(key), extra * 3)
 
+    def test_query_without_steps_gives_empty_outputs(self, name):
+        layer = self.built_layer(name)
+        query, value, key, query_mask, value_mask = self.random_inputs(name)
+        context, weights = layer(
+            query[:, :0],
+            value,
+            key,
+            query_mask=query_mask[:, :0],
+            value_mask=value_mask,
+            return_attention_scores=True,
+        )
+        assert tuple(context.shape) == (query.shape[0], 0, DV)
+        assert tuple(weights.shape) == (query.shape[0], 0, value.shape[1])
+
     def test_attend_and_step_check_their_inputs_like_a_call(self, name):
         layer = self.built_layer(name)
         query, value, key, _, value_mask = self.random_inputs(name)
