@@ -4,8 +4,47 @@ from __future__ import annotations
 
 import importlib.util
 import time
+from pathlib import Path
 
 import keras
+
+
+def output_folder(path, flag: str = "--output") -> Path:
+    """`path` as a folder to write into (created later by the caller).
+
+    Raises:
+        ValueError: naming `flag` when `path` exists as something other than
+            a folder (a file would otherwise fail deep inside a save with an
+            OS or TensorFlow error).
+    """
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise ValueError(
+            f"{flag} must be a folder to write into. Received: {flag} {path}, "
+            "an existing file"
+        )
+    return path
+
+
+def start_run_folder(output, artifacts) -> Path:
+    """The folder of a new training run, with the last run's artifacts removed.
+
+    Training into the folder of an earlier run rewrites its vocabulary and
+    configuration before the new model exists; removing the earlier run's
+    trained `artifacts` (model files, metrics) first means that a training
+    that fails or is interrupted leaves a folder the other tasks refuse as
+    incomplete ("no model.keras"), never the old model beside a new
+    vocabulary.
+
+    Args:
+        output: the run folder (`--output`).
+        artifacts: file names inside it that a finished training writes.
+    """
+    run = output_folder(output)
+    run.mkdir(parents=True, exist_ok=True)
+    for name in artifacts:
+        (run / name).unlink(missing_ok=True)
+    return run
 
 
 def tensorboard_callbacks(log_dir) -> list:

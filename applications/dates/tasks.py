@@ -23,7 +23,7 @@ from pathlib import Path
 import keras
 import numpy as np
 
-from applications.common import tensorboard_callbacks
+from applications.common import output_folder, start_run_folder, tensorboard_callbacks
 from applications.dates import data
 from applications.dates import model as models
 
@@ -160,7 +160,7 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
             f"`learning_rate` must be positive. Received: learning_rate={config.learning_rate}"
         )
     strategy = _strategy(config.distribute)  # fails before anything is written
-    run = Path(output)
+    run = start_run_folder(output, ("model.keras", "metrics.json"))
     (run / "data").mkdir(parents=True, exist_ok=True)
     keras.utils.set_random_seed(config.seed)
     train_set, val_set, test_set = data.make_splits(
@@ -349,9 +349,10 @@ def plot(
         normalizer.check(text)
     isos, attention = normalizer.predict(list(texts))
     paths = []
+    output_dir = output_folder(output_dir)
     for i, (text, iso) in enumerate(zip(texts, isos)):
         source = list(data.normalize(text))[: data.TX]
-        path = Path(output_dir) / f"attention_{i}.png"
+        path = output_dir / f"attention_{i}.png"
         save_attention_plot(
             path, attention[i], source, list(iso), title=f"{text!r} -> {iso}"
         )
@@ -380,6 +381,7 @@ def export(run_dir, output) -> Path:
             "export writes a TensorFlow SavedModel and needs KERAS_BACKEND=tensorflow. "
             f"Received: {keras.backend.backend()}"
         )
+    output = output_folder(output)
     normalizer = Normalizer(run_dir)
     predict_fn = models.make_predict_fn(normalizer.model, normalizer.kind)
     output_tokens = [t if len(t) == 1 else "" for t in data.IsoVocabulary.tokens]

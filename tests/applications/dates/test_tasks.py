@@ -166,6 +166,23 @@ def test_cli_evaluate_and_plot(run, capsys, tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_cli_refuses_an_output_that_is_a_file(run, capsys, tmp_path):
+    afile = tmp_path / "afile"
+    afile.write_text("not a folder")
+    for argv in (
+        ["dates", "plot", "--run", str(run), "--output", str(afile), "3 Mai 1979"],
+        ["dates", "export", "--run", str(run), "--output", str(afile)],
+        ["dates", "train", "--output", str(afile), "--train-size", "10"],
+    ):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert (
+            f"--output must be a folder to write into. Received: --output {afile}"
+            in err
+        )
+    assert afile.read_text() == "not a folder"
+
+
 LOAD = """
 import json, sys
 import tensorflow as tf
