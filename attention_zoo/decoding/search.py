@@ -280,7 +280,15 @@ def sample(
     noise = {}
 
     def select(log_probs, t):
-        logits = log_probs / temperature
+        vocab_size = log_probs.shape[-1]
+        if top_k is not None and vocab_size is not None and top_k > vocab_size:
+            raise ValueError(
+                f"`top_k` must be at most the vocabulary size of the step's "
+                f"logits, {vocab_size}. Received: top_k={top_k}"
+            )
+        # A token `_never_pad` forbade stays forbidden at any temperature
+        # (-1e9 / 1e9 would be an ordinary logit).
+        logits = ops.where(log_probs <= NEG_INF, NEG_INF, log_probs / temperature)
         if top_k is not None:
             kth = ops.top_k(logits, top_k, sorted=True)[0][:, -1:]
             logits = ops.where(logits < kth, NEG_INF, logits)

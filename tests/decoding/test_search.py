@@ -303,6 +303,18 @@ def test_pad_token_equal_to_end_token_ends_and_pads_with_it():
     assert to_numpy(beam["lengths"])[:, 0].tolist() == [2, 2]
 
 
+def test_sampling_never_emits_pad_at_any_temperature():
+    table = np.full((1, V), 1.0 / V)  # uniform: pad would be drawn often
+    step = FixedLogits(table)
+    state, start = (keras.ops.zeros((64,), "int32"),), np.full((64,), START)
+    result = sample(step, state, start, END, 6, temperature=1e9, seed=0)
+    tokens = to_numpy(result["tokens"])
+    lengths = to_numpy(result["lengths"])
+    for row, length in zip(tokens, lengths):
+        assert PAD not in row[:length].tolist()
+    assert (tokens != PAD).any()
+
+
 def test_sampling_is_seeded_and_top_k_one_is_greedy():
     model = ToyModel(seed=4)
     state, constants, start = model.inputs()
@@ -332,6 +344,11 @@ def test_sampling_is_seeded_and_top_k_one_is_greedy():
             r"Received: temperature=0.0",
         ),
         (lambda m, a: sample(*a, END, 3, top_k=0), r"Received: top_k=0"),
+        (
+            lambda m, a: sample(*a, END, 3, constants=m.inputs()[1], top_k=V + 1),
+            rf"`top_k` must be at most the vocabulary size .*, {V}. "
+            rf"Received: top_k={V + 1}",
+        ),
         (lambda m, a: greedy_search(*a, -1, 3), r"Received: end_token=-1"),
         (
             lambda m, a: beam_search(*a, END, 3, pad_token=-1),
@@ -372,6 +389,7 @@ def test_sampling_is_seeded_and_top_k_one_is_greedy():
         "beam_width",
         "temperature",
         "top_k",
+        "top_k_past_vocabulary",
         "end_token",
         "pad_token_negative",
         "pad_token_past_vocabulary",
