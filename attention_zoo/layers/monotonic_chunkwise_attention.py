@@ -73,8 +73,9 @@ class MonotonicChunkwiseAttention(MonotonicAttention):
     softmax over the `chunk_size` keys of that chunk, with a second energy
     `u` of the same form (Bahdanau or Luong "general", its own weights, no
     scalar bias), gives the weights. At inference with `inference="hard"`:
-    the softmax of `u` over the `w` unmasked keys ending at the attended key
-    `t_i` (zero weights once the monotonic attention has run off the end).
+    the softmax of `u` over the unmasked keys among the `w` positions ending
+    at the attended key `t_i`, `t_i - w + 1 .. t_i` (zero weights once the
+    monotonic attention has run off the end).
     In training, the expectation of that process over the monotonic
     alignment `alpha`:
 
