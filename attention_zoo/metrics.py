@@ -27,6 +27,17 @@ class _PaddedSequenceMetric(keras.metrics.Metric):
         hits, counts = self._counts(correct, valid)
         if sample_weight is not None:
             sample_weight = ops.cast(sample_weight, "float32")
+            if len(sample_weight.shape) > len(hits.shape):
+                unit = (
+                    "(batch_size,): one weight per sequence"
+                    if len(hits.shape) == 1
+                    else "(batch_size,) or (batch_size, T)"
+                )
+                raise ValueError(
+                    f"{self.__class__.__name__}: `sample_weight` must have shape "
+                    f"{unit}. Received: sample_weight.shape="
+                    f"{tuple(sample_weight.shape)}"
+                )
             while len(sample_weight.shape) < len(hits.shape):
                 sample_weight = sample_weight[..., None]
             hits, counts = hits * sample_weight, counts * sample_weight
@@ -72,6 +83,9 @@ class MaskedTokenAccuracy(_PaddedSequenceMetric):
 class SequenceExactMatch(_PaddedSequenceMetric):
     """Fraction of sequences whose non-padding tokens are all correct.
 
+    A row of padding only (no real token) is not a sequence and counts
+    neither way.
+
     Example:
 
     >>> import numpy as np
@@ -85,8 +99,9 @@ class SequenceExactMatch(_PaddedSequenceMetric):
         super().__init__(pad_token=pad_token, name=name, dtype=dtype)
 
     def _counts(self, correct, valid):
+        real = ops.cast(ops.any(valid, axis=-1), "float32")
         exact = ops.cast(ops.all(correct, axis=-1), "float32")
-        return exact, ops.ones_like(exact)
+        return exact * real, real
 
 
 def corpus_scores(hypotheses, references, tokenized: bool = False) -> dict:

@@ -104,6 +104,14 @@ def test_metrics_ignore_padding_and_accumulate():
     weighted = MaskedTokenAccuracy()
     weighted.update_state(y_true, logits, sample_weight=np.array([1.0, 0.0]))
     np.testing.assert_allclose(float(weighted.result()), 1.0)
+    # A row of padding only is not a sequence: it counts neither way.
+    exact.update_state(
+        np.array([[3, 1, 0], [0, 0, 0]]), np.array([[3, 2, 0], [5, 5, 5]])
+    )
+    assert float(exact.result()) == 0.0
+    # One weight per sequence, not per token.
+    with pytest.raises(ValueError, match=r"sample_weight.shape=\(2, 4\)"):
+        exact.update_state(y_true, logits, sample_weight=np.ones((2, 4)))
 
 
 def test_loss_and_metrics_in_fit():
