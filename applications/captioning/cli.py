@@ -150,8 +150,23 @@ def run(args, parser) -> int:
                 parser,
                 epochs=args.epochs,
                 units=args.units,
-                **{"batch-size": args.batch_size, "n-train": args.n_train},
+                **{
+                    "batch-size": args.batch_size,
+                    "n-train": args.n_train,
+                    "n-validation": args.n_validation,
+                    "n-test": args.n_test,
+                },
             )
+            # Checked here, before scenes are generated: the model refuses
+            # these ranges only once it is built, after the data is ready.
+            for flag, value in (
+                ("dropout", args.dropout),
+                ("context-dropout", args.context_dropout),
+            ):
+                if not 0.0 <= value < 1.0:
+                    parser.error(
+                        f"--{flag} must be in [0, 1). Received: --{flag} {value}"
+                    )
             if args.warmup_epochs < 0:
                 parser.error(
                     "--warmup-epochs must be >= 0. "

@@ -329,6 +329,9 @@ def _check_config(config: TrainConfig):
         "batch_size",
         "epochs",
         "beam_width",
+        "n_train",
+        "n_validation",
+        "n_test",
     ):
         value = getattr(config, name)
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:

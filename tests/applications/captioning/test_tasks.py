@@ -96,6 +96,32 @@ def test_bad_warmup_is_refused(capsys):
     assert "Received: --warmup-epochs -1.0" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "flag, value, message",
+    [
+        ("--n-test", "0", "--n-test must be a positive integer. Received: --n-test 0"),
+        ("--n-validation", "-1", "Received: --n-validation -1"),
+        ("--n-train", "0", "Received: --n-train 0"),
+        ("--dropout", "1.0", "--dropout must be in [0, 1). Received: --dropout 1.0"),
+        ("--context-dropout", "-0.1", "Received: --context-dropout -0.1"),
+        ("--context-dropout", "nan", "Received: --context-dropout nan"),
+    ],
+)
+def test_bad_counts_and_rates_are_refused_before_any_data(
+    flag, value, message, capsys, monkeypatch
+):
+    def no_data(config):
+        raise AssertionError("the data was loaded")
+
+    monkeypatch.setattr(tasks, "load_dataset", no_data)
+    with pytest.raises(SystemExit) as error:
+        main(["captioning", "train", "--weights", "none", flag, value])
+    assert error.value.code == 2
+    assert message in capsys.readouterr().err
+    with pytest.raises(ValueError, match="n_test"):
+        tasks.train("unused", tiny_config(n_test=0))
+
+
 def test_caption_batches_shift_and_pad():
     inputs = np.arange(3 * 2 * 1, dtype="float16").reshape(3, 2, 1)
     pairs = [(0, [5, 6, 7]), (2, [8]), (1, [9, 9])]
