@@ -6,7 +6,7 @@ A run folder holds everything the other tasks need:
     vocabulary.json      the caption words
     encoder.keras        the image encoder (frozen, or fine-tuned)
     model.keras          the caption model over the encoder's feature grid
-    data/test.json       the held-out images (paths) and captions (user data)
+    data/test.json       the held-out images (absolute paths) and captions (user data)
     metrics.json         training budget and speed; test BLEU-1..4 by beam
                          size, attention grounding (generated scenes)
     logs/                TensorBoard logs
@@ -537,7 +537,9 @@ def train(
 def _write_items(path, items):
     path.parent.mkdir(parents=True, exist_ok=True)
     rows = [
-        {"image": str(i.image), "captions": i.captions}
+        # Resolved: a path typed relative to the training directory would
+        # not be found by `evaluate` run from anywhere else.
+        {"image": str(Path(i.image).resolve()), "captions": i.captions}
         for i in items
         if isinstance(i.image, (str, Path))
     ]

@@ -1,6 +1,7 @@
 """The captioning application end to end on a tiny generated-scenes run."""
 
 import json
+from pathlib import Path
 
 import keras
 import numpy as np
@@ -251,6 +252,34 @@ def test_cli_predict_plot_evaluate_and_errors(run, capsys, tmp_path):
         main(
             ["captioning", "predict", "--run", str(run), "--beam-width", "0", str(good)]
         )
+
+
+def test_user_data_run_evaluates_from_another_directory(tmp_path, monkeypatch, capsys):
+    if keras.backend.backend() != "tensorflow":
+        pytest.skip("the application tests run on the TensorFlow backend")
+    (tmp_path / "data" / "images").mkdir(parents=True)
+    lines = []
+    for i, scene in enumerate(data.generate_scenes(20, seed=7, image_size=64)):
+        (tmp_path / "data" / "images" / f"{i}.png").write_bytes(
+            data.encode_png(scene.image)
+        )
+        lines.append(f"{i}.png#0\t{scene.caption}")
+    (tmp_path / "data" / "tokens.txt").write_text("\n".join(lines))
+    monkeypatch.chdir(tmp_path / "data")
+    config = tiny_config(
+        dataset="flickr8k",
+        images_dir="images",  # relative to the training directory
+        captions_file="tokens.txt",
+        epochs=1,
+    )
+    tasks.train(tmp_path / "run", config, verbose=0)
+    rows = json.loads((tmp_path / "run" / "data" / "test.json").read_text())
+    assert rows and all(Path(r["image"]).is_absolute() for r in rows)
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    capsys.readouterr()
+    assert main(["captioning", "evaluate", "--run", str(tmp_path / "run")]) == 0
+    assert "| beam2 |" in capsys.readouterr().out
 
 
 def test_fine_tuning_trains_the_last_encoder_blocks(tmp_path):
