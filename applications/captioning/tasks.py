@@ -766,9 +766,10 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
     `(B, max_caption_length, H*W)`: the attention of each generated word,
     zero after `<end>`) and `valid` (bool: False for bytes that are empty,
     undecodable or over `MAX_PIXELS`, whose caption is "" and attention
-    zero). Decoding, RGB conversion and the resize run in the graph
-    (`attention_zoo.export.decode_images`), then the encoder (plain graph)
-    and beam search (XLA), then the words are joined.
+    zero); an empty batch gives empty outputs. Decoding, RGB conversion and
+    the resize run in the graph (`attention_zoo.export.decode_images`), then
+    the encoder (plain graph) and beam search (XLA), then the words are
+    joined.
     """
     import tensorflow as tf
 
@@ -789,19 +790,30 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
     ]
     tables = TokenTables(["<pad>"], words)
 
-    def serve(image_bytes):
-        images, valid = decode_images(image_bytes, captioner.image_size, MAX_PIXELS)
+    def caption_batch(images, valid):
         tokens, attention = fn(encode(images))
         attention = tf.cast(attention, tf.float32)
         attention = tf.where(valid[:, None, None], attention, tf.zeros_like(attention))
         text = tables.decode(
             tokens, separator=" ", stop_ids=(models.PAD_ID, models.END_ID)
         )
-        return {
-            "text": tf.where(valid, text, tf.constant("")),
-            "attention": attention,
-            "valid": valid,
-        }
+        return tf.where(valid, text, tf.constant("")), attention
+
+    def no_caption():
+        cells = captioner.grid_shape[0] * captioner.grid_shape[1]
+        return (
+            tf.zeros([0], tf.string),
+            tf.zeros([0, captioner.max_length, cells], tf.float32),
+        )
+
+    def serve(image_bytes):
+        images, valid = decode_images(image_bytes, captioner.image_size, MAX_PIXELS)
+        # The encoder fails on a batch of 0 images ("Incompatible shapes:
+        # [32] vs. [0,224,224,3]" in the EfficientNet stem): skip it.
+        text, attention = tf.cond(
+            tf.size(valid) > 0, lambda: caption_batch(images, valid), no_caption
+        )
+        return {"text": text, "attention": attention, "valid": valid}
 
     archive = keras.export.ExportArchive()
     archive.track(captioner.encoder)

@@ -307,7 +307,9 @@ loaded = tf.saved_model.load(sys.argv[1])
 serve = loaded.signatures["serving_default"]
 blobs = [open(p, "rb").read() for p in json.load(open(sys.argv[2]))]
 out = serve(image_bytes=tf.constant(blobs))
+empty = serve(image_bytes=tf.constant([], tf.string))
 print(json.dumps({
+    "empty": {k: [v.shape.as_list(), v.dtype.name] for k, v in empty.items()},
     "text": [t.decode() for t in out["text"].numpy()],
     "valid": out["valid"].numpy().tolist(),
     "attention": out["attention"].numpy().tolist(),
@@ -337,6 +339,11 @@ def test_saved_model_serves_image_bytes(run, tmp_path):
     (tmp_path / "paths.json").write_text(json.dumps(paths))
     got = run_json_script(tmp_path, LOAD, tmp_path / "saved", "paths.json")
     assert got["modules"] == []
+    assert got["empty"] == {
+        "text": [[0], "string"],
+        "attention": [[0, tasks.Captioner(run).max_length, 16], "float32"],
+        "valid": [[0], "bool"],
+    }
     assert got["valid"] == [True] * 9 + [False] * 3
     captioner = tasks.Captioner(run)
     expected, attention = captioner.caption_images(blobs[:9], batch_size=9)
