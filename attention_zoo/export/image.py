@@ -7,11 +7,14 @@ call. `decode_image_array` is its eager Python twin: the same TensorFlow ops
 on one file, raising `ValueError` where the graph would flag the file invalid.
 
 Decoding rule (both functions): `tf.io.decode_image(channels=3,
-expand_animations=False)` to uint8, so grayscale is repeated into three
-channels, palette images take their palette colours, alpha is dropped (not
-composited), 16-bit samples keep their high byte (`v >> 8`, exact 8-bit
-values; decoding to float32 would give `v / 65535` instead), JPEG EXIF
-orientation is ignored and an animation gives its first frame. Then
+expand_animations=False)` to uint8, except for JPEG:
+`tf.io.decode_jpeg(channels=3, dct_method="INTEGER_ACCURATE")`, the DCT of
+PIL's libjpeg, so the pixels equal PIL's (`decode_image`'s fast DCT differs by
+up to about 9 levels). Grayscale is repeated into three channels, palette
+images take their palette colours, alpha is dropped (not composited), 16-bit
+samples keep their high byte (`v >> 8`, exact 8-bit values; decoding to
+float32 would give `v / 65535` instead), JPEG EXIF orientation is ignored
+and an animation gives its first frame. Then
 `tf.image.resize(method="bilinear", antialias=True)` to a square, aspect
 ratio not preserved, values not rounded.
 
@@ -135,15 +138,31 @@ def _size_check(data, max_pixels):
     )
 
 
+def _decode(data):
+    """uint8 `(height, width, 3)` pixels of one encoded file (scalar string)."""
+    tf = _tf()
+
+    def jpeg():
+        # PIL's (libjpeg's) DCT: the pixels then agree exactly. The default
+        # fast DCT, the only one `decode_image` uses, differs by up to
+        # about 9 levels.
+        return tf.io.decode_jpeg(data, channels=3, dct_method="INTEGER_ACCURATE")
+
+    def other():
+        return tf.io.decode_image(
+            data, channels=3, dtype=tf.uint8, expand_animations=False
+        )
+
+    return tf.cond(tf.io.is_jpeg(data), jpeg, other)
+
+
 def _decode_resize(data, image_size, check):
     tf = _tf()
     # Explicit dependency: in a graph, nothing else orders the (stateless)
     # decode after the check; without it a refused 8000 x 8000 PNG was still
     # decoded (+192 MB) before the failed check dropped it.
     with tf.control_dependencies([] if check is None else [check]):
-        image = tf.io.decode_image(
-            data, channels=3, dtype=tf.uint8, expand_animations=False
-        )
+        image = _decode(data)
     image = tf.image.resize(
         image, [image_size, image_size], method="bilinear", antialias=True
     )

@@ -105,7 +105,8 @@ CASES = {
     "gif_first_frame": (gif_bytes(), np.full((9, 12, 3), 30, np.uint8)),
     "bmp": (BMP, RGB),
     "bmp_top_down": (BMP_TOP_DOWN, RGB[::-1]),
-    "jpeg": (JPEG, "jpeg"),  # compared with PIL's decode, within a few levels
+    # The accurate DCT: PIL's pixels exactly.
+    "jpeg": (JPEG, np.asarray(Image.open(io.BytesIO(JPEG)).convert("RGB"))),
     "empty": (b"", None),
     "not_an_image": (b"not an image", None),
     "truncated_png": (PNG[: len(PNG) // 2], None),
@@ -148,10 +149,6 @@ def test_every_file_gives_a_defined_row(name, decoded):
     assert bool(valid) == (expected is not None)
     if expected is None:
         assert not image.any()
-    elif isinstance(expected, str):  # JPEG: the two decoders differ slightly
-        pil = resize(np.asarray(Image.open(io.BytesIO(JPEG)).convert("RGB")))
-        assert np.abs(image - pil).max() <= 6.0 and np.abs(image - pil).mean() < 1.5
-        assert np.abs(image - resize(SMOOTH)).mean() < 2.0
     else:
         np.testing.assert_array_equal(image, resize(expected))
 
@@ -160,6 +157,21 @@ def test_native_size_gives_the_pil_pixels_unchanged():
     images, valid = decode_images([encode(Image.fromarray(RGB[:, :9]), "PNG")], 9)
     assert valid.numpy().tolist() == [True]
     np.testing.assert_array_equal(images[0].numpy(), RGB[:, :9])
+
+
+@pytest.mark.parametrize("subsampling", [0, 2])  # 4:4:4 and 4:2:0
+def test_jpeg_pixels_equal_pil_pixels(subsampling):
+    import tensorflow as tf
+
+    noisy = rng.integers(0, 256, (32, 32, 3), dtype=np.uint8)
+    jpeg = encode(Image.fromarray(noisy), "JPEG", quality=75, subsampling=subsampling)
+    pil = np.asarray(Image.open(io.BytesIO(jpeg)).convert("RGB"))
+    fast = tf.io.decode_image(jpeg, channels=3).numpy()
+    assert not np.array_equal(fast, pil)  # the default DCT would differ
+    images, valid = decode_images([jpeg], 32)  # native size: no resize
+    assert valid.numpy().tolist() == [True]
+    np.testing.assert_array_equal(images[0].numpy(), pil)
+    np.testing.assert_array_equal(decode_image_array(jpeg, 32), pil)
 
 
 def test_max_pixels_boundary():
