@@ -14,7 +14,11 @@ up to about 9 levels). Grayscale is repeated into three channels, palette
 images take their palette colours, alpha is dropped (not composited), 16-bit
 samples keep their high byte (`v >> 8`, exact 8-bit values; decoding to
 float32 would give `v / 65535` instead), JPEG EXIF orientation is ignored
-and an animation gives its first frame. Then
+and an animation gives its first frame. BMP: uncompressed 1-, 4- and
+8-bit palette files are decoded through their palette here (`decode_image`
+reads 8-bit ones as grayscale indices and refuses the others), 24- and
+32-bit ones by `decode_image`; compressed (RLE), 2- and 16-bit, OS/2 and
+non-BGRA bit-field files are refused rather than misread. Then
 `tf.image.resize(method="bilinear", antialias=True)` to a square, aspect
 ratio not preserved, values not rounded.
 
@@ -34,6 +38,7 @@ MAX_PIXELS = 40_000_000
 
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 _HEADER_BYTES = 26  # the BMP height ends at byte 26, the furthest field read
+_BMP_HEADER_BYTES = 66  # to the end of the bit-field masks after a 40-byte header
 
 
 def _tf():
@@ -138,6 +143,92 @@ def _size_check(data, max_pixels):
     )
 
 
+def _decode_bmp(data):
+    """uint8 `(height, width, 3)` pixels of a BMP file (scalar string).
+
+    `tf.io.decode_image` reads an 8-bit BMP as grayscale, ignoring its
+    palette (a palette image became flat grey), and fails on 1- and 4-bit
+    ones: those are decoded here, through their palette. 24- and
+    32-bit files go to `tf.io.decode_image`. Other layouts (RLE or other
+    compression, 2- and 16-bit, 32-bit with non-BGRA masks, OS/2 headers),
+    which TensorFlow would misread or refuse, fail.
+    """
+    tf = _tf()
+    head = tf.strings.substr(
+        tf.strings.join([tf.strings.substr(data, 0, _BMP_HEADER_BYTES), b"\0" * 70]),
+        0,
+        _BMP_HEADER_BYTES,
+    )
+    b = tf.ensure_shape(
+        tf.cast(tf.io.decode_raw(head, tf.uint8), tf.int64), [_BMP_HEADER_BYTES]
+    )
+
+    def field(start, n):  # little-endian unsigned
+        return sum(b[start + i] * 256**i for i in range(n))
+
+    offset, info_size = field(10, 4), field(14, 4)
+    width, height = field(18, 4), field(22, 4)
+    height = tf.where(height >= 2**31, height - 2**32, height)  # < 0: top-down
+    bits, compression, colours = field(28, 2), field(30, 4), field(46, 4)
+    masks = [field(54 + 4 * i, 4) for i in range(3)]  # after a 40-byte header
+    bgra_masks = tf.reduce_all(tf.stack(masks) == [0xFF0000, 0xFF00, 0xFF])
+    # 2-bit is valid BMP, but PIL (the CLI's decoder) refuses it too.
+    palette_bits = tf.reduce_any(tf.equal(bits, [1, 4, 8]))
+    supported = tf.logical_and(
+        info_size >= 40,
+        tf.logical_or(
+            tf.logical_and(
+                tf.equal(compression, 0),
+                tf.logical_or(palette_bits, tf.reduce_any(tf.equal(bits, [24, 32]))),
+            ),
+            tf.logical_and(
+                tf.equal(compression, 3), tf.logical_and(tf.equal(bits, 32), bgra_masks)
+            ),
+        ),
+    )
+    check = tf.debugging.Assert(
+        supported,
+        [
+            "unsupported BMP: bits",
+            bits,
+            "compression",
+            compression,
+            "header",
+            info_size,
+        ],
+    )
+
+    def true_colour():
+        return tf.io.decode_image(
+            data, channels=3, dtype=tf.uint8, expand_animations=False
+        )
+
+    def palette():
+        rows, stride = tf.abs(height), (width * bits + 31) // 32 * 4
+        n = tf.where(colours > 0, colours, 2**bits)
+        table = tf.io.decode_raw(
+            tf.strings.substr(data, 14 + info_size, 4 * n), tf.uint8
+        )
+        table = tf.reshape(table, [-1, 4])  # (n, 4) BGRX
+        table = tf.pad(table[:, 2::-1], [[0, 256 - tf.shape(table)[0]], [0, 0]])
+        pixels = tf.io.decode_raw(
+            tf.strings.substr(data, offset, rows * stride), tf.uint8
+        )
+        pixels = tf.reshape(pixels, [rows, stride])  # fails on a truncated file
+        per_byte = 8 // bits
+        shifts = tf.cast(8 - bits * (tf.range(per_byte) + 1), tf.uint8)
+        indices = tf.bitwise.bitwise_and(
+            tf.bitwise.right_shift(pixels[:, :, None], shifts),
+            tf.cast(2**bits - 1, tf.uint8),
+        )  # (rows, stride, per_byte), the leftmost pixel in the high bits
+        indices = tf.reshape(indices, [rows, stride * per_byte])[:, :width]
+        image = tf.gather(table, tf.cast(indices, tf.int32))  # (rows, width, 3)
+        return tf.cond(height > 0, lambda: tf.reverse(image, [0]), lambda: image)
+
+    with tf.control_dependencies([check]):
+        return tf.cond(palette_bits, palette, true_colour)
+
+
 def _decode(data):
     """uint8 `(height, width, 3)` pixels of one encoded file (scalar string)."""
     tf = _tf()
@@ -153,7 +244,12 @@ def _decode(data):
             data, channels=3, dtype=tf.uint8, expand_animations=False
         )
 
-    return tf.cond(tf.io.is_jpeg(data), jpeg, other)
+    def bmp():
+        return _decode_bmp(data)
+
+    is_bmp = tf.equal(tf.strings.substr(data, 0, 2), b"BM")
+    branch = tf.where(tf.io.is_jpeg(data), 0, tf.where(is_bmp, 1, 2))
+    return tf.switch_case(branch, [jpeg, bmp, other])
 
 
 def _decode_resize(data, image_size, check):

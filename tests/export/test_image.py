@@ -77,6 +77,54 @@ BMP = encode(Image.fromarray(RGB), "BMP")
 BMP_TOP_DOWN = BMP[:22] + struct.pack("<i", -9) + BMP[26:]
 
 
+def bmp_bytes(indices, palette, bits, top_down=False, compression=0):
+    """An uncompressed palette BMP written by hand (PIL writes 1- and 8-bit only)."""
+    height, width = indices.shape
+    stride = (width * bits + 31) // 32 * 4
+    per_byte = 8 // bits
+    rows = []
+    for row in indices if top_down else indices[::-1]:
+        padded = np.zeros(stride * per_byte, np.uint8)
+        padded[:width] = row
+        groups = padded.reshape(-1, per_byte)
+        shifts = 8 - bits * (np.arange(per_byte) + 1)
+        rows.append(np.bitwise_or.reduce(groups << shifts, axis=1).astype(np.uint8))
+    table = b"".join(bytes([b, g, r, 0]) for r, g, b in palette)
+    offset = 14 + 40 + len(table)
+    pixels = b"".join(r.tobytes() for r in rows)
+    info = struct.pack(
+        "<IiiHHIIiiII",
+        40,
+        width,
+        -height if top_down else height,
+        1,
+        bits,
+        compression,
+        len(pixels),
+        2835,
+        2835,
+        len(palette),
+        0,
+    )
+    header = b"BM" + struct.pack("<IHHI", offset + len(pixels), 0, 0, offset)
+    return header + info + table + pixels
+
+
+def bmp_bitfields(pixels, masks=(0xFF0000, 0xFF00, 0xFF)):
+    """A 32-bit BI_BITFIELDS BMP of RGB pixels stored as BGRA."""
+    height, width = pixels.shape[:2]
+    alpha = np.full((height, width, 1), 255, np.uint8)
+    rows = np.concatenate([pixels[..., ::-1], alpha], -1)[::-1]  # bottom-up
+    offset = 14 + 40 + 12
+    info = struct.pack("<IiiHHIIiiII", 40, width, height, 1, 32, 3, 0, 0, 0, 0, 0)
+    header = b"BM" + struct.pack("<IHHI", offset + rows.size, 0, 0, offset)
+    return header + info + struct.pack("<III", *masks) + rows.tobytes()
+
+
+PALETTE = rng.integers(0, 256, (16, 3), dtype=np.uint8)
+INDICES = rng.integers(0, 16, (9, 12), dtype=np.uint8)
+
+
 def gif_bytes():
     buffer = io.BytesIO()
     GIF_FRAMES[0].save(buffer, "GIF", save_all=True, append_images=GIF_FRAMES[1:])
@@ -107,6 +155,28 @@ CASES = {
     "bmp_top_down": (BMP_TOP_DOWN, RGB[::-1]),
     # The accurate DCT: PIL's pixels exactly.
     "jpeg": (JPEG, np.asarray(Image.open(io.BytesIO(JPEG)).convert("RGB"))),
+    # TensorFlow alone read 8-bit palette BMPs as grey indices and refused
+    # 1- and 4-bit ones; PIL (the CLI) decodes them all.
+    "bmp_palette_8bit": (encode(PALETTE_IMAGE, "BMP"), "pil"),
+    "bmp_1bit": (encode(Image.fromarray(RGB[..., 0] > 127), "BMP"), "pil"),
+    "bmp_1bit_odd_colours": (
+        bmp_bytes(INDICES % 2, [(200, 10, 30), (5, 90, 250)], 1),
+        "pil",
+    ),
+    "bmp_4bit": (bmp_bytes(INDICES, PALETTE, 4), PALETTE[INDICES]),
+    "bmp_4bit_top_down": (bmp_bytes(INDICES, PALETTE, 4, top_down=True), "pil"),
+    "bmp_8bit_gray": (encode(Image.fromarray(GRAY), "BMP"), "pil"),
+    "bmp_rgba": (
+        encode(Image.fromarray(np.concatenate([RGB, RGB[..., :1]], -1)), "BMP"),
+        RGB,
+    ),
+    "bmp_32bit_bitfields": (bmp_bitfields(RGB), RGB),
+    # Layouts TensorFlow would misread: refused instead of served wrong.
+    "bmp_32bit_rgba_masks": (bmp_bitfields(RGB, (0xFF000000, 0xFF0000, 0xFF00)), None),
+    "bmp_rle4": (bmp_bytes(INDICES, PALETTE, 4, compression=2), None),
+    "bmp_16bit": (BMP[:28] + struct.pack("<H", 16) + BMP[30:], None),
+    "bmp_2bit": (bmp_bytes(INDICES % 4, PALETTE[:4], 2), None),  # PIL too
+    "truncated_bmp_palette": (bmp_bytes(INDICES, PALETTE, 4)[:-5], None),
     "empty": (b"", None),
     "not_an_image": (b"not an image", None),
     "truncated_png": (PNG[: len(PNG) // 2], None),
@@ -149,6 +219,9 @@ def test_every_file_gives_a_defined_row(name, decoded):
     assert bool(valid) == (expected is not None)
     if expected is None:
         assert not image.any()
+    elif isinstance(expected, str):  # what PIL, hence the CLI, decodes
+        pil = Image.open(io.BytesIO(CASES[name][0])).convert("RGB")
+        np.testing.assert_array_equal(image, resize(np.asarray(pil)))
     else:
         np.testing.assert_array_equal(image, resize(expected))
 
@@ -215,7 +288,9 @@ def test_argument_errors(kwargs, message):
         decode_image_array(PNG, **kwargs)
 
 
-@pytest.mark.parametrize("name", ["png_rgb", "png_16bit", "jpeg", "gif_first_frame"])
+@pytest.mark.parametrize(
+    "name", ["png_rgb", "png_16bit", "jpeg", "gif_first_frame", "bmp_4bit"]
+)
 def test_decode_image_array_equals_the_graph(name, decoded):
     array = decode_image_array(CASES[name][0], SIZE)
     assert array.dtype == np.float32 and array.shape == (SIZE, SIZE, 3)
@@ -234,6 +309,7 @@ def test_decode_image_array_equals_the_graph(name, decoded):
             "30000 x 30000 = 900,000,000 pixels.*max_pixels=40,000,000",
         ),
         ("png_20000x2500", "Received: height=2500, width=20000"),
+        ("bmp_rle4", r"unsupported BMP: bits.\n4\nb.compression.\n2"),
     ],
 )
 def test_decode_image_array_errors(name, message):
