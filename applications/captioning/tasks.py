@@ -35,7 +35,12 @@ import numpy as np
 
 from applications.captioning import data
 from applications.captioning import model as models
-from applications.common import TimeBudget, tensorboard_callbacks
+from applications.common import (
+    TimeBudget,
+    output_folder,
+    start_run_folder,
+    tensorboard_callbacks,
+)
 from applications.translation.tokenizer import WordVocabulary
 
 DATASETS = ("scenes", "flickr8k", "coco", "tfds")
@@ -384,12 +389,12 @@ def train(
     if verbose is None:
         verbose = 1 if sys.stdout.isatty() else 2
     _check_config(config)
+    output_folder(output)  # before the data, which can take long
     keras.utils.set_random_seed(config.seed)
     start = time.perf_counter()
     train_set, validation_set, test_set = load_dataset(config)
     data_seconds = time.perf_counter() - start
-    run = Path(output)
-    run.mkdir(parents=True, exist_ok=True)
+    run = start_run_folder(output, ("model.keras", "encoder.keras", "metrics.json"))
     encoder = build_encoder(config)
     image_size = int(encoder.input_shape[1])
     grid = grid_shape(encoder)
@@ -737,6 +742,7 @@ def plot(run_dir, images, output_dir, beam_width=None, captioner=None) -> list[P
     """One PNG per image: the image, then each word with its attention overlay."""
     from attention_zoo.plotting import save_image_attention_plot
 
+    output_dir = output_folder(output_dir)
     captioner = captioner or Captioner(run_dir, beam_width=beam_width)
     images = [read_image_file(i) if isinstance(i, (str, Path)) else i for i in images]
     captions, attention = captioner.caption_images(images, beam_width)
@@ -744,7 +750,7 @@ def plot(run_dir, images, output_dir, beam_width=None, captioner=None) -> list[P
     for i, (image, text, weights) in enumerate(zip(images, captions, attention)):
         # A caption cut at max_caption_length has no <end>.
         words = [*text.split(), "<end>"][: len(weights)]
-        path = Path(output_dir) / f"attention_{i}.png"
+        path = output_dir / f"attention_{i}.png"
         save_image_attention_plot(
             path,
             image_array(image, captioner.image_size).astype("uint8"),
@@ -780,6 +786,7 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
             "export writes a TensorFlow SavedModel and needs KERAS_BACKEND=tensorflow. "
             f"Received: {keras.backend.backend()}"
         )
+    output = output_folder(output)
     captioner = Captioner(run_dir, beam_width=beam_width)
     fn, encode = captioner.caption_fn(captioner.beam_width), captioner.encode_fn()
     # Special tokens vanish from the joined text, except <unk>, as in

@@ -252,6 +252,21 @@ def test_cli_predict_plot_evaluate_and_errors(run, capsys, tmp_path):
         main(
             ["captioning", "predict", "--run", str(run), "--beam-width", "0", str(good)]
         )
+    afile = tmp_path / "afile"
+    afile.write_text("not a folder")
+    capsys.readouterr()
+    for argv in (
+        ["plot", "--run", str(run), "--output", str(afile), str(good)],
+        ["export", "--run", str(run), "--output", str(afile)],
+        ["train", "--output", str(afile), "--n-train", "2"],
+    ):
+        assert main(["captioning", *argv]) == 2, argv
+        err = capsys.readouterr().err
+        assert (
+            f"--output must be a folder to write into. Received: --output {afile}"
+            in err
+        )
+    assert afile.read_text() == "not a folder"
 
 
 def test_user_data_run_evaluates_from_another_directory(tmp_path, monkeypatch, capsys):
