@@ -19,6 +19,7 @@ near-duplicate verse leaks between splits.
 from __future__ import annotations
 
 import csv
+import io
 import os
 import random
 import re
@@ -46,19 +47,35 @@ class Pair:
 def read_tsv_pairs(path, max_pairs: int | None = None) -> list[Pair]:
     """Pairs from a tab-separated file: source, target, extra columns ignored.
 
-    Lines with fewer than two columns or an empty side are skipped.
+    The file is UTF-8; a byte order mark at its start (as Windows editors
+    write) is dropped. Lines with fewer than two columns or an empty side
+    are skipped.
     """
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"pairs file not found: {path}")
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        # `error.object` is what was decoded (without the BOM), so the line
+        # number counts from the file's first line.
+        line = error.object[: error.start].count(b"\n") + 1
+        raise ValueError(
+            f"{path} is not UTF-8: line {line} holds byte "
+            f"0x{error.object[error.start]:02x} ({error.reason}). Save the file "
+            "as UTF-8"
+        ) from error
     pairs = []
-    with path.open(encoding="utf-8", newline="") as f:
-        for row in csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE):
-            if len(row) < 2 or not row[0].strip() or not row[1].strip():
-                continue
-            pairs.append(Pair(row[0].strip(), row[1].strip()))
-            if max_pairs and len(pairs) >= max_pairs:
-                break
+    rows = csv.reader(
+        io.StringIO(text, newline=""), delimiter="\t", quoting=csv.QUOTE_NONE
+    )
+    for row in rows:
+        if len(row) < 2 or not row[0].strip() or not row[1].strip():
+            continue
+        pairs.append(Pair(row[0].strip(), row[1].strip()))
+        if max_pairs and len(pairs) >= max_pairs:
+            break
     if not pairs:
         raise ValueError(f"no tab-separated pairs in {path}")
     return pairs

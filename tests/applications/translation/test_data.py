@@ -2,6 +2,7 @@ import os
 
 import pytest
 
+from applications.cli import main
 from applications.translation import data
 
 SWORD_INSTALLED = all(
@@ -30,6 +31,26 @@ def test_tsv_errors(tmp_path):
     (tmp_path / "empty.tsv").write_text("just text\n")
     with pytest.raises(ValueError, match="no tab-separated pairs"):
         data.read_tsv_pairs(tmp_path / "empty.tsv")
+
+
+def test_tsv_pairs_drop_a_byte_order_mark(tmp_path):
+    path = tmp_path / "bom.tsv"
+    path.write_bytes("Go.\tVe.\r\nHi.\tHola.\r\n".encode("utf-8-sig"))
+    pairs = data.read_tsv_pairs(path)
+    assert [(p.source, p.target) for p in pairs] == [("Go.", "Ve."), ("Hi.", "Hola.")]
+
+
+def test_tsv_not_utf8_names_the_file_and_line(tmp_path, capsys):
+    path = tmp_path / "latin1.tsv"
+    path.write_bytes("Go.\tVe.\nCoffee.\tCafé.\n".encode("latin-1"))
+    with pytest.raises(ValueError, match=r"latin1\.tsv is not UTF-8: line 2 .*0xe9"):
+        data.read_tsv_pairs(path)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())  # a BOM is no line
+    with pytest.raises(ValueError, match="line 2 "):
+        data.read_tsv_pairs(path)
+    argv = ["translation", "train", "--pairs", str(path), "--output", str(tmp_path)]
+    assert main(argv) == 2
+    assert f"{path} is not UTF-8: line 2" in capsys.readouterr().err
 
 
 def test_number_pairs_are_seeded_and_distinct():
