@@ -74,3 +74,20 @@ class TimeBudget(keras.callbacks.Callback):
         if time.perf_counter() - self.start > self.seconds:
             self.model.stop_training = True
             self.stopped = True
+
+
+def tfds_split(builder, split: str, how_to_download: str, **kwargs):
+    """`builder.as_dataset(split=split, **kwargs)` of a prepared tfds dataset.
+
+    tfds answers a dataset missing from the builder's `data_dir` with a bare
+    AssertionError; this raises a FileNotFoundError naming the folder and
+    `how_to_download` instead, which the command lines report (exit 2).
+    """
+    try:
+        return builder.as_dataset(split=split, **kwargs)
+    except AssertionError as error:
+        raise FileNotFoundError(
+            f"{builder.info.full_name.rsplit('/', 1)[0]} is not prepared in "
+            f"{builder.data_dir}. {how_to_download}, or point data_dir "
+            "(--tfds-data-dir) at the folder that holds it"
+        ) from error

@@ -937,6 +937,8 @@ def tfds_coco_captions(
     """
     import tensorflow_datasets as tfds
 
+    from applications.common import tfds_split
+
     if max_examples is not None and (
         not isinstance(max_examples, (int, np.integer)) or max_examples < 0
     ):
@@ -948,15 +950,13 @@ def tfds_coco_captions(
     builder = tfds.builder("coco_captions", data_dir=data_dir)
     if download:
         builder.download_and_prepare()
-    try:
-        dataset = builder.as_dataset(split=split, shuffle_files=False)
-    except AssertionError as error:
-        raise FileNotFoundError(
-            f"coco_captions is not prepared in {builder.data_dir}. Download it once "
-            "(about 20 GB of COCO 2014 images) with "
-            "tfds_coco_captions(..., download=True) or `tfds build coco_captions`, "
-            "or pass the data_dir that holds it"
-        ) from error
+    dataset = tfds_split(
+        builder,
+        split,
+        "Download it once (about 20 GB of COCO 2014 images) with "
+        "tfds_coco_captions(..., download=True) or `tfds build coco_captions`",
+        shuffle_files=False,
+    )
     if max_examples is not None:
         dataset = dataset.take(int(max_examples))
 

@@ -213,9 +213,12 @@ def tfds_pairs(
     `name` like `"ted_hrlr_translate/pt_to_en"` or `"wmt14_translate/de-en"`;
     the source and target are the dataset's `supervised_keys`. With
     `download=False` (the default) nothing is fetched: the dataset must be
-    prepared in `data_dir` already.
+    prepared in `data_dir` already, or this fails at once with a
+    FileNotFoundError saying how to download it.
     """
     import tensorflow_datasets as tfds
+
+    from applications.common import tfds_split
 
     builder = tfds.builder(name, data_dir=data_dir)
     if download:
@@ -224,7 +227,12 @@ def tfds_pairs(
     if not keys:
         raise ValueError(f"{name} has no supervised (source, target) keys")
     source_key, target_key = keys[:2]
-    dataset = builder.as_dataset(split=split)
+    dataset = tfds_split(
+        builder,
+        split,
+        "Download it once with `attention-zoo translation train --download` "
+        f"(tfds_pairs(..., download=True)) or `tfds build {name}`",
+    )
     if max_pairs:
         dataset = dataset.take(max_pairs)
     pairs = []

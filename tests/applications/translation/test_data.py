@@ -1,4 +1,5 @@
 import os
+import time
 
 import pytest
 
@@ -111,6 +112,20 @@ def test_tfds_translation_dataset_offline_with_mock_data():
         pairs = data.tfds_pairs("ted_hrlr_translate/pt_to_en", split="train")
     assert len(pairs) == 5
     assert all(isinstance(p.source, str) and isinstance(p.target, str) for p in pairs)
+
+
+def test_tfds_not_prepared_fails_fast_with_how_to_download(tmp_path, capsys):
+    pytest.importorskip("tensorflow_datasets")
+    name = "ted_hrlr_translate/pt_to_en"
+    start = time.perf_counter()
+    with pytest.raises(FileNotFoundError, match=f"{name} is not prepared in "):
+        data.tfds_pairs(name, data_dir=str(tmp_path))
+    assert time.perf_counter() - start < 30
+    argv = ["translation", "train", "--tfds", name, "--tfds-data-dir", str(tmp_path)]
+    assert main([*argv, "--output", str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("attention-zoo translation train: error: ")
+    assert "--download" in err and str(tmp_path) in err
 
 
 def test_word_vocabulary_and_tokenization():
