@@ -164,11 +164,7 @@ def run(args, parser) -> int:
                 print(f"## {run_dir}\n")
                 print(tasks.format_metrics(metrics) + "\n")
                 named[Path(run_dir).name] = metrics
-            for decoding in [
-                k for k in metrics if k == "greedy" or k.startswith("beam")
-            ]:
-                print(f"BLEU by source length ({decoding})\n")
-                print(tasks.compare_lengths(named, decoding) + "\n")
+            print(tasks.compare_runs(named))
             if args.plot:
                 print(tasks.plot_lengths(named, args.plot))
         elif args.task == "translate":

@@ -507,9 +507,14 @@ def evaluate(run_dir, beam_width: int | None = None) -> dict:
     return evaluate_pairs(translator, read_pairs(Path(run_dir) / "data" / "test.tsv"))
 
 
+def decodings(metrics: dict) -> list[str]:
+    """The decodings an evaluation holds: "greedy", "beam4", ..."""
+    return [k for k in metrics if k == "greedy" or k.startswith("beam")]
+
+
 def format_metrics(metrics: dict) -> str:
     lines = [f"test sentences: {metrics['n']:,}", ""]
-    decoders = [k for k in metrics if k == "greedy" or k.startswith("beam")]
+    decoders = decodings(metrics)
     lines += [
         "| decoding | BLEU | chrF | sentences/s |",
         "| --- | ---: | ---: | ---: |",
@@ -525,8 +530,42 @@ def format_metrics(metrics: dict) -> str:
     return "\n".join(lines)
 
 
+def _check_decoding(named_metrics: dict, decoding: str):
+    missing = [name for name, m in named_metrics.items() if decoding not in m]
+    if missing:
+        raise ValueError(
+            f"runs {missing} were not evaluated with {decoding} decoding. "
+            f"Received: decoding={decoding!r}"
+        )
+
+
+def compare_runs(named_metrics: dict) -> str:
+    """BLEU by source length of several evaluated runs, one table per decoding.
+
+    A decoding only some runs hold (runs trained with different beam
+    widths, evaluated at their own) is named below the tables, not compared.
+    """
+    held = {name: decodings(m) for name, m in named_metrics.items()}
+    shared = [
+        d for d in next(iter(held.values())) if all(d in h for h in held.values())
+    ]
+    parts = [
+        f"BLEU by source length ({d})\n\n{compare_lengths(named_metrics, d)}\n"
+        for d in shared
+    ]
+    unshared = {name: [d for d in h if d not in shared] for name, h in held.items()}
+    if any(unshared.values()):
+        only = "; ".join(f"{name}: {', '.join(d)}" for name, d in unshared.items() if d)
+        parts.append(
+            f"Not compared, as not every run holds them: {only}. Pass --beam-width "
+            "to evaluate every run at the same beam width.\n"
+        )
+    return "\n".join(parts)
+
+
 def compare_lengths(named_metrics: dict, decoding: str = "greedy") -> str:
     """Markdown table of BLEU by source length for several evaluated runs."""
+    _check_decoding(named_metrics, decoding)
     names = list(named_metrics)
     labels = [length_bucket(low) for low, _ in LENGTH_BUCKETS]
     lines = [
@@ -547,6 +586,7 @@ def compare_lengths(named_metrics: dict, decoding: str = "greedy") -> str:
 
 def plot_lengths(named_metrics: dict, path, decoding: str = "greedy") -> Path:
     """BLEU by source length, one line per run (Bahdanau et al. 2015, Figure 2)."""
+    _check_decoding(named_metrics, decoding)
     import matplotlib
 
     matplotlib.use("Agg", force=False)

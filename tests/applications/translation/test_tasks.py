@@ -1,6 +1,7 @@
 """The translation application end to end on a small number-words run."""
 
 import json
+import shutil
 
 import keras
 import numpy as np
@@ -144,6 +145,41 @@ def test_cli_translate_evaluate_plot(run, capsys, tmp_path):
     )
     assert (tmp_path / "attention_0.png").read_bytes()[:4] == b"\x89PNG"
     assert main(["translation", "evaluate", "--run", str(tmp_path / "nothing")]) == 2
+
+
+def _copy_run(run, path, **config):
+    """A copy of the run folder with `config` changed (no retraining)."""
+    shutil.copytree(run, path, ignore=shutil.ignore_patterns("checkpoints", "logs"))
+    saved = json.loads((path / "config.json").read_text())
+    (path / "config.json").write_text(json.dumps({**saved, **config}))
+    return path
+
+
+def test_cli_evaluate_compares_runs_of_different_beam_widths(run, capsys, tmp_path):
+    narrow = _copy_run(run, tmp_path / "narrow", beam_width=2)
+    png = tmp_path / "lengths.png"
+    argv = ["translation", "evaluate", "--run", str(run), "--run", str(narrow)]
+    assert main([*argv, "--plot", str(png)]) == 0
+    out = capsys.readouterr().out
+    assert "BLEU by source length (greedy)" in out
+    assert "| source words | n | run | narrow |" in out
+    assert "(beam3)" not in out and "(beam2)" not in out
+    assert "Not compared, as not every run holds them: run: beam3; narrow: beam2" in out
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_compare_runs_tables_only_the_decodings_every_run_holds():
+    def metrics(*decodings):
+        bucket = {"0-9": {"n": 2, "bleu": 50.0, "chrf": 60.0}}
+        return {"n": 2, **{d: {"by_source_length": bucket} for d in decodings}}
+
+    named = {"a": metrics("greedy", "beam2"), "b": metrics("greedy", "beam4")}
+    text = tasks.compare_runs(named)
+    assert "(greedy)" in text and "| 0-9 | 2 | 50.00 | 50.00 |" in text
+    assert "(beam2)" not in text and "a: beam2; b: beam4" in text
+    assert "Not compared" not in tasks.compare_runs({"a": named["a"]})
+    with pytest.raises(ValueError, match=r"runs \['b'\] were not evaluated with beam2"):
+        tasks.compare_lengths(named, "beam2")
 
 
 LOAD = """
