@@ -156,14 +156,14 @@ def run(args, parser) -> int:
         elif args.task == "evaluate":
             runs = args.run or ["runs/translation"]
             named = {}
-            for run_dir in runs:
+            for run_dir, label in zip(runs, tasks.run_labels(runs)):
                 metrics = tasks.evaluate(run_dir, beam_width=args.beam_width)
                 (Path(run_dir) / "metrics_evaluate.json").write_text(
                     json.dumps(metrics, indent=1)
                 )
                 print(f"## {run_dir}\n")
                 print(tasks.format_metrics(metrics) + "\n")
-                named[Path(run_dir).name] = metrics
+                named[label] = metrics
             print(tasks.compare_runs(named))
             if args.plot:
                 print(tasks.plot_lengths(named, args.plot))

@@ -24,6 +24,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import os
 import random
 import sys
 import time
@@ -528,6 +529,29 @@ def format_metrics(metrics: dict) -> str:
         lines.append(f"\n{k} BLEU: {metrics[k]['bleu_signature']}")
         lines.append(f"{k} chrF: {metrics[k]['chrf_signature']}")
     return "\n".join(lines)
+
+
+def run_labels(run_dirs) -> list[str]:
+    """A distinct short name per run folder, for comparison tables and plots.
+
+    Each is the shortest tail of the folder's absolute path that no other
+    folder shares: `["x/cmpA/run", "x/cmpB/run", "y"]` gives `["cmpA/run",
+    "cmpB/run", "y"]`. A folder given twice is told apart by " (2)".
+    """
+    paths = [Path(os.path.abspath(r)).parts for r in run_dirs]
+    labels = []
+    for path in paths:
+        others = [p for p in paths if p != path]
+        n = 1
+        while n < len(path) and any(p[-n:] == path[-n:] for p in others):
+            n += 1
+        labels.append(str(Path(*path[-n:])))
+    seen = {}
+    for i, label in enumerate(labels):
+        seen[label] = seen.get(label, 0) + 1
+        if seen[label] > 1:
+            labels[i] = f"{label} ({seen[label]})"
+    return labels
 
 
 def _check_decoding(named_metrics: dict, decoding: str):

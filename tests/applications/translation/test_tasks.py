@@ -156,16 +156,32 @@ def _copy_run(run, path, **config):
 
 
 def test_cli_evaluate_compares_runs_of_different_beam_widths(run, capsys, tmp_path):
-    narrow = _copy_run(run, tmp_path / "narrow", beam_width=2)
+    # Two folders of one name, as two experiments' runs are often called.
+    wide = _copy_run(run, tmp_path / "cmpA" / "run")
+    narrow = _copy_run(run, tmp_path / "cmpB" / "run", beam_width=2)
     png = tmp_path / "lengths.png"
-    argv = ["translation", "evaluate", "--run", str(run), "--run", str(narrow)]
+    argv = ["translation", "evaluate", "--run", str(wide), "--run", str(narrow)]
     assert main([*argv, "--plot", str(png)]) == 0
     out = capsys.readouterr().out
     assert "BLEU by source length (greedy)" in out
-    assert "| source words | n | run | narrow |" in out
+    assert "| source words | n | cmpA/run | cmpB/run |" in out
     assert "(beam3)" not in out and "(beam2)" not in out
-    assert "Not compared, as not every run holds them: run: beam3; narrow: beam2" in out
+    assert "not every run holds them: cmpA/run: beam3; cmpB/run: beam2" in out
     assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_run_labels_are_the_shortest_distinct_path_tails(tmp_path):
+    runs = ["x/cmpA/run", "x/cmpB/run", "y", "y/", "./y", "/a/run", "/b/a/run"]
+    assert tasks.run_labels(runs) == [
+        "cmpA/run",
+        "cmpB/run",
+        "y",
+        "y (2)",
+        "y (3)",
+        "/a/run",
+        "b/a/run",
+    ]
+    assert tasks.run_labels([tmp_path / "run"]) == ["run"]
 
 
 def test_compare_runs_tables_only_the_decodings_every_run_holds():
