@@ -34,7 +34,12 @@ from pathlib import Path
 import keras
 import numpy as np
 
-from applications.common import TimeBudget, tensorboard_callbacks
+from applications.common import (
+    TimeBudget,
+    output_folder,
+    start_run_folder,
+    tensorboard_callbacks,
+)
 from applications.translation import data, tokenizer
 from applications.translation import model as models
 
@@ -366,9 +371,11 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
     if verbose is None:
         verbose = 1 if sys.stdout.isatty() else 2
     _check_config(config)
+    output_folder(output)  # before the corpus, which can take long
     train_set, validation_set, test_set = load_corpus(config)
-    run = Path(output)
-    run.mkdir(parents=True, exist_ok=True)
+    run = start_run_folder(
+        output, ("model.keras", "metrics.json", "checkpoints/best.keras")
+    )
     keras.utils.set_random_seed(config.seed)
     source_vocabulary = tokenizer.WordVocabulary.from_texts(
         [p.source for p in train_set], config.source_vocab_size
@@ -662,6 +669,7 @@ def plot(run_dir, texts, output_dir, beam_width=None, translator=None) -> list[P
     """One attention heatmap PNG per text: source words x target words."""
     from attention_zoo.plotting import save_attention_plot
 
+    output_dir = output_folder(output_dir)
     translator = translator or Translator(run_dir, beam_width=beam_width)
     for text in texts:
         translator.check(text)
@@ -671,8 +679,8 @@ def plot(run_dir, texts, output_dir, beam_width=None, translator=None) -> list[P
         source = tokenizer.tokenize(text)[:MAX_SOURCE_TOKENS]
         target = (
             [*translation.split(" "), tokenizer.END] if translation else [tokenizer.END]
-        )
-        path = Path(output_dir) / f"attention_{i}.png"
+        )[: len(attention[i])]  # a translation cut at the limit has no <end>
+        path = output_dir / f"attention_{i}.png"
         save_attention_plot(path, attention[i], source, target)
         paths.append(path)
     return paths
@@ -700,6 +708,7 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
             "export writes a TensorFlow SavedModel and needs KERAS_BACKEND=tensorflow. "
             f"Received: {keras.backend.backend()}"
         )
+    output = output_folder(output)
     translator = Translator(run_dir, beam_width=beam_width)
     fn = translator.translate_fn(translator.beam_width)
     output_tokens = [
