@@ -87,3 +87,23 @@ def run_json_script(folder, source, *args, env=None):
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def assert_cli_refuses_a_file_as_output(main, capsys, tmp_path, app, commands):
+    """`attention-zoo APP COMMAND ... --output FILE` exits 2 and names the flag.
+
+    `commands`: argument lists after the app name, each taking `{file}` in
+    place of its `--output` value. The file is left as it was.
+    """
+    afile = tmp_path / "afile"
+    afile.write_text("not a folder")
+    capsys.readouterr()
+    for argv in commands:
+        argv = [a.format(file=afile) for a in argv]
+        assert main([app, *argv]) == 2, argv
+        err = capsys.readouterr().err
+        expected = (
+            f"--output must be a folder to write into. Received: --output {afile}"
+        )
+        assert expected in err, err
+    assert afile.read_text() == "not a folder"

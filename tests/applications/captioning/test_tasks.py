@@ -10,7 +10,7 @@ import pytest
 from applications.captioning import data, tasks
 from applications.captioning import model as models
 from applications.cli import build_parser, main
-from tests.helpers import run_json_script
+from tests.helpers import assert_cli_refuses_a_file_as_output, run_json_script
 
 pytestmark = pytest.mark.tf_only
 
@@ -252,21 +252,17 @@ def test_cli_predict_plot_evaluate_and_errors(run, capsys, tmp_path):
         main(
             ["captioning", "predict", "--run", str(run), "--beam-width", "0", str(good)]
         )
-    afile = tmp_path / "afile"
-    afile.write_text("not a folder")
-    capsys.readouterr()
-    for argv in (
-        ["plot", "--run", str(run), "--output", str(afile), str(good)],
-        ["export", "--run", str(run), "--output", str(afile)],
-        ["train", "--output", str(afile), "--n-train", "2"],
-    ):
-        assert main(["captioning", *argv]) == 2, argv
-        err = capsys.readouterr().err
-        assert (
-            f"--output must be a folder to write into. Received: --output {afile}"
-            in err
-        )
-    assert afile.read_text() == "not a folder"
+    assert_cli_refuses_a_file_as_output(
+        main,
+        capsys,
+        tmp_path,
+        "captioning",
+        [
+            ["plot", "--run", str(run), "--output", "{file}", str(good)],
+            ["export", "--run", str(run), "--output", "{file}"],
+            ["train", "--output", "{file}", "--n-train", "2"],
+        ],
+    )
 
 
 def test_user_data_run_evaluates_from_another_directory(tmp_path, monkeypatch, capsys):

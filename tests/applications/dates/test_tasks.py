@@ -9,7 +9,7 @@ import pytest
 from applications.cli import main
 from applications.dates import data, tasks
 from applications.dates import model as models
-from tests.helpers import run_json_script
+from tests.helpers import assert_cli_refuses_a_file_as_output, run_json_script
 
 pytestmark = pytest.mark.tf_only
 
@@ -167,20 +167,17 @@ def test_cli_evaluate_and_plot(run, capsys, tmp_path):
 
 
 def test_cli_refuses_an_output_that_is_a_file(run, capsys, tmp_path):
-    afile = tmp_path / "afile"
-    afile.write_text("not a folder")
-    for argv in (
-        ["dates", "plot", "--run", str(run), "--output", str(afile), "3 Mai 1979"],
-        ["dates", "export", "--run", str(run), "--output", str(afile)],
-        ["dates", "train", "--output", str(afile), "--train-size", "10"],
-    ):
-        assert main(argv) == 2, argv
-        err = capsys.readouterr().err
-        assert (
-            f"--output must be a folder to write into. Received: --output {afile}"
-            in err
-        )
-    assert afile.read_text() == "not a folder"
+    assert_cli_refuses_a_file_as_output(
+        main,
+        capsys,
+        tmp_path,
+        "dates",
+        [
+            ["plot", "--run", str(run), "--output", "{file}", "3 Mai 1979"],
+            ["export", "--run", str(run), "--output", "{file}"],
+            ["train", "--output", "{file}", "--train-size", "10"],
+        ],
+    )
 
 
 LOAD = """

@@ -9,7 +9,7 @@ import pytest
 
 from applications.cli import main
 from applications.translation import data, tasks
-from tests.helpers import run_json_script
+from tests.helpers import assert_cli_refuses_a_file_as_output, run_json_script
 
 pytestmark = pytest.mark.tf_only
 
@@ -145,21 +145,17 @@ def test_cli_translate_evaluate_plot(run, capsys, tmp_path):
     )
     assert (tmp_path / "attention_0.png").read_bytes()[:4] == b"\x89PNG"
     assert main(["translation", "evaluate", "--run", str(tmp_path / "nothing")]) == 2
-    afile = tmp_path / "afile"
-    afile.write_text("not a folder")
-    capsys.readouterr()
-    for argv in (
-        ["plot", "--run", str(run), "--output", str(afile), "forty-two"],
-        ["export", "--run", str(run), "--output", str(afile)],
-        ["train", "--output", str(afile), "--epochs", "1"],
-    ):
-        assert main(["translation", *argv]) == 2, argv
-        err = capsys.readouterr().err
-        assert (
-            f"--output must be a folder to write into. Received: --output {afile}"
-            in err
-        )
-    assert afile.read_text() == "not a folder"
+    assert_cli_refuses_a_file_as_output(
+        main,
+        capsys,
+        tmp_path,
+        "translation",
+        [
+            ["plot", "--run", str(run), "--output", "{file}", "forty-two"],
+            ["export", "--run", str(run), "--output", "{file}"],
+            ["train", "--output", "{file}", "--epochs", "1"],
+        ],
+    )
 
 
 def _copy_run(run, path, **config):
