@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import time
+import zipfile
 from pathlib import Path
 
 import keras
@@ -24,6 +25,39 @@ def output_folder(path, flag: str = "--output") -> Path:
             "an existing file"
         )
     return path
+
+
+def check_run_folder(run_dir, app: str, files) -> Path:
+    """`run_dir` as the folder of a finished `attention-zoo APP train` run.
+
+    Raises:
+        FileNotFoundError: naming the folder and the `files` it lacks.
+    """
+    run = Path(run_dir)
+    missing = [name for name in files if not (run / name).is_file()]
+    if missing:
+        raise FileNotFoundError(
+            f"{run} is not a run folder of `attention-zoo {app} train` "
+            f"(no {', '.join(missing)})"
+        )
+    return run
+
+
+def load_run_model(path):
+    """`keras.saving.load_model(path)` for a model file of a run folder.
+
+    Raises:
+        ValueError: when the file is not a `.keras` archive (an empty file
+            from a training killed while saving, say), which Keras reports
+            as "File not found" although the file is there.
+    """
+    if not zipfile.is_zipfile(path):
+        raise ValueError(
+            f"{path} is not a .keras model file (not a zip archive: a "
+            "training interrupted while saving, or another file); train the "
+            "run again"
+        )
+    return keras.saving.load_model(path)
 
 
 def start_run_folder(output, artifacts) -> Path:

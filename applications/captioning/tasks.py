@@ -37,6 +37,8 @@ from applications.captioning import data
 from applications.captioning import model as models
 from applications.common import (
     TimeBudget,
+    check_run_folder,
+    load_run_model,
     output_folder,
     start_run_folder,
     tensorboard_callbacks,
@@ -242,16 +244,15 @@ class Captioner:
     """A trained run: images in, captions and attention out."""
 
     def __init__(self, run_dir, beam_width: int | None = None):
-        self.run_dir = Path(run_dir)
-        if not (self.run_dir / "model.keras").exists():
-            raise FileNotFoundError(
-                f"{self.run_dir} is not a run folder of `attention-zoo captioning "
-                "train` (no model.keras)"
-            )
+        self.run_dir = check_run_folder(
+            run_dir,
+            "captioning",
+            ("model.keras", "encoder.keras", "config.json", "vocabulary.json"),
+        )
         self.config = json.loads((self.run_dir / "config.json").read_text())
         self.vocabulary = WordVocabulary.load(self.run_dir / "vocabulary.json")
-        self.encoder = keras.saving.load_model(self.run_dir / "encoder.keras")
-        self.model = keras.saving.load_model(self.run_dir / "model.keras")
+        self.encoder = load_run_model(self.run_dir / "encoder.keras")
+        self.model = load_run_model(self.run_dir / "model.keras")
         self.image_size = int(self.config["resolved_image_size"])
         self.grid_shape = tuple(self.config["grid_shape"])
         self.max_length = int(self.config["max_caption_length"])
@@ -312,6 +313,8 @@ class Captioner:
 def read_image_file(path) -> bytes:
     """The bytes of an image file; InputError if it cannot be read as one."""
     path = Path(path)
+    if path.is_dir():
+        raise InputError(f"{path} is a folder, not an image file")
     if not path.is_file():
         raise InputError(f"image file not found: {path}")
     content = path.read_bytes()

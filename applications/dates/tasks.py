@@ -23,7 +23,13 @@ from pathlib import Path
 import keras
 import numpy as np
 
-from applications.common import output_folder, start_run_folder, tensorboard_callbacks
+from applications.common import (
+    check_run_folder,
+    load_run_model,
+    output_folder,
+    start_run_folder,
+    tensorboard_callbacks,
+)
 from applications.dates import data
 from applications.dates import model as models
 
@@ -56,19 +62,16 @@ class Normalizer:
     """A trained run: text in, ISO dates and attention out."""
 
     def __init__(self, run_dir):
-        self.run_dir = Path(run_dir)
-        if not (self.run_dir / "model.keras").exists():
-            raise FileNotFoundError(
-                f"{self.run_dir} is not a run folder of `attention-zoo dates train` "
-                "(no model.keras)"
-            )
+        self.run_dir = check_run_folder(
+            run_dir, "dates", ("model.keras", "config.json", "vocabulary.json")
+        )
         self.config = json.loads((self.run_dir / "config.json").read_text())
         self.kind = self.config["model"]
         self.vocabulary = data.CharVocabulary.from_json(
             json.loads((self.run_dir / "vocabulary.json").read_text())
         )
         self.iso = data.IsoVocabulary()
-        self.model = keras.saving.load_model(self.run_dir / "model.keras")
+        self.model = load_run_model(self.run_dir / "model.keras")
         self._predict = models.compiled(models.make_predict_fn(self.model, self.kind))
 
     def check(self, text: str) -> None:

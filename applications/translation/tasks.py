@@ -36,6 +36,8 @@ import numpy as np
 
 from applications.common import (
     TimeBudget,
+    check_run_folder,
+    load_run_model,
     output_folder,
     start_run_folder,
     tensorboard_callbacks,
@@ -226,12 +228,16 @@ class Translator:
     def __init__(
         self, run_dir, beam_width: int | None = None, alpha: float | None = None
     ):
-        self.run_dir = Path(run_dir)
-        if not (self.run_dir / "model.keras").exists():
-            raise FileNotFoundError(
-                f"{self.run_dir} is not a run folder of `attention-zoo translation "
-                "train` (no model.keras)"
-            )
+        self.run_dir = check_run_folder(
+            run_dir,
+            "translation",
+            (
+                "model.keras",
+                "config.json",
+                "source_vocabulary.json",
+                "target_vocabulary.json",
+            ),
+        )
         self.config = json.loads((self.run_dir / "config.json").read_text())
         self.source_vocabulary = tokenizer.WordVocabulary.load(
             self.run_dir / "source_vocabulary.json"
@@ -239,7 +245,7 @@ class Translator:
         self.target_vocabulary = tokenizer.WordVocabulary.load(
             self.run_dir / "target_vocabulary.json"
         )
-        self.model = keras.saving.load_model(self.run_dir / "model.keras")
+        self.model = load_run_model(self.run_dir / "model.keras")
         self._fns = {}
         self.beam_width = beam_width or self.config["beam_width"]
         self.alpha = self.config["alpha"] if alpha is None else alpha

@@ -2,7 +2,12 @@
 
 import pytest
 
-from applications.common import output_folder, start_run_folder
+from applications.common import (
+    check_run_folder,
+    load_run_model,
+    output_folder,
+    start_run_folder,
+)
 
 
 def test_start_run_folder_removes_the_last_runs_trained_artifacts(tmp_path):
@@ -27,3 +32,23 @@ def test_output_folder_refuses_a_file(tmp_path):
         output_folder(tmp_path / "f", "--run-output")
     with pytest.raises(ValueError, match=r"Received: --output .*f, an existing file"):
         start_run_folder(tmp_path / "f", ())
+
+
+def test_check_run_folder_names_what_is_missing(tmp_path):
+    (tmp_path / "model.keras").write_text("")
+    assert check_run_folder(tmp_path, "dates", ("model.keras",)) == tmp_path
+    with pytest.raises(
+        FileNotFoundError,
+        match=r"is not a run folder of `attention-zoo dates train` "
+        r"\(no config.json, vocabulary.json\)",
+    ):
+        check_run_folder(
+            tmp_path, "dates", ("model.keras", "config.json", "vocabulary.json")
+        )
+
+
+def test_load_run_model_refuses_a_file_that_is_no_keras_archive(tmp_path):
+    empty = tmp_path / "model.keras"
+    empty.write_bytes(b"")
+    with pytest.raises(ValueError, match=r"model.keras is not a .keras model file"):
+        load_run_model(empty)

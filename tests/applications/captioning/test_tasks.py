@@ -235,6 +235,7 @@ def test_cli_predict_plot_evaluate_and_errors(run, capsys, tmp_path):
         (bad, "cannot decode"),
         (empty, "empty"),
         (tmp_path / "missing.png", "not found"),
+        (tmp_path, "is a folder, not an image file"),
     ]:
         assert main(["captioning", "predict", "--run", str(run), str(path)]) == 2
         err = capsys.readouterr().err
