@@ -670,8 +670,11 @@ def encode_jpeg(array, quality: int = 95) -> bytes:
 
 # ------------------------------------------------------------ real datasets
 
-# ASCII punctuation, spelled out for RE2 (`attention_zoo.export`).
-CAPTION_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+# ASCII punctuation and the other marks the word vocabulary's tokenizer
+# (`applications.translation.tokenizer.PUNCTUATION`) splits off, spelled out
+# for RE2 (`attention_zoo.export`): the vocabulary's words of a normalised
+# caption are then its space-separated pieces, as BLEU's references are.
+CAPTION_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~¿¡“”‘’«»—–…"
 CAPTION_PUNCTUATION_CLASS = "[" + re.escape(CAPTION_PUNCTUATION) + "]"
 _PUNCT = re.compile(f"({CAPTION_PUNCTUATION_CLASS})")
 _SPACE = re.compile(r"[ \t\n\r\f\v]+")

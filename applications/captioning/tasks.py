@@ -401,14 +401,17 @@ def train(
     encoder = build_encoder(config)
     image_size = int(encoder.input_shape[1])
     grid = grid_shape(encoder)
+    # Words as BLEU's references have them (`evaluate` normalises those the
+    # same way): "R&B" is "r & b" on both sides.
     vocabulary = WordVocabulary.from_texts(
-        [c for item in train_set for c in item.captions], config.vocab_size
+        [data.normalize_caption(c) for item in train_set for c in item.captions],
+        config.vocab_size,
     )
     vocabulary.save(run / "vocabulary.json")
 
     def pairs(items):
         return [
-            (row, vocabulary.encode(c))
+            (row, vocabulary.encode(data.normalize_caption(c)))
             for row, item in enumerate(items)
             for c in item.captions
         ]

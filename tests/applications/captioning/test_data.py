@@ -441,6 +441,13 @@ def test_normalize_caption():
         == "a man ' s t - shirt , ( red ) !"
     )
     assert data.normalize_caption("\t") == ""
+    # The word vocabulary's tokenizer finds the same words in a normalised
+    # caption, so generated words and BLEU's references agree.
+    from applications.translation.tokenizer import tokenize
+
+    for caption in ("R&B on a 50% “sale” — ok…", "¿Qué? a+b=c <x> @home ~ |"):
+        normalized = data.normalize_caption(caption)
+        assert tokenize(normalized) == normalized.split(" ")
 
 
 def test_normalize_caption_matches_the_graph():
@@ -452,6 +459,7 @@ def test_normalize_caption_matches_the_graph():
         "A man's T-shirt,   (red)!",
         'Two "dogs" play; one@home #1 50% [x]{y}~',
         "ÉLAN café",
+        "R&B “live” — ¿ok?…",
     ]
     graph = normalize_strings(
         split_punctuation(tf.constant(texts), data.CAPTION_PUNCTUATION_CLASS)

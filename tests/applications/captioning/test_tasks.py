@@ -276,6 +276,7 @@ def test_user_data_run_evaluates_from_another_directory(tmp_path, monkeypatch, c
             data.encode_png(scene.image)
         )
         lines.append(f"{i}.png#0\t{scene.caption}")
+        lines.append(f"{i}.png#1\tA “R&B” {scene.caption}")  # as written
     (tmp_path / "data" / "tokens.txt").write_text("\n".join(lines))
     monkeypatch.chdir(tmp_path / "data")
     config = tiny_config(
@@ -285,6 +286,10 @@ def test_user_data_run_evaluates_from_another_directory(tmp_path, monkeypatch, c
         epochs=1,
     )
     tasks.train(tmp_path / "run", config, verbose=0)
+    # The vocabulary has the words of normalised captions, as BLEU's
+    # references do: "r & b", not "r&b".
+    words = json.loads((tmp_path / "run" / "vocabulary.json").read_text())
+    assert {"r", "&", "b", "“"} <= set(words) and "r&b" not in words
     rows = json.loads((tmp_path / "run" / "data" / "test.json").read_text())
     assert rows and all(Path(r["image"]).is_absolute() for r in rows)
     (tmp_path / "elsewhere").mkdir()
