@@ -7,6 +7,7 @@ from keras import ops
 from keras.src.backend import set_keras_mask
 
 from attention_zoo import ops as zoo_ops
+from attention_zoo._checks import is_int, is_rate, optional_int
 from attention_zoo.layers.base_attention import BaseAttention
 
 STYLES = ("bahdanau", "luong")
@@ -165,13 +166,13 @@ class AttentionRNNDecoder(keras.layers.Layer):
                 f"Received: initial_state={initial_state!r}"
             )
         if attention_output_units is not None and (
-            not isinstance(attention_output_units, int) or attention_output_units <= 0
+            not is_int(attention_output_units) or attention_output_units <= 0
         ):
             raise ValueError(
                 f"{name}: `attention_output_units` must be a positive integer. "
                 f"Received: attention_output_units={attention_output_units!r}"
             )
-        if not 0.0 <= float(dropout) < 1.0:
+        if not is_rate(dropout):
             raise ValueError(
                 f"{name}: `dropout` must be a float in [0, 1). Received: "
                 f"dropout={dropout}"
@@ -183,7 +184,7 @@ class AttentionRNNDecoder(keras.layers.Layer):
         self._memory_lengths = None  # set by each call
         self.style = style
         self.input_feeding = bool(input_feeding)
-        self.attention_output_units = attention_output_units
+        self.attention_output_units = optional_int(attention_output_units)
         self.initial_state = initial_state
         self.dropout = float(dropout)
         self.seed = seed

@@ -36,28 +36,23 @@ import keras
 import numpy as np
 from keras import ops, tree
 
+from attention_zoo._checks import is_int
+
 NEG_INF = -1e9
 
 
 def _check(max_length, end_token, pad_token):
-    if (
-        isinstance(max_length, bool)
-        or not isinstance(max_length, int)
-        or max_length < 1
-    ):
+    """The three as Python ints, or a ValueError naming the bad one."""
+    if not is_int(max_length) or max_length < 1:
         raise ValueError(
             f"`max_length` must be a positive integer. Received: max_length={max_length!r}"
         )
-    if isinstance(end_token, bool) or not isinstance(end_token, int) or end_token < 0:
-        raise ValueError(
-            "`end_token` must be a non-negative integer. Received: "
-            f"end_token={end_token!r}"
-        )
-    if isinstance(pad_token, bool) or not isinstance(pad_token, int) or pad_token < 0:
-        raise ValueError(
-            "`pad_token` must be a non-negative integer. Received: "
-            f"pad_token={pad_token!r}"
-        )
+    for name, token in (("end_token", end_token), ("pad_token", pad_token)):
+        if not is_int(token) or token < 0:
+            raise ValueError(
+                f"`{name}` must be a non-negative integer. Received: {name}={token!r}"
+            )
+    return int(max_length), int(end_token), int(pad_token)
 
 
 def _check_batch(start_tokens, named_structures):
@@ -139,7 +134,7 @@ def _run(
     select,
 ):
     """Shared loop of greedy search and sampling; `select(log_probs, t)`."""
-    _check(max_length, end_token, pad_token)
+    max_length, end_token, pad_token = _check(max_length, end_token, pad_token)
     _check_batch(start_tokens, [("initial_state", initial_state)])
     start_tokens = ops.cast(start_tokens, "int32")
     batch = ops.shape(start_tokens)[0]
@@ -273,10 +268,12 @@ def sample(
         raise ValueError(
             f"`temperature` must be positive. Received: temperature={temperature!r}"
         )
-    if top_k is not None and (not isinstance(top_k, int) or top_k < 1):
+    if top_k is not None and (not is_int(top_k) or top_k < 1):
         raise ValueError(
             f"`top_k` must be a positive integer. Received: top_k={top_k!r}"
         )
+    top_k = None if top_k is None else int(top_k)
+    max_length, end_token, pad_token = _check(max_length, end_token, pad_token)
     noise = {}
 
     def select(log_probs, t):
@@ -388,15 +385,12 @@ def beam_search(
         `beam_width` distinct hypotheses exist, the remaining entries are
         placeholders scored about `-1e9 / lp`, far below any real one.
     """
-    _check(max_length, end_token, pad_token)
-    if (
-        isinstance(beam_width, bool)
-        or not isinstance(beam_width, int)
-        or beam_width < 1
-    ):
+    max_length, end_token, pad_token = _check(max_length, end_token, pad_token)
+    if not is_int(beam_width) or beam_width < 1:
         raise ValueError(
             f"`beam_width` must be a positive integer. Received: beam_width={beam_width!r}"
         )
+    beam_width = int(beam_width)
     shares = getattr(step_fn, "shares_constants_across_beams", False)
     _check_batch(
         start_tokens,

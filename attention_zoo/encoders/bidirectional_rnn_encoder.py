@@ -5,6 +5,8 @@ from __future__ import annotations
 import keras
 from keras import ops
 
+from attention_zoo._checks import is_int, is_rate
+
 CELL_TYPES = ("gru", "lstm")
 MERGE_MODES = ("concat", "sum", "mul", "ave")
 
@@ -65,7 +67,7 @@ class BidirectionalRNNEncoder(keras.layers.Layer):
         super().__init__(**kwargs)
         name = self.__class__.__name__
         for arg, value in (("units", units), ("num_layers", num_layers)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            if not is_int(value) or value < 1:
                 raise ValueError(
                     f"{name}: `{arg}` must be a positive integer. Received: "
                     f"{arg}={value!r}"
@@ -80,14 +82,14 @@ class BidirectionalRNNEncoder(keras.layers.Layer):
                 f"{name}: `merge_mode` must be one of {MERGE_MODES}. Received: "
                 f"merge_mode={merge_mode!r}"
             )
-        if not 0.0 <= float(dropout) < 1.0:
+        if not is_rate(dropout):
             raise ValueError(
                 f"{name}: `dropout` must be a float in [0, 1). Received: dropout={dropout}"
             )
-        self.units = units
+        self.units = int(units)
         self.cell_type = cell_type
         self.merge_mode = merge_mode
-        self.num_layers = num_layers
+        self.num_layers = int(num_layers)
         self.dropout = float(dropout)
         self.seed = seed
         self.unroll = bool(unroll)
@@ -96,7 +98,7 @@ class BidirectionalRNNEncoder(keras.layers.Layer):
         self._rnn_layers = [
             keras.layers.Bidirectional(
                 rnn(
-                    units,
+                    self.units,
                     return_sequences=True,
                     return_state=True,
                     unroll=self.unroll,
@@ -106,7 +108,7 @@ class BidirectionalRNNEncoder(keras.layers.Layer):
                 name=f"bidirectional_{i}",
                 dtype=self.dtype_policy,
             )
-            for i in range(num_layers)
+            for i in range(self.num_layers)
         ]
         self._dropout = keras.layers.Dropout(self.dropout, seed=seed)
 

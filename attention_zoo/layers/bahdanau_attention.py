@@ -7,6 +7,7 @@ import math
 import keras
 from keras import ops
 
+from attention_zoo._checks import is_int
 from attention_zoo.layers.base_attention import BaseAttention, clone_initializer
 
 
@@ -64,12 +65,12 @@ class BahdanauAttention(BaseAttention):
         **kwargs,
     ):
         super().__init__(dropout=dropout, seed=seed, **kwargs)
-        if isinstance(units, bool) or not isinstance(units, int) or units <= 0:
+        if not is_int(units) or units <= 0:
             raise ValueError(
                 f"{self.__class__.__name__}: `units` must be a positive integer. "
                 f"Received: units={units!r}"
             )
-        self.units = units
+        self.units = int(units)
         self.normalize = bool(normalize)
         self.kernel_initializer = keras.initializers.get(kernel_initializer)
         self.bias_initializer = keras.initializers.get(bias_initializer)

@@ -7,6 +7,7 @@ import numpy as np
 from keras import ops
 
 from attention_zoo import ops as zoo_ops
+from attention_zoo._checks import is_int, is_rate, optional_int
 
 
 def clone_initializer(initializer):
@@ -90,13 +91,18 @@ class BaseAttention(keras.layers.Layer):
 
     def __init__(self, dropout: float = 0.0, seed: int | None = None, **kwargs):
         super().__init__(**kwargs)
-        if not 0.0 <= float(dropout) < 1.0:
+        if not is_rate(dropout):
             raise ValueError(
                 f"{self.__class__.__name__}: `dropout` must be a float in [0, 1). "
                 f"Received: dropout={dropout}"
             )
+        if seed is not None and not is_int(seed):
+            raise ValueError(
+                f"{self.__class__.__name__}: `seed` must be an integer or None. "
+                f"Received: seed={seed!r}"
+            )
         self.dropout = float(dropout)
-        self.seed = seed
+        self.seed = optional_int(seed)
         self.supports_masking = True
         if self.dropout > 0:
             self.seed_generator = keras.random.SeedGenerator(seed)

@@ -6,6 +6,7 @@ import keras
 from keras import ops
 
 from attention_zoo import ops as zoo_ops
+from attention_zoo._checks import is_int, optional_int
 from attention_zoo.layers.base_attention import clone_initializer
 from attention_zoo.layers.luong_attention import LuongAttention
 
@@ -126,7 +127,7 @@ class LocalAttention(LuongAttention):
         for arg, value in (("window", window), ("predictive_units", predictive_units)):
             if arg == "predictive_units" and value is None:
                 continue
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            if not is_int(value) or value <= 0:
                 raise ValueError(
                     f"LocalAttention: `{arg}` must be a positive integer. "
                     f"Received: {arg}={value!r}"
@@ -154,8 +155,8 @@ class LocalAttention(LuongAttention):
             **kwargs,
         )
         self.mode = mode
-        self.window = window
-        self.predictive_units = predictive_units
+        self.window = int(window)
+        self.predictive_units = optional_int(predictive_units)
         self.num_states = 1 if mode == "local-m" else 0
 
     def build_scorer(self, query_dim, key_dim):

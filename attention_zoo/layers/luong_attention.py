@@ -5,6 +5,7 @@ from __future__ import annotations
 import keras
 from keras import ops
 
+from attention_zoo._checks import is_int, optional_int
 from attention_zoo.layers.base_attention import BaseAttention, clone_initializer
 
 SCORE_MODES = ("dot", "general", "concat", "location")
@@ -89,17 +90,15 @@ class LuongAttention(BaseAttention):
                     f"score_mode={mode!r}. Received: {arg}={value!r} with "
                     f"score_mode={score_mode!r}"
                 )
-            if value is not None and (
-                isinstance(value, bool) or not isinstance(value, int) or value <= 0
-            ):
+            if value is not None and (not is_int(value) or value <= 0):
                 raise ValueError(
                     f"{type(self).__name__}: `{arg}` must be a positive integer. "
                     f"Received: {arg}={value!r}"
                 )
         self.score_mode = score_mode
         self.use_scale = bool(use_scale)
-        self.units = units
-        self.max_length = max_length
+        self.units = optional_int(units)
+        self.max_length = optional_int(max_length)
         self.kernel_initializer = keras.initializers.get(kernel_initializer)
         self.kernel_regularizer = keras.regularizers.get(kernel_regularizer)
 

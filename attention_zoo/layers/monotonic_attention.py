@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import math
-import numbers
-
 import keras
 from keras import ops
 
+from attention_zoo._checks import is_int, is_real, optional_int
 from attention_zoo.layers.bahdanau_attention import BahdanauAttention
 from attention_zoo.layers.base_attention import BaseAttention
 from attention_zoo.layers.luong_attention import LuongAttention
 
 SCORE_MODES = ("bahdanau", "luong")
 INFERENCE_MODES = ("hard", "expected")
-
-
-def _is_real(x) -> bool:
-    return isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x)
 
 
 def _shift_right(x):
@@ -192,18 +186,16 @@ class MonotonicAttention(BaseAttention):
                 f"{name}: `units` is only used by score_mode='bahdanau'. "
                 f"Received: units={units!r} with score_mode='luong'"
             )
-        if units is not None and (
-            isinstance(units, bool) or not isinstance(units, int) or units <= 0
-        ):
+        if units is not None and (not is_int(units) or units <= 0):
             raise ValueError(
                 f"{name}: `units` must be a positive integer. Received: units={units!r}"
             )
-        if not _is_real(sigmoid_noise) or sigmoid_noise < 0:
+        if not is_real(sigmoid_noise) or sigmoid_noise < 0:
             raise ValueError(
                 f"{name}: `sigmoid_noise` must be a finite float >= 0. "
                 f"Received: sigmoid_noise={sigmoid_noise!r}"
             )
-        if not _is_real(score_bias_init):
+        if not is_real(score_bias_init):
             raise ValueError(
                 f"{name}: `score_bias_init` must be a finite float. "
                 f"Received: score_bias_init={score_bias_init!r}"
@@ -213,7 +205,7 @@ class MonotonicAttention(BaseAttention):
                 f"{name}: `inference` must be one of {INFERENCE_MODES}. "
                 f"Received: inference={inference!r}"
             )
-        self.units = units
+        self.units = optional_int(units)
         self.score_mode = score_mode
         self.normalize = bool(normalize)
         self.sigmoid_noise = float(sigmoid_noise)

@@ -6,6 +6,7 @@ import keras
 from keras import ops
 
 from attention_zoo import ops as zoo_ops
+from attention_zoo._checks import is_int
 from attention_zoo.layers.bahdanau_attention import BahdanauAttention
 from attention_zoo.layers.luong_attention import LuongAttention
 from attention_zoo.layers.monotonic_attention import MonotonicAttention
@@ -148,11 +149,7 @@ class MonotonicChunkwiseAttention(MonotonicAttention):
         seed: int | None = None,
         **kwargs,
     ):
-        if (
-            isinstance(chunk_size, bool)
-            or not isinstance(chunk_size, int)
-            or chunk_size <= 0
-        ):
+        if not is_int(chunk_size) or chunk_size <= 0:
             raise ValueError(
                 f"{self.__class__.__name__}: `chunk_size` must be a positive "
                 f"integer. Received: chunk_size={chunk_size!r}"
@@ -171,7 +168,7 @@ class MonotonicChunkwiseAttention(MonotonicAttention):
             seed=seed,
             **kwargs,
         )
-        self.chunk_size = chunk_size
+        self.chunk_size = int(chunk_size)
 
     def build_scorer(self, query_dim, key_dim):
         super().build_scorer(query_dim, key_dim)

@@ -503,3 +503,26 @@ def test_pad_is_never_generated_by_live_sequences():
     beam = beam_search(step, state, start, END, 3, beam_width=2)
     assert to_numpy(greedy["tokens"])[0].tolist() == [3, 4, END]
     assert PAD not in to_numpy(beam["tokens"])[0, 0, : to_numpy(beam["lengths"])[0, 0]]
+
+
+def test_numpy_integer_arguments_are_accepted():
+    model = ToyModel(seed=6)
+    state, constants, start = model.inputs()
+    args = (model.step_fn, state, start)
+    ints = dict(end_token=END, max_length=MAX_LENGTH, pad_token=PAD)
+    numpy_ints = {k: np.int64(v) for k, v in ints.items()}
+    for search, extra in (
+        (greedy_search, {}),
+        (beam_search, {"beam_width": 3}),
+        (sample, {"top_k": 2, "seed": 1}),
+    ):
+        plain = search(*args, constants=constants, **ints, **extra)
+        numpy = search(
+            *args,
+            constants=constants,
+            **numpy_ints,
+            **{k: np.int64(v) if k != "seed" else v for k, v in extra.items()},
+        )
+        np.testing.assert_array_equal(
+            to_numpy(plain["tokens"]), to_numpy(numpy["tokens"])
+        )

@@ -65,10 +65,16 @@ def test_bad_units(units):
         BahdanauAttention(units=units)
 
 
-@pytest.mark.parametrize("dropout", [-0.1, 1.0])
+@pytest.mark.parametrize("dropout", [-0.1, 1.0, "a", None, float("nan")])
 def test_bad_dropout(dropout):
-    with pytest.raises(ValueError, match=f"Received: dropout={dropout}"):
+    with pytest.raises(ValueError, match=f"`dropout` .* Received: dropout={dropout}"):
         BahdanauAttention(units=2, dropout=dropout)
+
+
+@pytest.mark.parametrize("seed", ["a", 1.5, True])
+def test_bad_seed(seed):
+    with pytest.raises(ValueError, match=f"`seed` .* Received: seed={seed!r}"):
+        BahdanauAttention(units=2, seed=seed)
 
 
 Q = np.zeros((2, 3, 4), "float32")

@@ -1,0 +1,30 @@
+"""Argument checks shared by the layers, decoders and decoding functions."""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+
+def is_int(value) -> bool:
+    """True for Python and NumPy integers (`np.int64(4)`), False for bools."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def optional_int(value):
+    """`int(value)`, or `None` for `None`: configs stay JSON-serialisable."""
+    return None if value is None else int(value)
+
+
+def is_real(value) -> bool:
+    """True for finite Python and NumPy reals, False for bools and strings."""
+    return (
+        isinstance(value, numbers.Real)
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+    )
+
+
+def is_rate(value) -> bool:
+    """True for a real in `[0, 1)`: a dropout rate."""
+    return is_real(value) and 0.0 <= value < 1.0
