@@ -109,6 +109,7 @@ class BahdanauAttention(BaseAttention):
             )
 
     def project_key(self, key):
+        self._check_built("project_key")
         return self._key_dense(key)  # (B, Tv, units)
 
     def score(self, query, projected_key, extra=None):

@@ -148,6 +148,7 @@ class LuongAttention(BaseAttention):
                 )
 
     def project_key(self, key):
+        self._check_built("project_key")
         if self.score_mode in ("general", "concat"):
             return self._key_dense(key)  # (B, Tv, Dq) or (B, Tv, units)
         return key

@@ -249,6 +249,7 @@ class MonotonicAttention(BaseAttention):
         )
 
     def project_key(self, key):
+        self._check_built("project_key")
         return self._energy.project_key(key)
 
     def score(self, query, projected_key):

@@ -199,6 +199,7 @@ class MonotonicChunkwiseAttention(MonotonicAttention):
         self._chunk_energy.build((None, None, query_dim), (None, None, key_dim))
 
     def project_key(self, key):
+        self._check_built("project_key")
         # One tensor (decoders and beam search carry it as a single constant):
         # the two energies' projections side by side.
         return ops.concatenate(

@@ -126,3 +126,8 @@ def test_attend_needs_a_built_layer():
     layer = BahdanauAttention(units=2)
     with pytest.raises(ValueError, match="needs a built layer"):
         layer.attend(Q[:, 0], V, V)
+
+
+def test_project_key_needs_a_built_layer():
+    with pytest.raises(ValueError, match=r"project_key\(\) needs a built layer"):
+        BahdanauAttention(units=2).project_key(np.zeros((1, 3, 4), "float32"))
