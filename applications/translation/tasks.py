@@ -624,13 +624,11 @@ def compare_lengths(named_metrics: dict, decoding: str = "greedy") -> str:
 def plot_lengths(named_metrics: dict, path, decoding: str = "greedy") -> Path:
     """BLEU by source length, one line per run (Bahdanau et al. 2015, Figure 2)."""
     _check_decoding(named_metrics, decoding)
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure  # no pyplot: see attention_zoo.plotting
 
     labels = [length_bucket(low) for low, _ in LENGTH_BUCKETS]
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig = Figure(figsize=(6, 4))
+    ax = fig.subplots()
     for name, metrics in named_metrics.items():
         buckets = metrics[decoding]["by_source_length"]
         xs = [i for i, label in enumerate(labels) if label in buckets]
@@ -644,7 +642,6 @@ def plot_lengths(named_metrics: dict, path, decoding: str = "greedy") -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
-    plt.close(fig)
     return path
 
 
