@@ -600,6 +600,10 @@ class BaseAttention(keras.layers.Layer):
 
     def check_memory_length(self, length) -> None:
         """Hook for mechanisms that only support memories up to a length."""
+        # A statement, not the docstring alone: TensorFlow's AutoGraph, which
+        # converts this when `step` runs in a tf.function, drops docstrings
+        # and failed on the empty body left ("could not transform").
+        del length
 
     # --------------------------------------------------------------- config
 

@@ -67,3 +67,26 @@ def test_numpy_integer_arguments_give_python_ints_in_the_config():
         ):
             if config.get(key) is not None:
                 assert type(config[key]) is int, (layer, key)
+
+
+def test_step_in_a_tf_function_converts_without_autograph_warnings(caplog):
+    import keras
+    import numpy as np
+    import pytest
+
+    if keras.backend.backend() != "tensorflow":
+        pytest.skip("AutoGraph is TensorFlow's")
+    import tensorflow as tf
+
+    layer = BahdanauAttention(4)
+    query, value = np.ones((2, 3, 4), "float32"), np.ones((2, 5, 4), "float32")
+    layer(query, value)
+
+    @tf.function
+    def step(query, value):
+        projected = layer.project_key(value)
+        return layer.step(query[:, 0], value, projected, [])[0]
+
+    with caplog.at_level("WARNING", logger="tensorflow"):
+        assert tuple(step(query, value).shape) == (2, 4)
+    assert "could not transform" not in caplog.text
