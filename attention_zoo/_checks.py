@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 import numbers
 
+import numpy as np
+
 
 def is_int(value) -> bool:
     """True for Python and NumPy integers (`np.int64(4)`), False for bools."""
@@ -28,3 +30,8 @@ def is_real(value) -> bool:
 def is_rate(value) -> bool:
     """True for a real in `[0, 1)`: a dropout rate."""
     return is_real(value) and 0.0 <= value < 1.0
+
+
+def static_shape(x) -> tuple:
+    """The shape of a tensor, array or KerasTensor, or of nested lists."""
+    return tuple(x.shape) if hasattr(x, "shape") else np.shape(x)

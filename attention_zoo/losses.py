@@ -7,6 +7,8 @@ import numbers
 import keras
 from keras import ops
 
+from attention_zoo._checks import is_int
+
 
 class _LabelMaskedLoss(keras.losses.Loss):
     """A loss whose padding comes from the labels alone.
@@ -281,7 +283,7 @@ class CoverageLoss(_LabelMaskedLoss):
                 "CoverageLoss: `strength` must be a float >= 0. "
                 f"Received: strength={strength!r}"
             )
-        if isinstance(pad_token, bool) or not isinstance(pad_token, numbers.Integral):
+        if not is_int(pad_token):
             raise ValueError(
                 "CoverageLoss: `pad_token` must be an integer label id. "
                 f"Received: pad_token={pad_token!r}"

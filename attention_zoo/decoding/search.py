@@ -33,10 +33,9 @@ attention.
 from __future__ import annotations
 
 import keras
-import numpy as np
 from keras import ops, tree
 
-from attention_zoo._checks import is_int
+from attention_zoo._checks import is_int, static_shape
 
 NEG_INF = -1e9
 
@@ -64,8 +63,7 @@ def _check_batch(start_tokens, named_structures):
             the batch axis first (a mismatch would otherwise surface as a
             backend error deep inside the decoder step).
     """
-    shape = tuple(start_tokens.shape) if hasattr(start_tokens, "shape") else None
-    shape = np.shape(start_tokens) if shape is None else shape
+    shape = static_shape(start_tokens)
     if len(shape) != 1:
         raise ValueError(
             "`start_tokens` must have shape (batch_size,). Received: "
@@ -74,7 +72,7 @@ def _check_batch(start_tokens, named_structures):
     batch = shape[0]
     for name, structure in named_structures:
         for leaf in tree.flatten(structure):
-            leaf_shape = tuple(leaf.shape) if hasattr(leaf, "shape") else np.shape(leaf)
+            leaf_shape = static_shape(leaf)
             known = leaf_shape and None not in (batch, leaf_shape[0])
             if not leaf_shape or (known and leaf_shape[0] != batch):
                 raise ValueError(

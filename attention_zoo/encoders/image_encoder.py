@@ -9,6 +9,7 @@ import keras
 import numpy as np
 from keras import ops
 
+from attention_zoo._checks import is_int
 from attention_zoo.encoders.efficientnet_lite0 import efficientnet_lite0
 
 # name: (default image size, smallest image size, preprocessing mode)
@@ -248,11 +249,7 @@ def image_encoder(
     default_size, min_size, mode = BACKBONES[backbone]
     if image_size is None:
         image_size = default_size
-    if (
-        isinstance(image_size, bool)
-        or not isinstance(image_size, (int, np.integer))
-        or image_size < min_size
-    ):
+    if not is_int(image_size) or image_size < min_size:
         raise ValueError(
             f"image_encoder: `image_size` must be an int >= {min_size} for "
             f"backbone={backbone!r} (or None for {default_size}). Received: "
@@ -410,11 +407,7 @@ def unfreeze_last_blocks(encoder: keras.Model, n: int) -> list[str]:
     head_conv/kernel
     """
     blocks = backbone_blocks(encoder)
-    if (
-        isinstance(n, bool)
-        or not isinstance(n, (int, np.integer))
-        or not (0 <= n <= len(blocks))
-    ):
+    if not is_int(n) or not (0 <= n <= len(blocks)):
         raise ValueError(
             f"unfreeze_last_blocks: `n` must be an int from 0 to {len(blocks)} "
             f"(the number of blocks of {_find_backbone(encoder).name!r}). "

@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from attention_zoo._checks import is_int
+
 MAX_PIXELS = 40_000_000
 
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -48,19 +50,11 @@ def _tf():
 
 
 def _check_arguments(image_size, max_pixels):
-    if (
-        isinstance(image_size, bool)
-        or not isinstance(image_size, (int, np.integer))
-        or image_size < 1
-    ):
+    if not is_int(image_size) or image_size < 1:
         raise ValueError(
             f"`image_size` must be a positive integer. Received: image_size={image_size!r}"
         )
-    if (
-        isinstance(max_pixels, bool)
-        or not isinstance(max_pixels, (int, np.integer))
-        or max_pixels < 1
-    ):
+    if not is_int(max_pixels) or max_pixels < 1:
         raise ValueError(
             f"`max_pixels` must be a positive integer. Received: max_pixels={max_pixels!r}"
         )

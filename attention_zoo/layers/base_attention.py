@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import keras
-import numpy as np
 from keras import ops
 
 from attention_zoo import ops as zoo_ops
-from attention_zoo._checks import is_int, is_rate, optional_int
+from attention_zoo._checks import is_int, is_rate, optional_int, static_shape
 
 
 def clone_initializer(initializer):
@@ -18,11 +17,6 @@ def clone_initializer(initializer):
     """
     initializer = keras.initializers.get(initializer)
     return initializer.__class__.from_config(initializer.get_config())
-
-
-def _shape(x):
-    # Tensors, arrays and KerasTensors have `.shape`; nested lists do not.
-    return tuple(x.shape) if hasattr(x, "shape") else np.shape(x)
 
 
 class BaseAttention(keras.layers.Layer):
@@ -505,11 +499,11 @@ class BaseAttention(keras.layers.Layer):
 
     def _check_inputs(self, query, value, key, query_mask, value_mask, key_name="key"):
         self._check_static_shapes(
-            _shape(query),
-            _shape(value),
-            _shape(key),
-            None if query_mask is None else _shape(query_mask),
-            None if value_mask is None else _shape(value_mask),
+            static_shape(query),
+            static_shape(value),
+            static_shape(key),
+            None if query_mask is None else static_shape(query_mask),
+            None if value_mask is None else static_shape(value_mask),
             key_name=key_name,
         )
 
