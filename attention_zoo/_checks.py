@@ -32,6 +32,18 @@ def is_rate(value) -> bool:
     return is_real(value) and 0.0 <= value < 1.0
 
 
+def checked_bool(owner: str, name: str, value) -> bool:
+    """`value` as a Python bool; a ValueError naming `name` for anything else.
+
+    `bool(value)` would read the string `"no"` or the number `2` as `True`.
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(
+            f"{owner}: `{name}` must be a bool. Received: {name}={value!r}"
+        )
+    return bool(value)
+
+
 def static_shape(x) -> tuple:
     """The shape of a tensor, array or KerasTensor, or of nested lists."""
     return tuple(x.shape) if hasattr(x, "shape") else np.shape(x)

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import numbers
-
 import keras
 from keras import ops
 
-from attention_zoo._checks import is_int
+from attention_zoo._checks import checked_bool, is_int, is_rate, is_real
 
 
 class _LabelMaskedLoss(keras.losses.Loss):
@@ -86,13 +84,20 @@ class MaskedSequenceCrossEntropy(_LabelMaskedLoss):
                 "already averages over the real tokens). Received: "
                 f"reduction={reduction!r}"
             )
-        if not 0.0 <= float(label_smoothing) < 1.0:
+        if not is_rate(label_smoothing):
             raise ValueError(
-                "MaskedSequenceCrossEntropy: `label_smoothing` must be in [0, 1). "
-                f"Received: label_smoothing={label_smoothing}"
+                "MaskedSequenceCrossEntropy: `label_smoothing` must be a float in "
+                f"[0, 1). Received: label_smoothing={label_smoothing!r}"
             )
-        self.pad_token = pad_token
-        self.from_logits = from_logits
+        if not is_int(pad_token):
+            raise ValueError(
+                "MaskedSequenceCrossEntropy: `pad_token` must be an integer label "
+                f"id. Received: pad_token={pad_token!r}"
+            )
+        self.pad_token = int(pad_token)
+        self.from_logits = checked_bool(
+            "MaskedSequenceCrossEntropy", "from_logits", from_logits
+        )
         self.label_smoothing = float(label_smoothing)
 
     def call(self, y_true, y_pred):
@@ -185,13 +190,18 @@ class DoublyStochasticAttentionLoss(_LabelMaskedLoss):
         dtype=None,
     ):
         super().__init__(name=name, reduction=reduction, dtype=dtype)
-        if isinstance(strength, bool) or not float(strength) >= 0.0:
+        if not is_real(strength) or strength < 0.0:
             raise ValueError(
                 "DoublyStochasticAttentionLoss: `strength` must be a float >= 0. "
                 f"Received: strength={strength!r}"
             )
+        if not is_int(pad_token):
+            raise ValueError(
+                "DoublyStochasticAttentionLoss: `pad_token` must be an integer "
+                f"label id. Received: pad_token={pad_token!r}"
+            )
         self.strength = float(strength)
-        self.pad_token = pad_token
+        self.pad_token = int(pad_token)
 
     def call(self, y_true, y_pred):
         if len(y_pred.shape) != 3 or len(y_true.shape) != 2:
@@ -274,11 +284,7 @@ class CoverageLoss(_LabelMaskedLoss):
         dtype=None,
     ):
         super().__init__(name=name, reduction=reduction, dtype=dtype)
-        if (
-            isinstance(strength, bool)
-            or not isinstance(strength, numbers.Real)
-            or not float(strength) >= 0.0
-        ):
+        if not is_real(strength) or strength < 0.0:
             raise ValueError(
                 "CoverageLoss: `strength` must be a float >= 0. "
                 f"Received: strength={strength!r}"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import keras
 from keras import ops
 
+from attention_zoo._checks import is_int
+
 
 def _predicted_tokens(y_pred):
     if len(y_pred.shape) >= 3:  # (B, T, V) scores
@@ -15,7 +17,12 @@ def _predicted_tokens(y_pred):
 class _PaddedSequenceMetric(keras.metrics.Metric):
     def __init__(self, pad_token: int = 0, name=None, dtype=None):
         super().__init__(name=name, dtype=dtype)
-        self.pad_token = pad_token
+        if not is_int(pad_token):
+            raise ValueError(
+                f"{type(self).__name__}: `pad_token` must be an integer label id. "
+                f"Received: pad_token={pad_token!r}"
+            )
+        self.pad_token = int(pad_token)
         self.total = self.add_variable(shape=(), initializer="zeros", name="total")
         self.count = self.add_variable(shape=(), initializer="zeros", name="count")
 

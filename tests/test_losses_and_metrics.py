@@ -200,3 +200,55 @@ def test_doubly_stochastic_loss_errors_and_config():
     loss = DoublyStochasticAttentionLoss(strength=0.5, pad_token=3)
     clone = keras.losses.deserialize(keras.losses.serialize(loss))
     assert (clone.strength, clone.pad_token) == (0.5, 3)
+
+
+@pytest.mark.parametrize(
+    "make, kwargs, received",
+    [
+        (
+            MaskedSequenceCrossEntropy,
+            dict(label_smoothing="0.1"),
+            "label_smoothing='0.1'",
+        ),
+        (
+            MaskedSequenceCrossEntropy,
+            dict(label_smoothing=None),
+            "label_smoothing=None",
+        ),
+        (MaskedSequenceCrossEntropy, dict(pad_token="0"), "pad_token='0'"),
+        (MaskedSequenceCrossEntropy, dict(pad_token=1.5), "pad_token=1.5"),
+        (MaskedSequenceCrossEntropy, dict(from_logits="no"), "from_logits='no'"),
+        (DoublyStochasticAttentionLoss, dict(strength="1"), "strength='1'"),
+        (DoublyStochasticAttentionLoss, dict(strength=float("inf")), "strength=inf"),
+        (DoublyStochasticAttentionLoss, dict(pad_token=None), "pad_token=None"),
+        (MaskedTokenAccuracy, dict(pad_token="0"), "pad_token='0'"),
+        (SequenceExactMatch, dict(pad_token=0.0), "pad_token=0.0"),
+    ],
+)
+def test_bad_loss_and_metric_arguments_name_the_argument(make, kwargs, received):
+    # Before, "0.1" and "1" failed in float() without naming the argument, and a
+    # string pad_token or from_logits="no" (read as True) was taken silently.
+    (argument,) = kwargs
+    with pytest.raises(
+        ValueError, match=rf"`{argument}` must be .*Received: {received}"
+    ):
+        make(**kwargs)
+
+
+def test_numpy_arguments_of_losses_and_metrics_give_python_numbers_in_the_config():
+    import json
+
+    objects = [
+        MaskedSequenceCrossEntropy(
+            pad_token=np.int64(2),
+            label_smoothing=np.float32(0.5),
+            from_logits=np.bool_(False),
+        ),
+        DoublyStochasticAttentionLoss(strength=np.float32(0.5), pad_token=np.int64(2)),
+        MaskedTokenAccuracy(pad_token=np.int64(2)),
+        SequenceExactMatch(pad_token=np.int64(2)),
+    ]
+    for item in objects:
+        config = item.get_config()
+        json.dumps(config)
+        assert type(config["pad_token"]) is int and config["pad_token"] == 2

@@ -7,7 +7,7 @@ from keras import ops
 from keras.src.backend import set_keras_mask
 
 from attention_zoo import ops as zoo_ops
-from attention_zoo._checks import is_int, is_rate, optional_int
+from attention_zoo._checks import checked_bool, is_int, is_rate, optional_int
 from attention_zoo.layers.base_attention import BaseAttention
 
 STYLES = ("bahdanau", "luong")
@@ -155,6 +155,7 @@ class AttentionRNNDecoder(keras.layers.Layer):
             raise ValueError(
                 f"{name}: `style` must be one of {STYLES}. Received: style={style!r}"
             )
+        input_feeding = checked_bool(name, "input_feeding", input_feeding)
         if input_feeding and style != "luong":
             raise ValueError(
                 f"{name}: `input_feeding` needs style='luong'. Received: "
@@ -183,7 +184,7 @@ class AttentionRNNDecoder(keras.layers.Layer):
         self._dropout_masks = None  # set during a teacher-forced training call
         self._memory_lengths = None  # set by each call
         self.style = style
-        self.input_feeding = bool(input_feeding)
+        self.input_feeding = input_feeding
         self.attention_output_units = optional_int(attention_output_units)
         self.initial_state = initial_state
         self.dropout = float(dropout)

@@ -6,6 +6,7 @@ import keras
 from keras import ops
 from keras.src.backend import set_keras_mask
 
+from attention_zoo._checks import checked_bool, is_rate
 from attention_zoo.decoders.attention_rnn_decoder import AttentionRNNDecoder, _as_list
 
 
@@ -130,17 +131,14 @@ class ShowAttendTellDecoder(AttentionRNNDecoder):
             seed=seed,
             **kwargs,
         )
-        if (
-            isinstance(context_dropout, bool)
-            or not isinstance(context_dropout, (int, float))
-            or not 0.0 <= context_dropout < 1.0
-        ):
+        if not is_rate(context_dropout):
             raise ValueError(
                 f"{self.__class__.__name__}: `context_dropout` must be a float in "
                 f"[0, 1). Received: context_dropout={context_dropout!r}"
             )
-        self.gate = bool(gate)
-        self.deep_output = bool(deep_output)
+        name = self.__class__.__name__
+        self.gate = checked_bool(name, "gate", gate)
+        self.deep_output = checked_bool(name, "deep_output", deep_output)
         self.context_dropout = float(context_dropout)
         if self.context_dropout > 0:
             # Applied to ones (B, Ty, 1): each step's keep flag, 0 or

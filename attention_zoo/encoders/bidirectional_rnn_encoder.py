@@ -5,7 +5,7 @@ from __future__ import annotations
 import keras
 from keras import ops
 
-from attention_zoo._checks import is_int, is_rate
+from attention_zoo._checks import checked_bool, is_int, is_rate
 
 CELL_TYPES = ("gru", "lstm")
 MERGE_MODES = ("concat", "sum", "mul", "ave")
@@ -92,7 +92,7 @@ class BidirectionalRNNEncoder(keras.layers.Layer):
         self.num_layers = int(num_layers)
         self.dropout = float(dropout)
         self.seed = seed
-        self.unroll = bool(unroll)
+        self.unroll = checked_bool(name, "unroll", unroll)
         self.supports_masking = True
         rnn = keras.layers.GRU if cell_type == "gru" else keras.layers.LSTM
         self._rnn_layers = [

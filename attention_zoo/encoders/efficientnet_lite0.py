@@ -20,6 +20,8 @@ import zipfile
 import keras
 import numpy as np
 
+from attention_zoo._checks import checked_bool, is_int, optional_int
+
 # (repeats, kernel size, stride, expand ratio, input filters, output filters)
 # of the seven stages: `efficientnet_lite_builder.py` of the official code.
 STAGES = (
@@ -126,11 +128,7 @@ def efficientnet_lite0(
           the converted weights.
     """
     source = _check_weights(weights)
-    if not isinstance(include_top, bool):
-        raise ValueError(
-            "efficientnet_lite0: `include_top` must be a bool. Received: "
-            f"include_top={include_top!r}"
-        )
+    include_top = checked_bool("efficientnet_lite0", "include_top", include_top)
     input_shape = _check_input_shape(input_shape)
     if source is None:
         return _build(include_top, input_shape, name)
@@ -177,14 +175,12 @@ def _check_input_shape(input_shape):
     if not isinstance(input_shape, (tuple, list)) or len(input_shape) != 3:
         raise ValueError(message)
     height, width, channels = input_shape
-    if channels != 3:
+    if not is_int(channels) or channels != 3:
         raise ValueError(message)
     for size in (height, width):
-        if size is not None and (
-            isinstance(size, bool) or not isinstance(size, int) or size < 1
-        ):
+        if size is not None and (not is_int(size) or size < 1):
             raise ValueError(message)
-    return tuple(input_shape)
+    return (optional_int(height), optional_int(width), 3)
 
 
 def _block_configs():

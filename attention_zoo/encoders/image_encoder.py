@@ -9,7 +9,7 @@ import keras
 import numpy as np
 from keras import ops
 
-from attention_zoo._checks import is_int
+from attention_zoo._checks import checked_bool, is_int
 from attention_zoo.encoders.efficientnet_lite0 import efficientnet_lite0
 
 # name: (default image size, smallest image size, preprocessing mode)
@@ -265,10 +265,7 @@ def image_encoder(
             "image_encoder: `weights` must be None, 'imagenet' or the path of an "
             f"existing weights file. Received: weights={weights!r}"
         )
-    if not isinstance(trainable, bool):
-        raise ValueError(
-            f"image_encoder: `trainable` must be a bool. Received: trainable={trainable!r}"
-        )
+    trainable = checked_bool("image_encoder", "trainable", trainable)
     if isinstance(weights, os.PathLike):
         weights = os.fspath(weights)
     shape = (image_size, image_size, 3)

@@ -7,7 +7,7 @@ import math
 import keras
 from keras import ops
 
-from attention_zoo._checks import is_int
+from attention_zoo._checks import checked_bool, is_int
 from attention_zoo.layers.base_attention import BaseAttention, clone_initializer
 
 
@@ -71,7 +71,7 @@ class BahdanauAttention(BaseAttention):
                 f"Received: units={units!r}"
             )
         self.units = int(units)
-        self.normalize = bool(normalize)
+        self.normalize = checked_bool(self.__class__.__name__, "normalize", normalize)
         self.kernel_initializer = keras.initializers.get(kernel_initializer)
         self.bias_initializer = keras.initializers.get(bias_initializer)
         self.kernel_regularizer = keras.regularizers.get(kernel_regularizer)

@@ -5,12 +5,9 @@ from __future__ import annotations
 import keras
 from keras import ops
 
+from attention_zoo._checks import checked_bool, is_int
 from attention_zoo.layers.bahdanau_attention import BahdanauAttention
 from attention_zoo.layers.base_attention import clone_initializer
-
-
-def _is_positive_int(x) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and x > 0
 
 
 @keras.saving.register_keras_serializable(package="attention_zoo")
@@ -113,20 +110,22 @@ class LocationSensitiveAttention(BahdanauAttention):
             seed=seed,
             **kwargs,
         )
-        if not _is_positive_int(filters):
+        if not is_int(filters) or filters <= 0:
             raise ValueError(
                 "LocationSensitiveAttention: `filters` must be a positive integer. "
                 f"Received: filters={filters!r}"
             )
-        if not _is_positive_int(kernel_size) or kernel_size % 2 == 0:
+        if not is_int(kernel_size) or kernel_size <= 0 or kernel_size % 2 == 0:
             raise ValueError(
                 "LocationSensitiveAttention: `kernel_size` must be a positive odd "
                 "integer (the convolution is centred on each key). Received: "
                 f"kernel_size={kernel_size!r}"
             )
-        self.filters = filters
-        self.kernel_size = kernel_size
-        self.cumulative = bool(cumulative)
+        self.filters = int(filters)
+        self.kernel_size = int(kernel_size)
+        self.cumulative = checked_bool(
+            "LocationSensitiveAttention", "cumulative", cumulative
+        )
 
     @property
     def num_states(self) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import keras
 from keras import ops
 
-from attention_zoo._checks import is_int, optional_int
+from attention_zoo._checks import checked_bool, is_int, optional_int
 from attention_zoo.layers.base_attention import BaseAttention, clone_initializer
 
 SCORE_MODES = ("dot", "general", "concat", "location")
@@ -96,7 +96,7 @@ class LuongAttention(BaseAttention):
                     f"Received: {arg}={value!r}"
                 )
         self.score_mode = score_mode
-        self.use_scale = bool(use_scale)
+        self.use_scale = checked_bool(type(self).__name__, "use_scale", use_scale)
         self.units = optional_int(units)
         self.max_length = optional_int(max_length)
         self.kernel_initializer = keras.initializers.get(kernel_initializer)

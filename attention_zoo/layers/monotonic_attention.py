@@ -5,7 +5,7 @@ from __future__ import annotations
 import keras
 from keras import ops
 
-from attention_zoo._checks import is_int, is_real, optional_int
+from attention_zoo._checks import checked_bool, is_int, is_real, optional_int
 from attention_zoo.layers.bahdanau_attention import BahdanauAttention
 from attention_zoo.layers.base_attention import BaseAttention
 from attention_zoo.layers.luong_attention import LuongAttention
@@ -207,7 +207,7 @@ class MonotonicAttention(BaseAttention):
             )
         self.units = optional_int(units)
         self.score_mode = score_mode
-        self.normalize = bool(normalize)
+        self.normalize = checked_bool(name, "normalize", normalize)
         self.sigmoid_noise = float(sigmoid_noise)
         self.score_bias_init = float(score_bias_init)
         self.inference = inference

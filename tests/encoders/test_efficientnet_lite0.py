@@ -251,6 +251,13 @@ def test_bad_arguments_name_the_argument(kwargs, match):
         efficientnet_lite0(**kwargs)
 
 
+def test_numpy_integer_input_shape_is_accepted():
+    size = np.int64(32)
+    model = efficientnet_lite0(input_shape=(size, size, np.int64(3)))
+    assert tuple(model.input_shape) == (None, 32, 32, 3)
+    assert all(type(d) is int for d in model.input_shape[1:])
+
+
 def test_images_with_wrong_channels_are_refused(model):
     with pytest.raises(ValueError, match="images"):
         model(np.zeros((1, 32, 32, 4), "float32"))

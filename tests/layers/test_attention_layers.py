@@ -32,6 +32,7 @@ def test_numpy_integer_arguments_give_python_ints_in_the_config():
     from attention_zoo.encoders import BidirectionalRNNEncoder
     from attention_zoo.layers import (
         LocalAttention,
+        LocationSensitiveAttention,
         MonotonicAttention,
         MonotonicChunkwiseAttention,
     )
@@ -44,6 +45,7 @@ def test_numpy_integer_arguments_give_python_ints_in_the_config():
         LocalAttention("local-p", window=n, predictive_units=n),
         MonotonicAttention(units=n),
         MonotonicChunkwiseAttention(chunk_size=n, units=n),
+        LocationSensitiveAttention(units=n, filters=n, kernel_size=n),
         AttentionRNNDecoder(
             keras.layers.GRUCell(4), BahdanauAttention(4), attention_output_units=n
         ),
@@ -64,9 +66,74 @@ def test_numpy_integer_arguments_give_python_ints_in_the_config():
             "chunk_size",
             "attention_output_units",
             "num_layers",
+            "filters",
+            "kernel_size",
         ):
             if config.get(key) is not None:
                 assert type(config[key]) is int, (layer, key)
+
+
+def bool_arguments():
+    """`(constructor, argument)` for every bool argument of a layer or encoder."""
+    import keras
+
+    from attention_zoo.decoders import AttentionRNNDecoder, ShowAttendTellDecoder
+    from attention_zoo.encoders import BidirectionalRNNEncoder
+    from attention_zoo.layers import (
+        CoverageAttention,
+        LocalAttention,
+        LocationSensitiveAttention,
+        MonotonicAttention,
+        MonotonicChunkwiseAttention,
+    )
+
+    def decoder(**kw):
+        return AttentionRNNDecoder(
+            keras.layers.GRUCell(4), LuongAttention("dot"), style="luong", **kw
+        )
+
+    def show_attend_tell(**kw):
+        return ShowAttendTellDecoder(
+            keras.layers.LSTMCell(4), BahdanauAttention(4), **kw
+        )
+
+    return [
+        (lambda **kw: BahdanauAttention(4, **kw), "normalize"),
+        (lambda **kw: CoverageAttention(4, **kw), "normalize"),
+        (lambda **kw: LuongAttention("dot", **kw), "use_scale"),
+        (lambda **kw: LocalAttention("local-m", window=1, **kw), "use_scale"),
+        (lambda **kw: LocationSensitiveAttention(4, **kw), "cumulative"),
+        (lambda **kw: LocationSensitiveAttention(4, **kw), "normalize"),
+        (lambda **kw: MonotonicAttention(units=4, **kw), "normalize"),
+        (
+            lambda **kw: MonotonicChunkwiseAttention(chunk_size=2, units=4, **kw),
+            "normalize",
+        ),
+        (decoder, "input_feeding"),
+        (show_attend_tell, "gate"),
+        (show_attend_tell, "deep_output"),
+        (lambda **kw: BidirectionalRNNEncoder(units=4, **kw), "unroll"),
+    ]
+
+
+def test_bool_arguments_refuse_other_values_and_accept_numpy_bools():
+    # bool("no") is True: a string, a number or None must not be read as a bool.
+    import json
+
+    import numpy as np
+    import pytest
+
+    for make, argument in bool_arguments():
+        for value in ("no", 1, 0.0, None):
+            with pytest.raises(
+                ValueError, match=f"`{argument}` must be a bool"
+            ) as error:
+                make(**{argument: value})
+            assert f"{argument}={value!r}" in str(error.value)
+        for value in (np.bool_(True), np.bool_(False)):
+            config = make(**{argument: value}).get_config()
+            json.dumps(config)  # np.bool_ is not JSON-serialisable
+            assert config[argument] is bool(value), (make, argument)
 
 
 def test_step_in_a_tf_function_converts_without_autograph_warnings(caplog):
