@@ -30,6 +30,10 @@ class BaseAttention(keras.layers.Layer):
     - `score(query, projected_key)` maps `(batch_size, Tq, Dq)` and the
       projected key to raw scores `(batch_size, Tq, Tv)`.
 
+    Once built, a call whose query or key has another feature size than the
+    build's is refused by name; `build_scorer` sets `feature_sizes` to `None`
+    for a size its weights do not fix (Luong's weightless "dot" score).
+
     The base class validates inputs, applies the masks, normalises with
     `attention_zoo.ops.masked_softmax`, applies dropout to the weights and
     forms the context vectors.
@@ -113,6 +117,9 @@ class BaseAttention(keras.layers.Layer):
                 f"`key` must be known to build the layer. Received: "
                 f"query.shape={tuple(query_shape)}, key.shape={tuple(key_shape)}"
             )
+        # The sizes the weights fix; `build_scorer` frees those it does not
+        # depend on (Luong's "dot" has no weights), see `check_feature_sizes`.
+        self.feature_sizes = (int(query_dim), int(key_dim))
         self.build_scorer(int(query_dim), int(key_dim))
         self.built = True
 
@@ -590,7 +597,29 @@ class BaseAttention(keras.layers.Layer):
                     f"{name}: `{arg}` must have shape {expected}. Received: "
                     f"{arg}.shape={mask_shape}"
                 )
+        if self.built:
+            self.check_feature_sizes(query_shape[-1], key_shape[-1], key_name)
         self.check_memory_length(value_shape[1])
+
+    def check_feature_sizes(self, query_dim, key_dim, key_name="key") -> None:
+        """Refuse a query or key whose feature size the weights do not take.
+
+        A size is `None` where unknown (a symbolic dimension). `key_name` is
+        `"projected_key"` for `attend` and `step`, whose key has the size of
+        the projection, which only the mechanism knows.
+        """
+        sizes = getattr(self, "feature_sizes", (None, None))
+        for arg, received, expected in zip(
+            ("query", key_name), (query_dim, key_dim), sizes
+        ):
+            if arg == "projected_key":
+                continue
+            if None not in (received, expected) and received != expected:
+                raise ValueError(
+                    f"{self.__class__.__name__}: `{arg}` must have {expected} "
+                    f"features, the size the layer was built with. Received: "
+                    f"{arg}.shape[-1]={received}"
+                )
 
     def check_memory_length(self, length) -> None:
         """Hook for mechanisms that only support memories up to a length."""

@@ -162,6 +162,7 @@ class LocalAttention(LuongAttention):
     def build_scorer(self, query_dim, key_dim):
         super().build_scorer(query_dim, key_dim)
         if self.mode == "local-p":
+            self.feature_sizes = (query_dim, self.feature_sizes[1])
             units = self.predictive_units or query_dim
             self._predictive_dense = self._dense(units, "predictive_dense", query_dim)
             self.predictive_v = self.add_weight(

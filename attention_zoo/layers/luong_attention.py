@@ -116,12 +116,9 @@ class LuongAttention(BaseAttention):
 
     def build_scorer(self, query_dim, key_dim):
         mode = self.score_mode
-        if mode == "dot" and query_dim != key_dim:
-            raise ValueError(
-                f"{type(self).__name__}: score_mode='dot' needs query and key of the same "
-                f"size. Received: query.shape[-1]={query_dim}, "
-                f"key.shape[-1]={key_dim}"
-            )
+        if mode == "dot":
+            self.feature_sizes = (None, None)  # no weights: any size q = k
+            self.check_feature_sizes(query_dim, key_dim)
         if mode == "general":
             self._key_dense = self._dense(query_dim, "key_dense", key_dim)
         elif mode == "concat":
@@ -134,9 +131,21 @@ class LuongAttention(BaseAttention):
                 regularizer=self.kernel_regularizer,
             )
         elif mode == "location":
+            self.feature_sizes = (query_dim, None)  # scores from the query alone
             self._query_dense = self._dense(self.max_length, "query_dense", query_dim)
         if self.use_scale:
             self.scale = self.add_weight(name="scale", shape=(), initializer="ones")
+
+    def check_feature_sizes(self, query_dim, key_dim, key_name="key"):
+        super().check_feature_sizes(query_dim, key_dim, key_name)
+        # The projected key of "dot" is the key itself.
+        if self.score_mode == "dot" and None not in (query_dim, key_dim):
+            if query_dim != key_dim:
+                raise ValueError(
+                    f"{type(self).__name__}: score_mode='dot' needs query and "
+                    f"{key_name} of the same size. Received: "
+                    f"query.shape[-1]={query_dim}, {key_name}.shape[-1]={key_dim}"
+                )
 
     def check_memory_length(self, length):
         if self.score_mode == "location" and length is not None:

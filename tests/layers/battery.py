@@ -416,6 +416,31 @@ class AttentionLayerBattery:
                 with pytest.raises(ValueError, match=message):
                     call()
 
+    def test_feature_sizes_other_than_the_built_ones_are_refused(self, name):
+        # Before, a wider query or key reached the projections and failed in
+        # the backend (BatchMatMul, Dense input spec) without naming it.
+        layer = self.built_layer(name)
+        query, value, key, _, _ = self.random_inputs(name)
+        projected = layer.project_key(key)
+        state = layer.get_initial_state(value)
+
+        def wider(x):
+            return np.concatenate([x, x[..., :1]], axis=-1)
+
+        bad_calls = [
+            ("query", lambda: layer(wider(query), value, key)),
+            ("query", lambda: layer.attend(wider(query), value, projected)),
+            ("query", lambda: layer.step(wider(query)[:, 0], value, projected, state)),
+        ]
+        if name != "luong_location":  # scores from the query alone
+            bad_calls.append(("key", lambda: layer(query, value, wider(key))))
+        for arg, call in bad_calls:
+            with pytest.raises(ValueError, match=rf"Received: .*{arg}.shape\[-1\]="):
+                call()
+        # The value's size is free: the context is a weighted sum of values.
+        context = layer(query, wider(value), key)
+        assert tuple(context.shape) == (*query.shape[:2], DV + 1)
+
     def test_dropout_is_seeded_and_training_only(self, name):
         layer = self.built_layer(name, dropout=0.5, seed=11)
         twin = self.built_layer(name, dropout=0.5, seed=11)
