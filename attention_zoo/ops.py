@@ -26,10 +26,21 @@ def large_negative_number(dtype) -> float:
     return -1e9
 
 
+def at_least_float32(dtype) -> str:
+    """`"float64"` for float64, else `"float32"`: the dtype to normalise in.
+
+    Half precision loses the normalisation; float64 (TensorFlow's: Keras
+    computes float64 in float32 on JAX and PyTorch) keeps its precision.
+    """
+    return (
+        "float64" if keras.backend.standardize_dtype(dtype) == "float64" else "float32"
+    )
+
+
 def masked_softmax(scores, mask=None, axis: int = -1):
     """Softmax over `axis` that gives masked positions exactly zero weight.
 
-    The softmax is computed in float32 (whatever the dtype of `scores`) and the
+    The softmax is computed in float32 (float64 for float64 `scores`) and the
     result is cast back, so `mixed_float16` and `mixed_bfloat16` policies do not
     lose the normalisation. A slice along `axis` whose mask is entirely `False`
     gets all-zero weights (see the module docstring).
@@ -55,10 +66,11 @@ def masked_softmax(scores, mask=None, axis: int = -1):
     [[0.5, 0.5, 0.0], [0.0, 0.0, 0.0]]
     """
     dtype = scores.dtype
-    scores = ops.cast(scores, "float32")
+    work = at_least_float32(dtype)
+    scores = ops.cast(scores, work)
     if mask is not None:
         mask = ops.cast(mask, "bool")
-        low = large_negative_number("float32")
+        low = large_negative_number(work)
         # Shift by the largest *unmasked* score first, so that the unmasked
         # scores are <= 0 with a maximum of exactly 0 and the fixed filler
         # below lies under all of them, however negative they are (a row
@@ -82,7 +94,7 @@ def masked_softmax(scores, mask=None, axis: int = -1):
     else:
         weights = ops.softmax(scores, axis=axis)
     if mask is not None:
-        weights = weights * ops.cast(mask, "float32")
+        weights = weights * ops.cast(mask, work)
     return ops.cast(weights, dtype)
 
 

@@ -7,6 +7,7 @@ import math
 import keras
 from keras import ops
 
+from attention_zoo import ops as zoo_ops
 from attention_zoo._checks import checked_bool, is_int
 from attention_zoo.layers.base_attention import BaseAttention, clone_initializer
 
@@ -124,10 +125,12 @@ class BahdanauAttention(BaseAttention):
                 of `CoverageAttention`).
         """
         if self.normalize:
-            # In float32, with a tiny floor under the squared norm: a zero `v`
-            # (e.g. the zeros initializer) gives zero scores, not 0 / 0.
-            v = ops.cast(self.attention_v, "float32")
-            g = ops.cast(self.attention_g, "float32")
+            # In float32 (or float64), with a tiny floor under the squared
+            # norm: a zero `v` (e.g. the zeros initializer) gives zero
+            # scores, not 0 / 0.
+            work = zoo_ops.at_least_float32(self.compute_dtype)
+            v = ops.cast(self.attention_v, work)
+            g = ops.cast(self.attention_g, work)
             v = g * v / ops.sqrt(ops.sum(ops.square(v)) + 1e-12)
         else:
             v = self.attention_v

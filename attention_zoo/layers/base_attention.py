@@ -275,14 +275,14 @@ class BaseAttention(keras.layers.Layer):
         if value_mask is not None:
             value_mask = ops.cast(value_mask, "bool")
         # The mask and any per-step inputs ride as extra features: one scanned
-        # float32 tensor (see attention_zoo.ops.scan on TensorFlow with
-        # unknown lengths).
+        # float32 (float64) tensor (see attention_zoo.ops.scan on TensorFlow
+        # with unknown lengths).
         dq = query.shape[-1]
-        keep = ops.cast(query_mask, "float32")[:, :, None]
-        parts = [ops.cast(query, "float32"), keep]
+        keep = ops.cast(query_mask, self.work_dtype)[:, :, None]
+        parts = [ops.cast(query, self.work_dtype), keep]
         extra = self.per_step_inputs(query, value, training)  # (B, Tq, F)
         if extra is not None:
-            parts.append(ops.cast(extra, "float32"))
+            parts.append(ops.cast(extra, self.work_dtype))
         xs = ops.transpose(ops.concatenate(parts, -1), (1, 0, 2))
 
         def scan_step(carry, x):
@@ -448,6 +448,12 @@ class BaseAttention(keras.layers.Layer):
                 f"{self.__class__.__name__}.{method}() needs a built layer: call "
                 "the layer once or `build(query_shape, value_shape)` first."
             )
+
+    @property
+    def work_dtype(self) -> str:
+        """The dtype of softmaxes, states and alignments: float32, or float64
+        under a float64 policy (see `attention_zoo.ops.at_least_float32`)."""
+        return zoo_ops.at_least_float32(self.compute_dtype)
 
     def _cast(self, *tensors):
         return tuple(ops.cast(t, self.compute_dtype) for t in tensors)

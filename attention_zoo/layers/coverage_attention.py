@@ -31,7 +31,8 @@ class CoverageAttention(BahdanauAttention):
     penalises attending again to covered positions.
 
     The state (`num_states` is 1) is the coverage `(B, Tv)`, zero before the
-    first step and kept in float32 under every dtype policy. Calling the
+    first step and kept in float32 under every dtype policy (float64 under
+    a float64 one, see `BaseAttention.work_dtype`). Calling the
     layer on a query sequence `(B, Tq, Dq)` runs the steps over `Tq` from
     that zero state; a decoder carries it with `get_initial_state` and `step`
     (see `BaseAttention`). `W_h h + b_attn` is `project_key(key)`.
@@ -120,7 +121,7 @@ class CoverageAttention(BahdanauAttention):
         self._coverage_dense.build((None, None, 1))
 
     def get_initial_state(self, value, value_mask=None):
-        return [ops.zeros_like(value[:, :, 0], dtype="float32")]  # (B, Tv)
+        return [ops.zeros_like(value[:, :, 0], dtype=self.work_dtype)]  # (B, Tv)
 
     def step_weights(self, query, projected_key, state, value_mask=None, training=None):
         coverage = state[0]  # (B, R, Tv)
@@ -129,7 +130,7 @@ class CoverageAttention(BahdanauAttention):
         )  # (B, R, Tv, units)
         scores = self.score(query, projected_key, extra=extra)  # (B, R, Tv)
         weights = self.compute_weights(scores, None, value_mask)  # (B, R, Tv)
-        return weights, [coverage + ops.cast(weights, "float32")]
+        return weights, [coverage + ops.cast(weights, self.work_dtype)]
 
     def get_config(self):
         config = super().get_config()

@@ -259,7 +259,8 @@ class LocalAttention(LuongAttention):
         return context, weights, state
 
     def aligned_position(self, query, value, value_mask=None):
-        """The aligned positions `p_t` that local-p predicts (eq. 9), float32.
+        """The aligned positions `p_t` that local-p predicts (eq. 9), float32
+        (float64 under a float64 policy).
 
         Args:
             query: `(B, Tq, Dq)`, or `(B, Dq)` for a single step.
@@ -313,30 +314,33 @@ class LocalAttention(LuongAttention):
         scores = self.score(query, projected_key)  # (B, R, Tv)
         length = ops.shape(scores)[-1]
         center = self._predict_position(query, value_mask, length)  # (B, R)
-        offset = ops.arange(length, dtype="float32") - center[..., None]  # s - p_t
+        offset = (
+            ops.arange(length, dtype=self.work_dtype) - center[..., None]
+        )  # s - p_t
         mask = ops.less_equal(ops.abs(offset), float(self.window))  # (B, R, Tv)
         if value_mask is not None:
             mask = ops.logical_and(mask, value_mask[:, None, :])
-        # In float32 under every policy, like the softmax itself.
-        align = zoo_ops.masked_softmax(ops.cast(scores, "float32"), mask)
+        # In float32 (float64) under every policy, like the softmax itself.
+        align = zoo_ops.masked_softmax(ops.cast(scores, self.work_dtype), mask)
         # exp(-(s - p_t)^2 / (2 sigma^2)) with sigma = D / 2.
         gaussian = ops.exp(ops.square(offset) * (-2.0 / self.window**2))
         return ops.cast(align * gaussian, self.compute_dtype)  # (B, R, Tv)
 
     def _predict_position(self, query, value_mask, length):
         """Eq. (9): `p_t = S sigmoid(v_p^T tanh(W_p h_t))`, `(B, R)` float32."""
+        work = self.work_dtype
         hidden = ops.tanh(self._predictive_dense(query))  # (B, R, P)
         logits = ops.matmul(
-            ops.cast(hidden, "float32"), ops.cast(self.predictive_v, "float32")
+            ops.cast(hidden, work), ops.cast(self.predictive_v, work)
         )  # (B, R)
-        return self._source_length(value_mask, length) * ops.sigmoid(logits)
+        return self._source_length(value_mask, length, work) * ops.sigmoid(logits)
 
     @staticmethod
-    def _source_length(value_mask, length):
+    def _source_length(value_mask, length, dtype):
         """`S`: positions up to the last unmasked key, `(B, 1)` (or `Tv`)."""
         if value_mask is None:
-            return ops.cast(length, "float32")
-        ends = ops.arange(length, dtype="float32") + 1.0  # (Tv,)
+            return ops.cast(length, dtype)
+        ends = ops.arange(length, dtype=dtype) + 1.0  # (Tv,)
         return ops.max(ops.where(value_mask, ends, 0.0), axis=-1, keepdims=True)
 
     # --------------------------------------------------------------- config

@@ -33,7 +33,7 @@ class LocationSensitiveAttention(BahdanauAttention):
     The state (`num_states` is 1, or 2 with `cumulative=True`) holds the
     previous alignment `(B, Tv)` and, if cumulative, the cumulative alignment
     `(B, Tv)`, both zero before the first step and kept in float32 under
-    every dtype policy. Calling the layer on a query sequence `(B, Tq, Dq)`
+    every dtype policy (float64 under a float64 one). Calling the layer on a query sequence `(B, Tq, Dq)`
     runs the steps over `Tq` from that zero state; a decoder carries it with
     `get_initial_state` and `step` (see `BaseAttention`).
 
@@ -156,7 +156,7 @@ class LocationSensitiveAttention(BahdanauAttention):
         self._location_dense.build((None, None, self.filters))
 
     def get_initial_state(self, value, value_mask=None):
-        zeros = ops.zeros_like(value[:, :, 0], dtype="float32")  # (B, Tv)
+        zeros = ops.zeros_like(value[:, :, 0], dtype=self.work_dtype)  # (B, Tv)
         return [zeros] * self.num_states
 
     def location_features(self, state):
@@ -174,7 +174,7 @@ class LocationSensitiveAttention(BahdanauAttention):
         location = self.location_features(state)  # (B, R, Tv, units)
         scores = self.score(query, projected_key, extra=location)  # (B, R, Tv)
         weights = self.compute_weights(scores, None, value_mask)  # (B, R, Tv)
-        alignment = ops.cast(weights, "float32")
+        alignment = ops.cast(weights, self.work_dtype)
         if self.cumulative:
             return weights, [alignment, state[1] + alignment]
         return weights, [alignment]

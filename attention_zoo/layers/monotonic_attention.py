@@ -53,7 +53,7 @@ def _expected_alignment(previous, p_choose, log_1mp):
     cols = ops.arange(length)[None, :]
     steps = ops.where(rows > cols, shifted, ops.zeros_like(shifted))  # (..., Tv, Tv)
     log_products = ops.cumsum(steps, axis=-2)  # (..., Tv_j, Tv_k), all <= 0
-    products = ops.exp(log_products) * ops.cast(rows >= cols, "float32")
+    products = ops.exp(log_products) * ops.cast(rows >= cols, log_products.dtype)
     carried = ops.matmul(products, previous[..., :, None])[..., 0]  # (..., Tv)
     return p_choose * carried
 
@@ -95,8 +95,8 @@ class MonotonicAttention(BaseAttention):
     keys get `p = 0`: they are never chosen and are passed over. The
     attention starts at the first memory entry: the state before the first
     step is the one-hot alignment at position 0. The state, the previous
-    alignment `(B, Tv)`, is kept in float32 under mixed precision, since it
-    is carried from step to step.
+    alignment `(B, Tv)`, is kept in float32 under mixed precision (float64
+    under a float64 policy), since it is carried from step to step.
 
     Args:
         units: positive int, hidden size of the Bahdanau energy (required
@@ -253,14 +253,15 @@ class MonotonicAttention(BaseAttention):
         return self._energy.project_key(key)
 
     def score(self, query, projected_key):
-        """The energies `e + r` `(B, Tq, Tv)`, in float32 (they feed a sigmoid)."""
-        energy = ops.cast(self._energy.score(query, projected_key), "float32")
-        return energy + ops.cast(self.score_bias, "float32")  # (B, Tq, Tv)
+        """The energies `e + r` `(B, Tq, Tv)`, in float32 (they feed a sigmoid;
+        float64 under a float64 policy)."""
+        energy = ops.cast(self._energy.score(query, projected_key), self.work_dtype)
+        return energy + ops.cast(self.score_bias, self.work_dtype)  # (B, Tq, Tv)
 
     def get_initial_state(self, value, value_mask=None):
         """The one-hot alignment at the first memory entry, `(B, Tv)` float32."""
-        first = ops.ones_like(value[:, :1, 0], dtype="float32")  # (B, 1)
-        rest = ops.zeros_like(value[:, 1:, 0], dtype="float32")  # (B, Tv - 1)
+        first = ops.ones_like(value[:, :1, 0], dtype=self.work_dtype)  # (B, 1)
+        rest = ops.zeros_like(value[:, 1:, 0], dtype=self.work_dtype)  # (B, Tv - 1)
         return [ops.concatenate([first, rest], axis=1)]  # (B, Tv)
 
     def step_weights(
@@ -278,7 +279,7 @@ class MonotonicAttention(BaseAttention):
         noise in training (`attend_sequence` draws every step's at once);
         drawn here if `None`.
         """
-        previous = ops.cast(state[0], "float32")  # (B, R, Tv)
+        previous = ops.cast(state[0], self.work_dtype)  # (B, R, Tv)
         energy = self.score(query, projected_key)  # (B, R, Tv)
         keep = (
             ops.ones_like(energy, dtype="bool")
@@ -290,7 +291,7 @@ class MonotonicAttention(BaseAttention):
                 noise = keras.random.normal(
                     ops.shape(energy), dtype="float32", seed=self.noise_seed_generator
                 )
-            energy = energy + self.sigmoid_noise * ops.cast(noise, "float32")
+            energy = energy + self.sigmoid_noise * ops.cast(noise, self.work_dtype)
         zeros = ops.zeros_like(energy)
         p_choose = ops.where(keep, ops.sigmoid(energy), zeros)  # (B, R, Tv)
         if training or self.inference == "expected":
@@ -300,9 +301,11 @@ class MonotonicAttention(BaseAttention):
             # Reachable: at or after the previous attended entry (nothing
             # once the attention has run off the end of the memory).
             reachable = ops.cumsum(previous, axis=-1) > 0
-            chosen = ops.cast(ops.logical_and(p_choose >= 0.5, reachable), "float32")
+            chosen = ops.cast(
+                ops.logical_and(p_choose >= 0.5, reachable), self.work_dtype
+            )
             earlier = ops.cumsum(chosen, axis=-1) - chosen  # chosen before j
-            alignment = chosen * ops.cast(earlier == 0, "float32")  # first one
+            alignment = chosen * ops.cast(earlier == 0, self.work_dtype)  # first one
         return ops.cast(alignment, self.compute_dtype), [alignment]
 
     def per_step_inputs(self, steps, value, training=None):

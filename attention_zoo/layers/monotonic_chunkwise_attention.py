@@ -43,7 +43,7 @@ def _chunkwise(alignment, chunk_energy, keep, chunk_size):
     Returns:
         `beta` `(..., Tv)` float32.
     """
-    low = zoo_ops.large_negative_number("float32")
+    low = zoo_ops.large_negative_number(chunk_energy.dtype)
     energy = ops.where(keep, chunk_energy, low)
     # Column d: the key k - d of the chunk ending at k.
     members = [_shift(energy, -d, low) for d in range(chunk_size)]  # (..., Tv) each
@@ -214,7 +214,7 @@ class MonotonicChunkwiseAttention(MonotonicAttention):
     def chunk_score(self, query, projected_key):
         """The chunk energies `u` `(B, Tq, Tv)`, in float32."""
         projected = projected_key[..., self._key_split :]
-        return ops.cast(self._chunk_energy.score(query, projected), "float32")
+        return ops.cast(self._chunk_energy.score(query, projected), self.work_dtype)
 
     def step_weights(
         self,

@@ -101,6 +101,30 @@ class AttentionLayerBattery:
             to_numpy(context), expected_context, atol=1e-5, rtol=1e-5
         )
 
+    def test_float64_layer_matches_the_reference_in_float64(self, name):
+        # Keras computes float64 in float32 on JAX and PyTorch (its dtype
+        # promotion demotes it there); TensorFlow keeps float64, and so must
+        # the layer: no step (the softmax, a state) may pass through float32.
+        if keras.backend.backend() != "tensorflow":
+            pytest.skip("float64 is TensorFlow's in Keras")
+        layer = self.built_layer(name, dtype="float64")
+        inputs = self.random_inputs(name, seed=3)
+        query, value, key = (x.astype("float64") for x in inputs[:3])
+        context, weights = layer(
+            query,
+            value,
+            key,
+            query_mask=inputs[3],
+            value_mask=inputs[4],
+            return_attention_scores=True,
+        )
+        assert keras.backend.standardize_dtype(context.dtype) == "float64"
+        expected_context, expected_weights = self.reference(
+            layer, query, value, key, *inputs[3:]
+        )
+        np.testing.assert_allclose(to_numpy(weights), expected_weights, atol=1e-12)
+        np.testing.assert_allclose(to_numpy(context), expected_context, atol=1e-12)
+
     def test_weights_are_a_distribution_over_unmasked_keys(self, name):
         layer = self.built_layer(name)
         query, value, key, query_mask, value_mask = self.random_inputs(name, seed=4)
