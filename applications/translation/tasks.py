@@ -615,7 +615,10 @@ def compare_lengths(named_metrics: dict, decoding: str = "greedy") -> str:
         ]
         if not any(cells):
             continue
-        count = next(c["n"] for c in cells if c)
+        # Runs evaluated on different test sets count different sentences
+        # here: then each run's count, in the runs' order.
+        counts = [c["n"] if c else 0 for c in cells]
+        count = counts[0] if len(set(counts)) == 1 else " / ".join(map(str, counts))
         values = [f"{c['bleu']:.2f}" if c else "" for c in cells]
         lines.append(f"| {label} | {count} | " + " | ".join(values) + " |")
     return "\n".join(lines)

@@ -209,6 +209,18 @@ def test_compare_runs_tables_only_the_decodings_every_run_holds():
         tasks.compare_lengths(named, "beam2")
 
 
+def test_compare_lengths_gives_each_runs_count_when_the_test_sets_differ():
+    def metrics(n, bleu):
+        bucket = {"0-9": {"n": n, "bleu": bleu, "chrf": 60.0}}
+        return {"n": n, "greedy": {"by_source_length": bucket}}
+
+    same = tasks.compare_lengths({"a": metrics(2, 50.0), "b": metrics(2, 40.0)})
+    assert "| 0-9 | 2 | 50.00 | 40.00 |" in same
+    # It showed the first run's 2 for both before.
+    differ = tasks.compare_lengths({"a": metrics(2, 50.0), "b": metrics(7, 40.0)})
+    assert "| 0-9 | 2 / 7 | 50.00 | 40.00 |" in differ
+
+
 LOAD = """
 import json, sys
 import tensorflow as tf
