@@ -940,7 +940,7 @@ def tfds_coco_captions(
     """
     import tensorflow_datasets as tfds
 
-    from applications.common import tfds_split
+    from applications.common import tfds_builder, tfds_split
 
     if max_examples is not None and (
         not isinstance(max_examples, (int, np.integer)) or max_examples < 0
@@ -950,9 +950,7 @@ def tfds_coco_captions(
             f"Received: max_examples={max_examples}"
         )
     split = {"validation": "val"}.get(split, split)
-    builder = tfds.builder("coco_captions", data_dir=data_dir)
-    if download:
-        builder.download_and_prepare()
+    builder = tfds_builder("coco_captions", data_dir, download)
     dataset = tfds_split(
         builder,
         split,

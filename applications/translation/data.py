@@ -218,11 +218,9 @@ def tfds_pairs(
     """
     import tensorflow_datasets as tfds
 
-    from applications.common import tfds_split
+    from applications.common import tfds_builder, tfds_split
 
-    builder = tfds.builder(name, data_dir=data_dir)
-    if download:
-        builder.download_and_prepare()
+    builder = tfds_builder(name, data_dir, download)
     keys = builder.info.supervised_keys
     if not keys:
         raise ValueError(f"{name} has no supervised (source, target) keys")

@@ -630,3 +630,14 @@ def test_tfds_coco_captions_not_prepared_fails_fast(tmp_path):
     assert time.perf_counter() - start < 30
     with pytest.raises(ValueError, match="Received: max_examples=-1"):
         data.tfds_coco_captions(max_examples=-1)
+
+
+def test_tfds_coco_captions_failed_download_names_the_cause(tmp_path, monkeypatch):
+    tfds = pytest.importorskip("tensorflow_datasets")
+
+    def full_disk(self, *args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tfds.core.DatasetBuilder, "download_and_prepare", full_disk)
+    with pytest.raises(RuntimeError, match=r"coco_captions into .*No space left"):
+        data.tfds_coco_captions(data_dir=str(tmp_path), download=True)

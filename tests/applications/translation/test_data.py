@@ -128,6 +128,38 @@ def test_tfds_not_prepared_fails_fast_with_how_to_download(tmp_path, capsys):
     assert "--download" in err and str(tmp_path) in err
 
 
+def test_unknown_tfds_name_is_refused_with_the_closest_names(tmp_path, capsys):
+    pytest.importorskip("tensorflow_datasets")
+    with pytest.raises(
+        ValueError, match=r"'ted_hrlr_translte/pt_to_en'.*ted_hrlr_translate"
+    ):
+        data.tfds_pairs("ted_hrlr_translte/pt_to_en", data_dir=str(tmp_path))
+    argv = ["translation", "train", "--tfds", "ted_hrlr_translte/pt_to_en"]
+    assert main([*argv, "--output", str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err
+    # tfds's own error lists every one of its ~1,300 datasets (8,700 characters).
+    assert "closest names: ted_hrlr_translate" in err and len(err) < 500
+
+
+def test_a_failed_download_exits_2_naming_the_dataset_and_cause(
+    tmp_path, capsys, monkeypatch
+):
+    tfds = pytest.importorskip("tensorflow_datasets")
+
+    def offline(self, *args, **kwargs):
+        raise ConnectionError("Failed to resolve 'www.phontron.com'")
+
+    monkeypatch.setattr(tfds.core.DatasetBuilder, "download_and_prepare", offline)
+    name = "ted_hrlr_translate/pt_to_en"
+    with pytest.raises(RuntimeError, match=f"downloading and preparing {name} into "):
+        data.tfds_pairs(name, data_dir=str(tmp_path), download=True)
+    argv = ["translation", "train", "--tfds", name, "--download"]
+    argv += ["--tfds-data-dir", str(tmp_path), "--output", str(tmp_path / "run")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "ConnectionError: Failed to resolve 'www.phontron.com'" in err
+
+
 def test_word_vocabulary_and_tokenization():
     from applications.translation import tokenizer as tok
 
