@@ -44,7 +44,8 @@ def add_parser(commands) -> None:
         choices=("parallel", "recurrent"),
         default="parallel",
         help="parallel: attention after the cell, all steps at once; recurrent: "
-        "attention inside the recurrence (Luong with input feeding)",
+        "attention inside the recurrence (Bahdanau's placement for --attention "
+        "bahdanau, Luong's with input feeding for --attention luong)",
     )
     train.add_argument(
         "--units", type=int, default=96, help="encoder units per direction"
