@@ -33,9 +33,10 @@ class LocationSensitiveAttention(BahdanauAttention):
     The state (`num_states` is 1, or 2 with `cumulative=True`) holds the
     previous alignment `(B, Tv)` and, if cumulative, the cumulative alignment
     `(B, Tv)`, both zero before the first step and kept in float32 under
-    every dtype policy (float64 under a float64 one). Calling the layer on a query sequence `(B, Tq, Dq)`
-    runs the steps over `Tq` from that zero state; a decoder carries it with
-    `get_initial_state` and `step` (see `BaseAttention`).
+    every dtype policy (float64 under a float64 one). Calling the layer on a
+    query sequence `(B, Tq, Dq)` runs the steps over `Tq` from that zero
+    state; a decoder carries it with `get_initial_state` and `step` (see
+    `BaseAttention`).
 
     The convolution pads with zeros ("same" padding, so `kernel_size` must be
     odd) and masked keys get zero weight, so the alignment is zero past the
