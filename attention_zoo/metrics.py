@@ -52,7 +52,9 @@ class _PaddedSequenceMetric(keras.metrics.Metric):
         self.count.assign_add(ops.cast(ops.sum(counts), self.dtype))
 
     def result(self):
-        return self.total / ops.maximum(self.count, 1.0)
+        # 0 before any real token; not max(count, 1), which scaled the score
+        # down whenever the weights summed to less than 1.
+        return ops.divide_no_nan(self.total, self.count)
 
     def reset_state(self):
         self.total.assign(0.0)

@@ -252,3 +252,15 @@ def test_numpy_arguments_of_losses_and_metrics_give_python_numbers_in_the_config
         config = item.get_config()
         json.dumps(config)
         assert type(config["pad_token"]) is int and config["pad_token"] == 2
+
+
+def test_metrics_are_weighted_means_when_the_weights_sum_below_one():
+    # result() divided by max(count, 1): 0.2 and 0.1 here before.
+    y = np.array([[3, 1, 0], [4, 2, 0]])
+    for metric in (MaskedTokenAccuracy(), SequenceExactMatch()):
+        metric.update_state(
+            y, y.copy(), sample_weight=np.array([0.05, 0.05], "float32")
+        )
+        assert float(metric.result()) == pytest.approx(1.0)
+        metric.reset_state()
+        assert float(metric.result()) == 0.0
