@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import keras
 from keras import ops
+from keras.src.backend.common.symbolic_scope import in_symbolic_scope
 
 from attention_zoo._checks import checked_bool, is_int, optional_int
 from attention_zoo.layers.base_attention import BaseAttention, clone_initializer
@@ -148,7 +149,11 @@ class LuongAttention(BaseAttention):
                 )
 
     def check_memory_length(self, length):
-        if self.score_mode == "location" and length is not None:
+        # Only a concrete length: JAX's shape inference passes a symbolic
+        # dimension, and PyTorch's fills unknown ones with 83 and 89 (a
+        # nested call of a memory of unknown length), which are not the
+        # memory the layer will see.
+        if self.score_mode == "location" and is_int(length) and not in_symbolic_scope():
             if length > self.max_length:
                 raise ValueError(
                     f"{type(self).__name__}: score_mode='location' supports memories of "
@@ -182,7 +187,15 @@ class LuongAttention(BaseAttention):
         else:
             self.check_memory_length(projected_key.shape[1])
             length = ops.shape(projected_key)[1]
-            scores = self._query_dense(query)[:, :, :length]  # (B, Tq, Tv)
+            scores = self._query_dense(query)  # (B, Tq, max_length)
+            if in_symbolic_scope():
+                # Shape inference with a placeholder length (see
+                # check_memory_length), which may pass max_length: only the
+                # output shape (B, Tq, Tv) matters.
+                positions = ops.minimum(ops.arange(length), self.max_length - 1)
+                scores = ops.take(scores, positions, axis=-1)
+            else:
+                scores = scores[:, :, :length]  # (B, Tq, Tv)
         if self.use_scale:
             scores = scores * ops.cast(self.scale, scores.dtype)
         return scores  # (B, Tq, Tv)

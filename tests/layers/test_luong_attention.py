@@ -134,3 +134,29 @@ def test_dot_needs_matching_sizes():
     layer = LuongAttention(score_mode="dot")
     with pytest.raises(ValueError, match=r"query.shape\[-1\]=3, key.shape\[-1\]=5"):
         layer(np.zeros((2, 1, 3), "float32"), np.zeros((2, 4, 5), "float32"))
+
+
+def test_location_scoring_nested_in_a_layer_with_a_memory_of_unknown_length():
+    # Keras infers a nested layer's shapes by running it on placeholders:
+    # JAX's symbolic lengths made the max_length check inconclusive, and
+    # PyTorch's placeholder length 83 was refused as longer than max_length.
+    class Head(keras.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.attention = LuongAttention("location", max_length=9)
+
+        def call(self, query, value):
+            return self.attention(query, value)
+
+    query, value = keras.Input((None, 4)), keras.Input((None, 6))
+    head = Head()
+    model = keras.Model([query, value], head(query, value))
+    assert tuple(model.output.shape) == (None, None, 6)
+    rng = np.random.default_rng(0)
+    q, v = rng.normal(size=(2, 3, 4)), rng.normal(size=(2, 7, 6))
+    expected = to_numpy(head.attention(q, v))
+    np.testing.assert_allclose(model.predict([q, v], verbose=0), expected, atol=1e-6)
+    with pytest.raises(
+        ValueError, match=r"max_length=9 .*Received: value.shape\[1\]=12"
+    ):
+        head.attention(q, rng.normal(size=(2, 12, 6)))
