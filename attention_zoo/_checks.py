@@ -44,6 +44,19 @@ def checked_bool(owner: str, name: str, value) -> bool:
     return bool(value)
 
 
+def checked_seed(owner: str, seed):
+    """`seed` as a Python int or `None`; a ValueError naming it otherwise.
+
+    Keras's `SeedGenerator` and `Dropout` refuse NumPy integers, so the
+    converted value is the one to pass on.
+    """
+    if seed is not None and not is_int(seed):
+        raise ValueError(
+            f"{owner}: `seed` must be an integer or None. Received: seed={seed!r}"
+        )
+    return optional_int(seed)
+
+
 def static_shape(x) -> tuple:
     """The shape of a tensor, array or KerasTensor, or of nested lists."""
     return tuple(x.shape) if hasattr(x, "shape") else np.shape(x)

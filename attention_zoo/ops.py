@@ -214,13 +214,32 @@ def scan(f, init, xs):
             carry, y = f(carry, tree.map_structure(lambda x, t=t: x[t], xs))
             ys.append(y)
         return carry, tree.map_structure(lambda *y: ops.stack(y, axis=0), *ys)
+    # An unknown length: a while loop with `maximum_iterations`, which XLA
+    # needs to compile the gradient (Keras's scan sets none), writing each
+    # step's outputs into buffers whose shapes come from one call of `f`.
+    steps = ops.shape(tree.flatten(xs)[0])[0]
     first_x = tree.map_structure(lambda x: x[0], xs)
     _, first_y = f(init, first_x)
-    zeros_y = tree.map_structure(ops.zeros_like, first_y)
+    buffers = tree.map_structure(
+        lambda y: ops.zeros((steps, *ops.shape(y)), y.dtype), first_y
+    )
 
-    def extended(carry_and_y, x):
-        carry, y = f(carry_and_y[0], x)
-        return (carry, y), (carry, y)
+    def body(t, carry, buffers):
+        carry, y = f(carry, tree.map_structure(lambda x: x[t], xs))
+        # scatter_update (tf.tensor_scatter_nd_update) has a gradient, which
+        # slice_update (XlaDynamicUpdateSlice on TensorFlow) lacks.
+        index = ops.reshape(t, (1, 1))
+        buffers = tree.map_structure(
+            lambda b, y: ops.scatter_update(b, index, ops.expand_dims(y, 0)),
+            buffers,
+            y,
+        )
+        return t + 1, carry, buffers
 
-    (carry, _), (_, ys) = ops.scan(extended, (init, zeros_y), xs)
+    _, carry, ys = ops.while_loop(
+        lambda t, carry, buffers: t < steps,
+        body,
+        (ops.convert_to_tensor(0, "int32"), init, buffers),
+        maximum_iterations=steps,
+    )
     return carry, ys

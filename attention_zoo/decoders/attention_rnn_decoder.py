@@ -7,7 +7,13 @@ from keras import ops
 from keras.src.backend import set_keras_mask
 
 from attention_zoo import ops as zoo_ops
-from attention_zoo._checks import checked_bool, is_int, is_rate, optional_int
+from attention_zoo._checks import (
+    checked_bool,
+    checked_seed,
+    is_int,
+    is_rate,
+    optional_int,
+)
 from attention_zoo.layers.base_attention import BaseAttention
 
 STYLES = ("bahdanau", "luong")
@@ -156,6 +162,7 @@ class AttentionRNNDecoder(keras.layers.Layer):
                 f"{name}: `style` must be one of {STYLES}. Received: style={style!r}"
             )
         input_feeding = checked_bool(name, "input_feeding", input_feeding)
+        seed = checked_seed(name, seed)
         if input_feeding and style != "luong":
             raise ValueError(
                 f"{name}: `input_feeding` needs style='luong'. Received: "
@@ -197,6 +204,18 @@ class AttentionRNNDecoder(keras.layers.Layer):
                 self.dropout, seed=None if seed is None else seed + 1
             )
         self.supports_masking = True
+
+    @property
+    def supports_jit(self) -> bool:
+        """False on TensorFlow: over targets of unknown length the recurrence
+        runs in a `tf.while_loop` whose gradient XLA cannot compile (see
+        `BaseAttention.supports_jit`). `ParallelAttentionDecoder`, whose
+        loop holds only the cell, supports it."""
+        return self._supports_jit and keras.backend.backend() != "tensorflow"
+
+    @supports_jit.setter
+    def supports_jit(self, value):
+        self._supports_jit = value
 
     # ----------------------------------------------------------------- build
 
@@ -727,6 +746,14 @@ class ParallelAttentionDecoder(AttentionRNNDecoder):
             seed=seed,
             **kwargs,
         )
+
+    @property
+    def supports_jit(self) -> bool:
+        return self._supports_jit
+
+    @supports_jit.setter
+    def supports_jit(self, value):
+        self._supports_jit = value
 
     def _teacher_forced(self, inputs, states, constants, inputs_mask, training):
         cell_states, _, attention_state = self._split_states(states)

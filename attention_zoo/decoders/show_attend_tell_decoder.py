@@ -144,7 +144,8 @@ class ShowAttendTellDecoder(AttentionRNNDecoder):
             # Applied to ones (B, Ty, 1): each step's keep flag, 0 or
             # 1 / (1 - rate), drawn before the recurrence.
             self._context_dropout = keras.layers.Dropout(
-                self.context_dropout, seed=None if seed is None else seed + 2
+                self.context_dropout,
+                seed=None if self.seed is None else self.seed + 2,
             )
 
     @property

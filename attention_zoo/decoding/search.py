@@ -241,8 +241,12 @@ def sample(
     (`(max_length, B, V)` float32: mind its size for large vocabularies). A
     fixed integer `seed` gives the same sequences on every call in one
     execution mode; TensorFlow's XLA draws other numbers than its eager
-    mode for the same seed. Inside `jax.jit`, pass an integer `seed` or a
-    `keras.random.SeedGenerator`.
+    mode for the same seed. Inside `jax.jit`, an integer `seed` gives the
+    same draw at every call of the compiled function; for fresh draws pass a
+    JAX key (`jax.random.PRNGKey(n)`) as an argument of the jitted function.
+    Not a `keras.random.SeedGenerator`: a raw `jax.jit` traces its state
+    once (every call draws the same tokens) and leaks the tracer into the
+    generator, as with any Keras random function there.
 
     Args:
         step_fn: as in `greedy_search`.
@@ -255,7 +259,8 @@ def sample(
         temperature: positive float; logits are divided by it.
         top_k: optional positive int; sample among the `top_k` most probable
             tokens only.
-        seed: int or `keras.random.SeedGenerator`.
+        seed: int, `keras.random.SeedGenerator` (outside a raw `jax.jit`),
+            or on JAX a key array.
 
     Returns:
         The dict described in the module docstring; `scores` are the
@@ -271,6 +276,8 @@ def sample(
             f"`top_k` must be a positive integer. Received: top_k={top_k!r}"
         )
     top_k = None if top_k is None else int(top_k)
+    if is_int(seed):
+        seed = int(seed)  # Keras's random functions refuse NumPy integers
     max_length, end_token, pad_token = _check(max_length, end_token, pad_token)
     noise = {}
 

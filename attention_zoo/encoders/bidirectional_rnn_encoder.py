@@ -5,7 +5,7 @@ from __future__ import annotations
 import keras
 from keras import ops
 
-from attention_zoo._checks import checked_bool, is_int, is_rate
+from attention_zoo._checks import checked_bool, checked_seed, is_int, is_rate
 
 CELL_TYPES = ("gru", "lstm")
 MERGE_MODES = ("concat", "sum", "mul", "ave")
@@ -91,7 +91,7 @@ class BidirectionalRNNEncoder(keras.layers.Layer):
         self.merge_mode = merge_mode
         self.num_layers = int(num_layers)
         self.dropout = float(dropout)
-        self.seed = seed
+        self.seed = checked_seed(name, seed)
         self.unroll = checked_bool(name, "unroll", unroll)
         self.supports_masking = True
         rnn = keras.layers.GRU if cell_type == "gru" else keras.layers.LSTM
@@ -110,7 +110,7 @@ class BidirectionalRNNEncoder(keras.layers.Layer):
             )
             for i in range(self.num_layers)
         ]
-        self._dropout = keras.layers.Dropout(self.dropout, seed=seed)
+        self._dropout = keras.layers.Dropout(self.dropout, seed=self.seed)
 
     def build(self, inputs_shape):
         shape = tuple(inputs_shape)

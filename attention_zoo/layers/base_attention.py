@@ -6,7 +6,7 @@ import keras
 from keras import ops
 
 from attention_zoo import ops as zoo_ops
-from attention_zoo._checks import is_int, is_rate, optional_int, static_shape
+from attention_zoo._checks import checked_seed, is_rate, static_shape
 
 
 def clone_initializer(initializer):
@@ -94,16 +94,11 @@ class BaseAttention(keras.layers.Layer):
                 f"{self.__class__.__name__}: `dropout` must be a float in [0, 1). "
                 f"Received: dropout={dropout}"
             )
-        if seed is not None and not is_int(seed):
-            raise ValueError(
-                f"{self.__class__.__name__}: `seed` must be an integer or None. "
-                f"Received: seed={seed!r}"
-            )
         self.dropout = float(dropout)
-        self.seed = optional_int(seed)
+        self.seed = checked_seed(self.__class__.__name__, seed)
         self.supports_masking = True
         if self.dropout > 0:
-            self.seed_generator = keras.random.SeedGenerator(seed)
+            self.seed_generator = keras.random.SeedGenerator(self.seed)
 
     # ------------------------------------------------------------------ build
 
@@ -441,6 +436,25 @@ class BaseAttention(keras.layers.Layer):
         if return_attention_scores:
             return context, weights
         return context
+
+    @property
+    def supports_jit(self) -> bool:
+        """False for a mechanism with a state on TensorFlow.
+
+        Over a query of unknown length its steps run in a `tf.while_loop`,
+        whose gradient XLA cannot compile (the loop's intermediates are not
+        compile-time constants). Keras's `jit_compile="auto"` picks XLA on a
+        TensorFlow GPU machine when every layer supports it, and
+        `jit_compile=True` falls back to no XLA, with a warning, when one
+        does not.
+        """
+        if self.num_states and keras.backend.backend() == "tensorflow":
+            return False
+        return self._supports_jit
+
+    @supports_jit.setter
+    def supports_jit(self, value):
+        self._supports_jit = value
 
     def _check_built(self, method):
         if not self.built:

@@ -218,7 +218,7 @@ class MonotonicAttention(BaseAttention):
             # Offset from the dropout's seed, so that the noise and the
             # dropout mask are not drawn from the same random stream.
             self.noise_seed_generator = keras.random.SeedGenerator(
-                None if seed is None else seed + 1
+                None if self.seed is None else self.seed + 1
             )
 
     def build_scorer(self, query_dim, key_dim):

@@ -1,9 +1,15 @@
+import warnings
+
 import keras
 import numpy as np
 import pytest
 
 from attention_zoo.decoders import AttentionRNNDecoder, ParallelAttentionDecoder
-from attention_zoo.layers import BahdanauAttention, LuongAttention
+from attention_zoo.layers import (
+    BahdanauAttention,
+    LocationSensitiveAttention,
+    LuongAttention,
+)
 from tests.helpers import to_numpy
 
 B, TY, TX, E, DM, UNITS = 3, 5, 6, 4, 7, 8
@@ -339,3 +345,71 @@ def test_mixed_precision(name, policy):
     np.testing.assert_allclose(
         alignments.sum(-1), inputs_mask.astype("float32"), atol=2e-2
     )
+
+
+@pytest.mark.parametrize(
+    "make, xla",
+    [
+        (
+            lambda: ParallelAttentionDecoder(
+                keras.layers.GRUCell(8), BahdanauAttention(4)
+            ),
+            True,
+        ),
+        (
+            lambda: AttentionRNNDecoder(keras.layers.GRUCell(8), BahdanauAttention(4)),
+            False,
+        ),
+        (
+            lambda: ParallelAttentionDecoder(
+                keras.layers.GRUCell(8), LocationSensitiveAttention(4)
+            ),
+            False,
+        ),
+    ],
+    ids=["parallel", "recurrent", "stateful_mechanism"],
+)
+def test_fit_on_batches_of_unknown_length_with_jit_compile(make, xla):
+    # jit_compile="auto" is XLA on a TensorFlow GPU machine. XLA cannot compile
+    # the gradient of a recurrent decoder's or a stateful mechanism's
+    # tf.while_loop over an unknown length: those layers say so
+    # (`supports_jit`) and Keras falls back to no XLA; the parallel decoder's
+    # loop (the cell alone) compiles. Before, all three failed in tf2xla.
+    if keras.backend.backend() != "tensorflow":
+        pytest.skip("tf.data batches of unknown length and tf2xla are TensorFlow's")
+    import tensorflow as tf
+
+    source, target = (
+        keras.Input((None,), dtype="int32"),
+        keras.Input((None,), dtype="int32"),
+    )
+    memory = keras.layers.Embedding(10, 8, mask_zero=True)(source)
+    embedded = keras.layers.Embedding(10, 8, mask_zero=True)(target)
+    outputs = make()(embedded, memory)
+    outputs = outputs[0] if isinstance(outputs, (list, tuple)) else outputs
+    model = keras.Model([source, target], keras.layers.Dense(10)(outputs))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Keras warns when it falls back
+        model.compile("adam", "sparse_categorical_crossentropy", jit_compile=True)
+    assert model.jit_compile is xla
+    rng = np.random.default_rng(0)
+    rows = [
+        ((rng.integers(1, 10, n), rng.integers(1, 10, m)), rng.integers(1, 10, m))
+        for n, m in [(5, 3), (7, 4), (6, 2), (3, 5)]
+    ]
+    spec = ((tf.TensorSpec([None], tf.int64),) * 2, tf.TensorSpec([None], tf.int64))
+    dataset = tf.data.Dataset.from_generator(lambda: iter(rows), output_signature=spec)
+    history = model.fit(dataset.padded_batch(2), epochs=2, verbose=0)
+    assert np.isfinite(history.history["loss"]).all()
+
+
+def test_only_tensorflow_loses_jit_support():
+    decoder = AttentionRNNDecoder(keras.layers.GRUCell(8), BahdanauAttention(4))
+    stateful = LocationSensitiveAttention(4)
+    on_tensorflow = keras.backend.backend() == "tensorflow"
+    assert decoder.supports_jit is not on_tensorflow
+    assert stateful.supports_jit is not on_tensorflow
+    assert BahdanauAttention(4).supports_jit
+    assert ParallelAttentionDecoder(
+        keras.layers.GRUCell(8), BahdanauAttention(4)
+    ).supports_jit

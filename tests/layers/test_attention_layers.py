@@ -157,3 +157,48 @@ def test_step_in_a_tf_function_converts_without_autograph_warnings(caplog):
     with caplog.at_level("WARNING", logger="tensorflow"):
         assert tuple(step(query, value).shape) == (2, 4)
     assert "could not transform" not in caplog.text
+
+
+def test_numpy_seeds_and_rates_are_accepted_and_seed_the_same_draws():
+    # Keras's SeedGenerator and Dropout refuse NumPy integers: the layers
+    # passed the seed on unconverted and failed with Keras's error.
+    import json
+
+    import keras
+    import numpy as np
+
+    from attention_zoo.decoders import AttentionRNNDecoder, ShowAttendTellDecoder
+    from attention_zoo.encoders import BidirectionalRNNEncoder
+    from attention_zoo.layers import MonotonicAttention
+
+    seed = np.int64(1)
+    objects = [
+        BahdanauAttention(4, dropout=0.1, seed=seed),
+        MonotonicAttention(units=4, dropout=0.1, seed=seed),
+        AttentionRNNDecoder(
+            keras.layers.GRUCell(4), BahdanauAttention(4), dropout=0.1, seed=seed
+        ),
+        ShowAttendTellDecoder(
+            keras.layers.LSTMCell(4),
+            BahdanauAttention(4),
+            dropout=0.1,
+            context_dropout=np.float32(0.5),
+            seed=seed,
+        ),
+        BidirectionalRNNEncoder(units=4, dropout=0.1, seed=seed),
+    ]
+    for item in objects:
+        config = item.get_config()
+        json.dumps(config)
+        assert type(config["seed"]) is int, item
+    query = np.ones((2, 3, 4), "float32")
+    value = np.ones((2, 5, 4), "float32")
+    draws = [
+        keras.ops.convert_to_numpy(
+            BahdanauAttention(4, dropout=0.5, seed=s, kernel_initializer="ones")(
+                query, value, training=True
+            )
+        )
+        for s in (seed, 1)
+    ]
+    np.testing.assert_array_equal(*draws)
