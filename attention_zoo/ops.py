@@ -168,11 +168,16 @@ def scan(f, init, xs):
     """`jax.lax.scan` semantics on every backend: `f(carry, x) -> (carry, y)`.
 
     `keras.ops.scan` on TensorFlow (Keras 3.15) requires `y` to have the
-    structure and shapes of `carry`, and XLA cannot compile its gradient.
-    On TensorFlow a statically known length is unrolled; an unknown length
-    (a SavedModel signature with `None` steps) uses `keras.ops.scan` with the
-    outputs riding along in an extended carry, whose shapes come from one call
-    of `f` on the first step. The other backends use `keras.ops.scan`.
+    structure and shapes of `carry`, and XLA cannot compile its gradient
+    (its `tf.while_loop` has no `maximum_iterations`). On TensorFlow a
+    statically known length is unrolled; an unknown length (a SavedModel
+    signature with `None` steps, batches of one length each) runs a
+    `keras.ops.while_loop` with `maximum_iterations`, which writes each
+    step's outputs into buffers (shapes from one call of `f` on the first
+    step) with `scatter_update`, whose gradient XLA compiles, as long as `f`
+    holds no op whose gradient needs a compile-time constant from the loop
+    (a `tensordot`'s transpose does: see `BaseAttention.supports_jit`). The
+    other backends use `keras.ops.scan`.
 
     Example:
 
