@@ -207,11 +207,17 @@ class AttentionRNNDecoder(keras.layers.Layer):
 
     @property
     def supports_jit(self) -> bool:
-        """False on TensorFlow: over targets of unknown length the recurrence
-        runs in a `tf.while_loop` whose gradient XLA cannot compile (see
-        `BaseAttention.supports_jit`). `ParallelAttentionDecoder`, whose
-        loop holds only the cell, supports it."""
-        return self._supports_jit and keras.backend.backend() != "tensorflow"
+        """False on TensorFlow once called on targets of unknown length: the
+        recurrence then runs in a `tf.while_loop` whose gradient XLA cannot
+        compile (see `BaseAttention.supports_jit`); a known length is
+        unrolled. `ParallelAttentionDecoder`, whose loop holds only the
+        cell, supports XLA either way."""
+        if (
+            getattr(self, "_unknown_target_length", False)
+            and keras.backend.backend() == "tensorflow"
+        ):
+            return False
+        return self._supports_jit
 
     @supports_jit.setter
     def supports_jit(self, value):
@@ -619,6 +625,10 @@ class AttentionRNNDecoder(keras.layers.Layer):
         """`memory_shapes`: one shape per mechanism."""
         name = self.__class__.__name__
         inputs_shape = tuple(inputs_shape)
+        if len(inputs_shape) == 3 and inputs_shape[1] is None:
+            self._unknown_target_length = True  # see supports_jit
+            for mechanism in self._mechanisms:
+                mechanism.note_query_length(None)
         if len(inputs_shape) != 3 or inputs_shape[-1] is None:
             raise ValueError(
                 f"{name}: `inputs` must have shape (batch_size, Ty, E) with known "

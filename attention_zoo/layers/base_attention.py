@@ -439,22 +439,34 @@ class BaseAttention(keras.layers.Layer):
 
     @property
     def supports_jit(self) -> bool:
-        """False for a mechanism with a state on TensorFlow.
+        """False for a mechanism with a state, on TensorFlow, once called on
+        a query of unknown length (a functional model's `Input((None, D))`).
 
-        Over a query of unknown length its steps run in a `tf.while_loop`,
-        whose gradient XLA cannot compile (the loop's intermediates are not
-        compile-time constants). Keras's `jit_compile="auto"` picks XLA on a
-        TensorFlow GPU machine when every layer supports it, and
+        Over such a query its steps run in a `tf.while_loop` whose gradient
+        XLA cannot compile (see `attention_zoo.ops.scan`); a known length is
+        unrolled, which XLA compiles. Keras's `jit_compile="auto"` picks XLA
+        on a TensorFlow GPU machine when every layer supports it, and
         `jit_compile=True` falls back to no XLA, with a warning, when one
         does not.
         """
-        if self.num_states and keras.backend.backend() == "tensorflow":
+        if (
+            self.num_states
+            and getattr(self, "_unknown_query_length", False)
+            and keras.backend.backend() == "tensorflow"
+        ):
             return False
         return self._supports_jit
 
     @supports_jit.setter
     def supports_jit(self, value):
         self._supports_jit = value
+
+    def note_query_length(self, length) -> None:
+        """Record a query (decoder) length the layer will step over: `None`
+        (unknown) turns `supports_jit` off on TensorFlow. A decoder calls it
+        for the mechanisms it steps."""
+        if length is None:
+            self._unknown_query_length = True
 
     def _check_built(self, method):
         if not self.built:
@@ -525,8 +537,11 @@ class BaseAttention(keras.layers.Layer):
     # ----------------------------------------------------------- validation
 
     def _check_inputs(self, query, value, key, query_mask, value_mask, key_name="key"):
+        query_shape = static_shape(query)
+        if len(query_shape) == 3:
+            self.note_query_length(query_shape[1])
         self._check_static_shapes(
-            static_shape(query),
+            query_shape,
             static_shape(value),
             static_shape(key),
             None if query_mask is None else static_shape(query_mask),

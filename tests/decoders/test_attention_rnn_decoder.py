@@ -403,13 +403,21 @@ def test_fit_on_batches_of_unknown_length_with_jit_compile(make, xla):
     assert np.isfinite(history.history["loss"]).all()
 
 
-def test_only_tensorflow_loses_jit_support():
-    decoder = AttentionRNNDecoder(keras.layers.GRUCell(8), BahdanauAttention(4))
-    stateful = LocationSensitiveAttention(4)
+def test_jit_support_is_lost_on_tensorflow_only_for_unknown_lengths():
     on_tensorflow = keras.backend.backend() == "tensorflow"
-    assert decoder.supports_jit is not on_tensorflow
-    assert stateful.supports_jit is not on_tensorflow
-    assert BahdanauAttention(4).supports_jit
-    assert ParallelAttentionDecoder(
-        keras.layers.GRUCell(8), BahdanauAttention(4)
-    ).supports_jit
+    memory = keras.Input((6, 4))
+    for length, loses in ((5, False), (None, on_tensorflow)):
+        decoder = AttentionRNNDecoder(keras.layers.GRUCell(8), BahdanauAttention(4))
+        stateful = LocationSensitiveAttention(4)
+        parallel = ParallelAttentionDecoder(
+            keras.layers.GRUCell(8), BahdanauAttention(4)
+        )
+        for layer in (decoder, stateful, parallel):
+            assert layer.supports_jit  # before any call
+        decoder(keras.Input((length, 3)), memory)
+        parallel(keras.Input((length, 3)), memory)
+        stateful(keras.Input((length, 4)), memory)
+        assert decoder.supports_jit is not loses
+        assert stateful.supports_jit is not loses
+        assert parallel.supports_jit  # its loop holds the cell alone
+        assert BahdanauAttention(4)(keras.Input((length, 4)), memory) is not None
