@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 import time
 import zipfile
 from pathlib import Path
@@ -126,7 +127,11 @@ def tfds_builder(name: str, data_dir=None, download: bool = False):
     try:
         builder = tfds.builder(name, data_dir=data_dir)
     except tfds.core.registered.DatasetNotFoundError as error:
-        dataset = name.split("/")[0].split(":")[0]
+        # [namespace:]dataset[/config][:version]: the dataset's own name.
+        head = [
+            p for p in name.split("/")[0].split(":") if not re.fullmatch(r"[\d.*]+", p)
+        ]
+        dataset = head[-1] if head else name
         close = difflib.get_close_matches(dataset, tfds.list_builders(), n=3)
         hint = f"; closest names: {', '.join(close)}" if close else ""
         raise ValueError(

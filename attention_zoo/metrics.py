@@ -5,7 +5,7 @@ from __future__ import annotations
 import keras
 from keras import ops
 
-from attention_zoo._checks import is_int
+from attention_zoo._checks import checked_bool, is_int
 
 
 def _predicted_tokens(y_pred):
@@ -136,6 +136,7 @@ def corpus_scores(hypotheses, references, tokenized: bool = False) -> dict:
     """
     from sacrebleu.metrics import BLEU, CHRF
 
+    tokenized = checked_bool("corpus_scores", "tokenized", tokenized)
     hypotheses, references = list(hypotheses), list(references)
     if len(hypotheses) != len(references):
         raise ValueError(

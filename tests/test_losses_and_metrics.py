@@ -264,3 +264,20 @@ def test_metrics_are_weighted_means_when_the_weights_sum_below_one():
         assert float(metric.result()) == pytest.approx(1.0)
         metric.reset_state()
         assert float(metric.result()) == 0.0
+
+
+def test_bool_arguments_of_corpus_scores_and_normalize_strings_are_checked():
+    # bool("no") is True: "no" switched tokenization or lowercasing on.
+    from attention_zoo.metrics import corpus_scores
+
+    with pytest.raises(
+        ValueError, match=r"`tokenized` must be a bool. Received: tokenized='no'"
+    ):
+        corpus_scores(["a b"], ["a b"], tokenized="no")
+    if keras.backend.backend() == "tensorflow":
+        from attention_zoo.export import normalize_strings
+
+        with pytest.raises(ValueError, match=r"Received: lowercase='no'"):
+            normalize_strings(["A"], lowercase="no")
+        with pytest.raises(ValueError, match=r"Received: collapse_whitespace=0"):
+            normalize_strings(["A"], collapse_whitespace=0)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from attention_zoo._checks import checked_bool
+
 
 def _tf():
     import tensorflow as tf
@@ -15,6 +17,10 @@ def normalize_strings(texts, lowercase: bool = True, collapse_whitespace: bool =
     Matches Python's `re.sub(r"[ \\t\\n\\r\\f\\v]+", " ", text.lower()).strip()`
     on the alphabets attention_zoo's applications use.
     """
+    lowercase = checked_bool("normalize_strings", "lowercase", lowercase)
+    collapse_whitespace = checked_bool(
+        "normalize_strings", "collapse_whitespace", collapse_whitespace
+    )
     tf = _tf()
     if lowercase:
         texts = tf.strings.lower(texts, encoding="utf-8")
