@@ -29,8 +29,9 @@ def large_negative_number(dtype) -> float:
 def at_least_float32(dtype) -> str:
     """`"float64"` for float64, else `"float32"`: the dtype to normalise in.
 
-    Half precision loses the normalisation; float64 (TensorFlow's: Keras
-    computes float64 in float32 on JAX and PyTorch) keeps its precision.
+    Half precision loses the normalisation; float64 keeps its precision
+    (on TensorFlow; JAX computes float64 only with `JAX_ENABLE_X64`, and
+    Keras's matmul on PyTorch returns float32).
     """
     return (
         "float64" if keras.backend.standardize_dtype(dtype) == "float64" else "float32"
@@ -169,15 +170,12 @@ def scan(f, init, xs):
 
     `keras.ops.scan` on TensorFlow (Keras 3.15) requires `y` to have the
     structure and shapes of `carry`, and XLA cannot compile its gradient
-    (its `tf.while_loop` has no `maximum_iterations`). On TensorFlow a
-    statically known length is unrolled; an unknown length (a SavedModel
-    signature with `None` steps, batches of one length each) runs a
-    `keras.ops.while_loop` with `maximum_iterations`, which writes each
-    step's outputs into buffers (shapes from one call of `f` on the first
-    step) with `scatter_update`, whose gradient XLA compiles, as long as `f`
-    holds no op whose gradient needs a compile-time constant from the loop
-    (a `tensordot`'s transpose does: see `BaseAttention.supports_jit`). The
-    other backends use `keras.ops.scan`.
+    (layers that scan over an unknown length say so: see
+    `BaseAttention.supports_jit`).
+    On TensorFlow a statically known length is unrolled; an unknown length
+    (a SavedModel signature with `None` steps) uses `keras.ops.scan` with the
+    outputs riding along in an extended carry, whose shapes come from one call
+    of `f` on the first step. The other backends use `keras.ops.scan`.
 
     Example:
 
@@ -219,32 +217,13 @@ def scan(f, init, xs):
             carry, y = f(carry, tree.map_structure(lambda x, t=t: x[t], xs))
             ys.append(y)
         return carry, tree.map_structure(lambda *y: ops.stack(y, axis=0), *ys)
-    # An unknown length: a while loop with `maximum_iterations`, which XLA
-    # needs to compile the gradient (Keras's scan sets none), writing each
-    # step's outputs into buffers whose shapes come from one call of `f`.
-    steps = ops.shape(tree.flatten(xs)[0])[0]
     first_x = tree.map_structure(lambda x: x[0], xs)
     _, first_y = f(init, first_x)
-    buffers = tree.map_structure(
-        lambda y: ops.zeros((steps, *ops.shape(y)), y.dtype), first_y
-    )
+    zeros_y = tree.map_structure(ops.zeros_like, first_y)
 
-    def body(t, carry, buffers):
-        carry, y = f(carry, tree.map_structure(lambda x: x[t], xs))
-        # scatter_update (tf.tensor_scatter_nd_update) has a gradient, which
-        # slice_update (XlaDynamicUpdateSlice on TensorFlow) lacks.
-        index = ops.reshape(t, (1, 1))
-        buffers = tree.map_structure(
-            lambda b, y: ops.scatter_update(b, index, ops.expand_dims(y, 0)),
-            buffers,
-            y,
-        )
-        return t + 1, carry, buffers
+    def extended(carry_and_y, x):
+        carry, y = f(carry_and_y[0], x)
+        return (carry, y), (carry, y)
 
-    _, carry, ys = ops.while_loop(
-        lambda t, carry, buffers: t < steps,
-        body,
-        (ops.convert_to_tensor(0, "int32"), init, buffers),
-        maximum_iterations=steps,
-    )
+    (carry, _), (_, ys) = ops.scan(extended, (init, zeros_y), xs)
     return carry, ys

@@ -57,35 +57,3 @@ def test_sequence_mask():
         [True, True, False],
         [True, True, True],
     ]
-
-
-def test_scan_of_unknown_length_compiles_its_gradient_with_xla_on_tensorflow():
-    # Keras's scan (a tf.while_loop without maximum_iterations) failed under
-    # XLA, which Keras's jit_compile="auto" picks on a TensorFlow GPU machine.
-    if keras.backend.backend() != "tensorflow":
-        pytest.skip("the while loop of an unknown length is TensorFlow's")
-    import tensorflow as tf
-
-    kernel = tf.Variable(np.eye(3, dtype="float32") * 0.5)
-
-    def loss(xs):
-        def f(carry, x):
-            carry = keras.ops.tanh(keras.ops.matmul(carry, kernel) + x)
-            return carry, (carry, 2.0 * x)
-
-        last, (states, doubled) = zoo_ops.scan(f, keras.ops.zeros((2, 3)), xs)
-        return keras.ops.sum(last) + keras.ops.sum(states**2) + keras.ops.sum(doubled)
-
-    def value_and_gradient(xs):
-        with tf.GradientTape() as tape:
-            value = loss(xs)
-        return value, tape.gradient(value, kernel)
-
-    xs = np.random.default_rng(0).normal(size=(4, 2, 3)).astype("float32")
-    signature = [tf.TensorSpec((None, 2, 3), tf.float32)]
-    expected = value_and_gradient(xs)  # eager: the length is known, unrolled
-    for jit in (False, True):
-        fn = tf.function(value_and_gradient, input_signature=signature, jit_compile=jit)
-        got = fn(xs)
-        np.testing.assert_allclose(got[0], expected[0], rtol=1e-5)
-        np.testing.assert_allclose(got[1], expected[1], rtol=1e-5, atol=1e-6)

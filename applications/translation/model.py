@@ -238,11 +238,11 @@ def build_model(
 def compile_model(model: keras.Model, learning_rate: float = 2e-3):
     """Adam with gradient clipping and the masked cross-entropy.
 
-    Keras's default `jit_compile="auto"`: XLA on JAX, and on TensorFlow on
-    a GPU machine (not on CPU) unless the model holds a layer whose
-    `supports_jit` is False there (`--decoder recurrent`: XLA cannot
-    differentiate TensorFlow's loop over targets of unknown length, which
-    the buckets' batches have).
+    Keras's default `jit_compile="auto"`: XLA on JAX; not on TensorFlow,
+    whose XLA cannot differentiate the decoders' loop over targets of
+    unknown length, which the buckets' batches have (on CPU Keras never
+    picks XLA for TensorFlow; on a GPU machine the decoders' `supports_jit`
+    turns it off).
     """
     model.compile(
         keras.optimizers.Adam(learning_rate, clipnorm=1.0),

@@ -208,10 +208,9 @@ class AttentionRNNDecoder(keras.layers.Layer):
     @property
     def supports_jit(self) -> bool:
         """False on TensorFlow once called on targets of unknown length: the
-        recurrence then runs in a `tf.while_loop` whose gradient XLA cannot
-        compile (see `BaseAttention.supports_jit`); a known length is
-        unrolled. `ParallelAttentionDecoder`, whose loop holds only the
-        cell, supports XLA either way."""
+        recurrence (the cell alone for `ParallelAttentionDecoder`) then runs
+        in a `tf.while_loop` whose gradient XLA cannot compile (see
+        `BaseAttention.supports_jit`); a known length is unrolled."""
         if (
             getattr(self, "_unknown_target_length", False)
             and keras.backend.backend() == "tensorflow"
@@ -517,17 +516,18 @@ class AttentionRNNDecoder(keras.layers.Layer):
         before the loop); `step_inputs_t` is the list of their slices at `t`.
         Masked steps carry the states unchanged and emit zeros.
         """
-        # One scanned float32 tensor, the mask and the step inputs riding as
-        # extra features: Keras 3.15's TensorFlow scan fails on several
-        # inputs of unknown length.
+        # One scanned float32 (float64) tensor, the mask and the step inputs
+        # riding as extra features: Keras 3.15's TensorFlow scan fails on
+        # several inputs of unknown length.
         step_inputs = list(step_inputs or [])
         present = [x for x in step_inputs if x is not None]
         dtype = keras.backend.standardize_dtype(inputs.dtype)
+        work = zoo_ops.at_least_float32(dtype)
         width = inputs.shape[-1] or ops.shape(inputs)[-1]
         parts = [
-            ops.cast(inputs, "float32"),
-            ops.cast(inputs_mask, "float32")[:, :, None],
-            *(ops.cast(x, "float32") for x in present),
+            ops.cast(inputs, work),
+            ops.cast(inputs_mask, work)[:, :, None],
+            *(ops.cast(x, work) for x in present),
         ]
         xs = ops.transpose(ops.concatenate(parts, -1), (1, 0, 2))  # (Ty, B, ...)
         # Where each mechanism's slice sits among the features: (start, end).
@@ -756,14 +756,6 @@ class ParallelAttentionDecoder(AttentionRNNDecoder):
             seed=seed,
             **kwargs,
         )
-
-    @property
-    def supports_jit(self) -> bool:
-        return self._supports_jit
-
-    @supports_jit.setter
-    def supports_jit(self, value):
-        self._supports_jit = value
 
     def _teacher_forced(self, inputs, states, constants, inputs_mask, training):
         cell_states, _, attention_state = self._split_states(states)

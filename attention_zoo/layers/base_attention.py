@@ -87,6 +87,10 @@ class BaseAttention(keras.layers.Layer):
     #: Number of state tensors the mechanism carries from step to step.
     num_states: int = 0
 
+    #: Whether a query sequence runs `attend_sequence`'s scan over its steps
+    #: (False where a subclass computes every step at once: local-m).
+    scans_steps: bool = True
+
     def __init__(self, dropout: float = 0.0, seed: int | None = None, **kwargs):
         super().__init__(**kwargs)
         if not is_rate(dropout):
@@ -451,6 +455,7 @@ class BaseAttention(keras.layers.Layer):
         """
         if (
             self.num_states
+            and self.scans_steps
             and getattr(self, "_unknown_query_length", False)
             and keras.backend.backend() == "tensorflow"
         ):
@@ -462,9 +467,11 @@ class BaseAttention(keras.layers.Layer):
         self._supports_jit = value
 
     def note_query_length(self, length) -> None:
-        """Record a query (decoder) length the layer will step over: `None`
-        (unknown) turns `supports_jit` off on TensorFlow. A decoder calls it
-        for the mechanisms it steps."""
+        """Record the length of a query sequence `(B, Tq, Dq)` the layer is
+        called on: `None` (unknown) turns `supports_jit` off on TensorFlow.
+        A call and its shape inference note it, and a decoder for the
+        mechanisms it steps (not `step` itself: its query rows `(B, R, Dq)`
+        are not a length)."""
         if length is None:
             self._unknown_query_length = True
 
@@ -496,6 +503,8 @@ class BaseAttention(keras.layers.Layer):
     ):
         key = value if key is None else key
         self._check_inputs(query, value, key, query_mask, value_mask)
+        if len(static_shape(query)) == 3:
+            self.note_query_length(static_shape(query)[1])
         return self.attend(
             query,
             value,
@@ -525,6 +534,8 @@ class BaseAttention(keras.layers.Layer):
     ):
         key = value if key is None else key
         self._check_inputs(query, value, key, query_mask, value_mask)
+        if len(static_shape(query)) == 3:
+            self.note_query_length(static_shape(query)[1])
         context = keras.KerasTensor(
             self.compute_output_shape(query.shape, value.shape),
             dtype=self.compute_dtype,
@@ -537,11 +548,8 @@ class BaseAttention(keras.layers.Layer):
     # ----------------------------------------------------------- validation
 
     def _check_inputs(self, query, value, key, query_mask, value_mask, key_name="key"):
-        query_shape = static_shape(query)
-        if len(query_shape) == 3:
-            self.note_query_length(query_shape[1])
         self._check_static_shapes(
-            query_shape,
+            static_shape(query),
             static_shape(value),
             static_shape(key),
             None if query_mask is None else static_shape(query_mask),

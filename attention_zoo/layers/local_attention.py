@@ -158,6 +158,8 @@ class LocalAttention(LuongAttention):
         self.window = int(window)
         self.predictive_units = optional_int(predictive_units)
         self.num_states = 1 if mode == "local-m" else 0
+        # `attend_sequence` places every step's window at once: no scan.
+        self.scans_steps = False
 
     def build_scorer(self, query_dim, key_dim):
         super().build_scorer(query_dim, key_dim)

@@ -96,6 +96,25 @@ def test_teacher_forced_equals_step_by_step(name):
         np.testing.assert_allclose(to_numpy(a), b, atol=1e-5)
 
 
+def test_float64_teacher_forced_equals_step_by_step_to_1e_12():
+    # The recurrence scanned its inputs in float32: 1.4e-8 apart before.
+    if keras.backend.backend() != "tensorflow":
+        pytest.skip("float64 is TensorFlow's in Keras")
+    decoder = AttentionRNNDecoder(
+        keras.layers.GRUCell(UNITS, dtype="float64"),
+        LocationSensitiveAttention(UNITS, dtype="float64"),
+        dtype="float64",
+    )
+    _, _, _, memory_mask = inputs(seed=1)
+    rng = np.random.default_rng(1)  # float64 values float32 cannot hold
+    x, memory = rng.normal(size=(B, TY, E)), rng.normal(size=(B, TX, DM))
+    outputs, alignments, _ = decoder(x, memory, memory_mask=memory_mask)
+    step_outputs, step_alignments, _ = step_by_step(decoder, x, memory, memory_mask, TY)
+    assert keras.backend.standardize_dtype(outputs.dtype) == "float64"
+    np.testing.assert_allclose(to_numpy(outputs), step_outputs, atol=1e-12)
+    np.testing.assert_allclose(to_numpy(alignments), step_alignments, atol=1e-12)
+
+
 @parametrize_configs
 def test_masks(name):
     decoder = built(name)
@@ -348,33 +367,22 @@ def test_mixed_precision(name, policy):
 
 
 @pytest.mark.parametrize(
-    "make, xla",
+    "make",
     [
-        (
-            lambda: ParallelAttentionDecoder(
-                keras.layers.GRUCell(8), BahdanauAttention(4)
-            ),
-            True,
-        ),
-        (
-            lambda: AttentionRNNDecoder(keras.layers.GRUCell(8), BahdanauAttention(4)),
-            False,
-        ),
-        (
-            lambda: ParallelAttentionDecoder(
-                keras.layers.GRUCell(8), LocationSensitiveAttention(4)
-            ),
-            False,
+        lambda: ParallelAttentionDecoder(keras.layers.GRUCell(8), BahdanauAttention(4)),
+        lambda: AttentionRNNDecoder(keras.layers.GRUCell(8), BahdanauAttention(4)),
+        lambda: ParallelAttentionDecoder(
+            keras.layers.GRUCell(8), LocationSensitiveAttention(4)
         ),
     ],
     ids=["parallel", "recurrent", "stateful_mechanism"],
 )
-def test_fit_on_batches_of_unknown_length_with_jit_compile(make, xla):
-    # jit_compile="auto" is XLA on a TensorFlow GPU machine. XLA cannot compile
-    # the gradient of a recurrent decoder's or a stateful mechanism's
-    # tf.while_loop over an unknown length: those layers say so
-    # (`supports_jit`) and Keras falls back to no XLA; the parallel decoder's
-    # loop (the cell alone) compiles. Before, all three failed in tf2xla.
+def test_fit_on_batches_of_unknown_length_with_jit_compile(make):
+    # jit_compile="auto" is XLA on a TensorFlow GPU machine, and XLA cannot
+    # compile the gradient of TensorFlow's while loop over an unknown length
+    # (a decoder's recurrence, a stateful mechanism's steps): those layers say
+    # so (`supports_jit`) and Keras trains without XLA. Before, fit failed in
+    # tf2xla.
     if keras.backend.backend() != "tensorflow":
         pytest.skip("tf.data batches of unknown length and tf2xla are TensorFlow's")
     import tensorflow as tf
@@ -391,7 +399,7 @@ def test_fit_on_batches_of_unknown_length_with_jit_compile(make, xla):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # Keras warns when it falls back
         model.compile("adam", "sparse_categorical_crossentropy", jit_compile=True)
-    assert model.jit_compile is xla
+    assert model.jit_compile is False
     rng = np.random.default_rng(0)
     rows = [
         ((rng.integers(1, 10, n), rng.integers(1, 10, m)), rng.integers(1, 10, m))
@@ -404,20 +412,40 @@ def test_fit_on_batches_of_unknown_length_with_jit_compile(make, xla):
 
 
 def test_jit_support_is_lost_on_tensorflow_only_for_unknown_lengths():
+    from attention_zoo.layers import LocalAttention
+
     on_tensorflow = keras.backend.backend() == "tensorflow"
     memory = keras.Input((6, 4))
     for length, loses in ((5, False), (None, on_tensorflow)):
         decoder = AttentionRNNDecoder(keras.layers.GRUCell(8), BahdanauAttention(4))
-        stateful = LocationSensitiveAttention(4)
         parallel = ParallelAttentionDecoder(
             keras.layers.GRUCell(8), BahdanauAttention(4)
         )
-        for layer in (decoder, stateful, parallel):
+        stateful = LocationSensitiveAttention(4)
+        for layer in (decoder, parallel, stateful):
             assert layer.supports_jit  # before any call
         decoder(keras.Input((length, 3)), memory)
         parallel(keras.Input((length, 3)), memory)
         stateful(keras.Input((length, 4)), memory)
-        assert decoder.supports_jit is not loses
-        assert stateful.supports_jit is not loses
-        assert parallel.supports_jit  # its loop holds the cell alone
-        assert BahdanauAttention(4)(keras.Input((length, 4)), memory) is not None
+        for layer in (decoder, parallel, stateful):
+            assert layer.supports_jit is not loses, layer
+        # local-m has a state but places every step's window at once.
+        local_m = LocalAttention("local-m", window=2)
+        local_m(keras.Input((length, 4)), memory)
+        assert local_m.supports_jit
+
+
+def test_a_known_length_model_keeps_jit_support_after_batches_of_unknown_size():
+    # Step decoding reshapes a query to rows (B / R, R, Dq); an unknown batch
+    # size made R unknown and was taken for an unknown length before.
+    tokens, memory = keras.Input((6,), dtype="int32"), keras.Input((4, 5))
+    embedded = keras.layers.Embedding(10, 3)(tokens)
+    decoder = AttentionRNNDecoder(
+        keras.layers.GRUCell(8), LocationSensitiveAttention(4)
+    )
+    outputs = decoder(embedded, memory)
+    outputs = outputs[0] if isinstance(outputs, (list, tuple)) else outputs
+    model = keras.Model([tokens, memory], keras.layers.Dense(10)(outputs))
+    x = [np.ones((10, 6), "int32"), np.ones((10, 4, 5), "float32")]
+    model.predict(x, batch_size=4, verbose=0)  # a last batch of 2
+    assert all(layer.supports_jit for layer in model._flatten_layers())

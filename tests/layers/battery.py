@@ -102,7 +102,8 @@ class AttentionLayerBattery:
         )
 
     def test_float64_layer_matches_the_reference_in_float64(self, name):
-        # Keras computes float64 in float32 on JAX and PyTorch (its dtype
+        # Keras computes float64 in float32 on JAX (without JAX_ENABLE_X64)
+        # and its matmul in float32 on PyTorch (its dtype
         # promotion demotes it there); TensorFlow keeps float64, and so must
         # the layer: no step (the softmax, a state) may pass through float32.
         if keras.backend.backend() != "tensorflow":
