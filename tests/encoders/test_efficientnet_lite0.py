@@ -1,8 +1,5 @@
 import importlib
-import os
-import pickle
 import sys
-import zipfile
 
 import keras
 import numpy as np
@@ -12,8 +9,8 @@ from attention_zoo.encoders import efficientnet_lite0
 from attention_zoo.encoders.efficientnet_lite0 import (
     convert_torch_state_dict,
     imagenet_weights,
-    read_torch_file,
 )
+from attention_zoo.encoders.torch_file import read_torch_file
 from tests.helpers import to_numpy
 
 # The package exports the function under the module's name.
@@ -70,47 +67,6 @@ def model():
 @pytest.fixture(scope="module")
 def logits(model, photos):
     return predict(model, photos)
-
-
-def test_reader_matches_torch_load_on_the_package_file():
-    torch = pytest.importorskip("torch")
-    state = read_torch_file(WEIGHTS_FILE)
-    reference = torch.load(WEIGHTS_FILE, map_location="cpu")
-    assert list(state) == list(reference) and len(state) == 296
-    for key, tensor in reference.items():
-        expected = tensor.numpy()
-        assert state[key].dtype == expected.dtype, key
-        np.testing.assert_array_equal(state[key], expected, err_msg=key)
-    assert sum(a.size for a in state.values()) == ALL_PARAMS + 49
-
-
-@pytest.mark.parametrize("zip_format", [True, False], ids=["zip", "legacy"])
-def test_reader_handles_strides_offsets_and_dtypes(tmp_path, zip_format):
-    torch = pytest.importorskip("torch")
-    tensors = {
-        "transposed": torch.arange(24.0).reshape(4, 6).t(),
-        "slice": torch.arange(10, dtype=torch.int64)[3:7],
-        "scalar": torch.tensor(True),
-        "half": torch.randn(3, 2).half(),
-        "nested": [torch.ones(2), (torch.zeros(1, dtype=torch.uint8),)],
-    }
-    path = tmp_path / "tensors.pth"
-    torch.save(tensors, path, _use_new_zipfile_serialization=zip_format)
-    assert zipfile.is_zipfile(path) == zip_format
-    state = read_torch_file(path)
-    for key in ("transposed", "slice", "scalar", "half"):
-        expected = tensors[key].numpy()
-        assert state[key].dtype == expected.dtype and state[key].shape == expected.shape
-        np.testing.assert_array_equal(state[key], expected)
-    np.testing.assert_array_equal(state["nested"][1][0], np.zeros(1, np.uint8))
-
-
-def test_reader_refuses_objects_other_than_tensors(tmp_path):
-    path = tmp_path / "evil.pth"
-    with zipfile.ZipFile(path, "w") as archive:
-        archive.writestr("archive/data.pkl", pickle.dumps({"run": os.system}))
-    with pytest.raises(pickle.UnpicklingError, match="system"):
-        read_torch_file(path)
 
 
 def test_logits_match_pytorch(photos, logits):
