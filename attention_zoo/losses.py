@@ -19,7 +19,7 @@ class _LabelMaskedLoss(keras.losses.Loss):
     """
 
     def __call__(self, y_true, y_pred, sample_weight=None):
-        from keras.src.losses.loss import reduce_weighted_values
+        from attention_zoo._keras_compat import reduce_weighted_values
 
         with keras.name_scope(self.name):
             losses = self.call(y_true, y_pred)

@@ -46,8 +46,8 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from _common import backend_version, cpu_model, load_average, print_table  # noqa: E402
 
-from applications.captioning import data, tasks  # noqa: E402
-from applications.captioning import model as models  # noqa: E402
+from attention_zoo.applications.captioning import data, tasks  # noqa: E402
+from attention_zoo.applications.captioning import model as models  # noqa: E402
 
 
 def _rate(count, seconds):

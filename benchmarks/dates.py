@@ -59,8 +59,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from _common import backend_version, cpu_model, load_average, print_table  # noqa: E402
 
 import attention_zoo  # noqa: E402
-from applications.dates import data  # noqa: E402
-from applications.dates import model as models  # noqa: E402
+from attention_zoo.applications.dates import data  # noqa: E402
+from attention_zoo.applications.dates import model as models  # noqa: E402
 
 THRESHOLD = 0.995  # validation exact match to reach
 TARGET_RATIO = 10.0  # classic time / default time >= 10

@@ -1,13 +1,13 @@
 """Every attention mechanism on the dates task, side by side.
 
-Each mechanism of `applications.dates.model.ATTENTIONS` replaces the
+Each mechanism of `attention_zoo.applications.dates.model.ATTENTIONS` replaces the
 Bahdanau scores of the default date model (Embedding + bidirectional GRU
 encoder + `ParallelAttentionDecoder`) and trains with
-`applications.dates.tasks.train` under the default configuration: the same
+`attention_zoo.applications.dates.tasks.train` under the default configuration: the same
 data (one seed), the same epoch budget as the core Bahdanau model (6 epochs
 of 30,000 dates, batch 128), the same optimizer and schedule (Adam,
 cosine decay to 0) from each mechanism's initial learning rate
-(`applications.dates.model.default_learning_rate`: 3e-3, 1e-2 for
+(`attention_zoo.applications.dates.model.default_learning_rate`: 3e-3, 1e-2 for
 monotonic attention and MoChA). Stateful mechanisms
 (local-m, location-sensitive, coverage, monotonic, MoChA) run their state from step
 to step inside the decoder; the others attend to all target steps at once.
@@ -51,8 +51,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from _common import backend_version, cpu_model, load_average, print_table  # noqa: E402
 
 import attention_zoo  # noqa: E402
-from applications.dates import data, tasks  # noqa: E402
-from applications.dates.model import ATTENTIONS, default_learning_rate  # noqa: E402
+from attention_zoo.applications.dates import data, tasks  # noqa: E402
+from attention_zoo.applications.dates.model import ATTENTIONS, default_learning_rate  # noqa: E402
 
 TARGET = 0.99
 DECODE_BATCH = 1000

@@ -61,8 +61,8 @@ from _common import (  # noqa: E402
     verdict,
 )
 
-from applications.translation import model as models  # noqa: E402
-from applications.translation import tasks, tokenizer  # noqa: E402
+from attention_zoo.applications.translation import model as models  # noqa: E402
+from attention_zoo.applications.translation import tasks, tokenizer  # noqa: E402
 from attention_zoo.decoding import greedy_search  # noqa: E402
 from attention_zoo.losses import MaskedSequenceCrossEntropy  # noqa: E402
 from attention_zoo.metrics import corpus_scores  # noqa: E402

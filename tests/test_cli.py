@@ -4,7 +4,7 @@ import sys
 import pytest
 
 import attention_zoo
-from applications.cli import main
+from attention_zoo.applications.cli import main
 
 
 def test_version(capsys):
@@ -37,7 +37,7 @@ def test_console_script_is_installed():
     (script,) = [
         e for e in entry_points(group="console_scripts") if e.name == "attention-zoo"
     ]
-    assert script.value == "applications.cli:main"
+    assert script.value == "attention_zoo.applications.cli:main"
     executable = Path(sys.executable).parent / "attention-zoo"
     assert executable.exists()
     out = subprocess.run(
@@ -45,3 +45,26 @@ def test_console_script_is_installed():
     )
     assert out.returncode == 0
     assert out.stdout.strip() == f"attention-zoo {attention_zoo.__version__}"
+
+
+def test_python_dash_m_runs_the_command():
+    out = subprocess.run(
+        [sys.executable, "-m", "attention_zoo", "--version"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == f"attention-zoo {attention_zoo.__version__}"
+
+
+def test_applications_install_under_the_package_namespace():
+    # Nothing named `applications` at the top of site-packages: the
+    # applications are `attention_zoo.applications` wherever they are read.
+    import importlib.util
+
+    import attention_zoo.applications
+
+    assert attention_zoo.applications.__name__ == "attention_zoo.applications"
+    spec = importlib.util.find_spec("applications")
+    assert spec is None or "site-packages" not in (spec.origin or ""), spec

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import keras
 from keras import ops
-from keras.src.backend import set_keras_mask
 
 from attention_zoo import ops as zoo_ops
 from attention_zoo._checks import (
@@ -14,6 +13,7 @@ from attention_zoo._checks import (
     is_rate,
     optional_int,
 )
+from attention_zoo._keras_compat import set_keras_mask
 from attention_zoo.layers.base_attention import BaseAttention
 
 STYLES = ("bahdanau", "luong")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import keras
 from keras import ops
-from keras.src.backend import set_keras_mask
 
 from attention_zoo._checks import checked_bool, is_rate
+from attention_zoo._keras_compat import set_keras_mask
 from attention_zoo.decoders.attention_rnn_decoder import AttentionRNNDecoder, _as_list
 
 

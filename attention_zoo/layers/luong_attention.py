@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import keras
 from keras import ops
-from keras.src.backend.common.symbolic_scope import in_symbolic_scope
 
 from attention_zoo._checks import checked_bool, is_int, optional_int
+from attention_zoo._keras_compat import in_symbolic_scope
 from attention_zoo.layers.base_attention import BaseAttention, clone_initializer
 
 SCORE_MODES = ("dot", "general", "concat", "location")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from applications.common import (
+from attention_zoo.applications.common import (
     check_run_folder,
     load_run_model,
     output_folder,

@@ -1,6 +1,6 @@
 import numpy as np
 
-from applications import demo
+from attention_zoo.applications import demo
 
 
 def test_demo_learns_the_reversal_alignment(capsys):

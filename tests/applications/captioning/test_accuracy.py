@@ -3,7 +3,7 @@
 import keras
 import pytest
 
-from applications.captioning import tasks
+from attention_zoo.applications.captioning import tasks
 
 
 @pytest.mark.slow

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from applications.captioning import data
+from attention_zoo.applications.captioning import data
 
 # ------------------------------------------------------------------ scenes
 
@@ -443,7 +443,7 @@ def test_normalize_caption():
     assert data.normalize_caption("\t") == ""
     # The word vocabulary's tokenizer finds the same words in a normalised
     # caption, so generated words and BLEU's references agree.
-    from applications.translation.tokenizer import tokenize
+    from attention_zoo.applications.translation.tokenizer import tokenize
 
     for caption in ("R&B on a 50% “sale” — ok…", "¿Qué? a+b=c <x> @home ~ |"):
         normalized = data.normalize_caption(caption)

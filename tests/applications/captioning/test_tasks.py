@@ -7,9 +7,9 @@ import keras
 import numpy as np
 import pytest
 
-from applications.captioning import data, tasks
-from applications.captioning import model as models
-from applications.cli import build_parser, main
+from attention_zoo.applications.captioning import data, tasks
+from attention_zoo.applications.captioning import model as models
+from attention_zoo.applications.cli import build_parser, main
 from tests.helpers import assert_cli_refuses_a_file_as_output, run_json_script
 
 pytestmark = pytest.mark.tf_only

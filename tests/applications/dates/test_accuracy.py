@@ -3,7 +3,7 @@
 import keras
 import pytest
 
-from applications.dates import tasks
+from attention_zoo.applications.dates import tasks
 
 
 @pytest.mark.slow

@@ -5,7 +5,7 @@ import re
 import numpy as np
 import pytest
 
-from applications.dates import data
+from attention_zoo.applications.dates import data
 
 
 def test_at_least_40_formats_in_four_languages_and_five_families():

@@ -6,9 +6,9 @@ import keras
 import numpy as np
 import pytest
 
-from applications.cli import main
-from applications.dates import data, tasks
-from applications.dates import model as models
+from attention_zoo.applications.cli import main
+from attention_zoo.applications.dates import data, tasks
+from attention_zoo.applications.dates import model as models
 from tests.helpers import assert_cli_refuses_a_file_as_output, run_json_script
 
 pytestmark = pytest.mark.tf_only
@@ -234,7 +234,7 @@ cpu = tf.config.list_physical_devices("CPU")[0]
 tf.config.set_logical_device_configuration(
     cpu, [tf.config.LogicalDeviceConfiguration(), tf.config.LogicalDeviceConfiguration()]
 )
-from applications.dates import tasks
+from attention_zoo.applications.dates import tasks
 config = tasks.TrainConfig(epochs=1, n_train=512, n_validation=64, n_test=64, batch_size=64,
                            distribute="mirrored")
 metrics = tasks.train(sys.argv[1], config, verbose=0)

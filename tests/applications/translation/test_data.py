@@ -3,8 +3,8 @@ import time
 
 import pytest
 
-from applications.cli import main
-from applications.translation import data
+from attention_zoo.applications.cli import main
+from attention_zoo.applications.translation import data
 
 SWORD_INSTALLED = all(
     os.path.exists(f"{data.SWORD_PATH}/mods.d/{m}.conf")
@@ -161,7 +161,7 @@ def test_a_failed_download_exits_2_naming_the_dataset_and_cause(
 
 
 def test_word_vocabulary_and_tokenization():
-    from applications.translation import tokenizer as tok
+    from attention_zoo.applications.translation import tokenizer as tok
 
     assert tok.tokenize("¿Dónde está?  «Aquí», dijo—él.") == [
         "¿",
@@ -190,7 +190,7 @@ def test_word_vocabulary_and_tokenization():
 )
 def test_in_graph_tokenization_equals_python_on_the_test_books():
     tf = pytest.importorskip("tensorflow")
-    from applications.translation import tokenizer as tok
+    from attention_zoo.applications.translation import tokenizer as tok
     from attention_zoo.export import TokenTables, normalize_strings, split_punctuation
 
     test = data.bible_pairs(books=list(data.TEST_BOOKS))

@@ -4,7 +4,7 @@ import keras
 import numpy as np
 import pytest
 
-from applications.translation import model as models
+from attention_zoo.applications.translation import model as models
 from attention_zoo.decoding import make_step_fn
 
 VARIANTS = [

@@ -7,8 +7,8 @@ import keras
 import numpy as np
 import pytest
 
-from applications.cli import main
-from applications.translation import data, tasks
+from attention_zoo.applications.cli import main
+from attention_zoo.applications.translation import data, tasks
 from tests.helpers import assert_cli_refuses_a_file_as_output, run_json_script
 
 pytestmark = pytest.mark.tf_only

@@ -33,9 +33,9 @@ from pathlib import Path
 import keras
 import numpy as np
 
-from applications.captioning import data
-from applications.captioning import model as models
-from applications.common import (
+from attention_zoo.applications.captioning import data
+from attention_zoo.applications.captioning import model as models
+from attention_zoo.applications.common import (
     TimeBudget,
     check_run_folder,
     load_run_model,
@@ -43,7 +43,7 @@ from applications.common import (
     start_run_folder,
     tensorboard_callbacks,
 )
-from applications.translation.tokenizer import WordVocabulary
+from attention_zoo.applications.translation.tokenizer import WordVocabulary
 
 DATASETS = ("scenes", "flickr8k", "coco", "tfds")
 # The grid the caption model attends over: each backbone's last feature map

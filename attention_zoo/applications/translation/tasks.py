@@ -34,7 +34,7 @@ from pathlib import Path
 import keras
 import numpy as np
 
-from applications.common import (
+from attention_zoo.applications.common import (
     TimeBudget,
     check_run_folder,
     load_run_model,
@@ -42,8 +42,8 @@ from applications.common import (
     start_run_folder,
     tensorboard_callbacks,
 )
-from applications.translation import data, tokenizer
-from applications.translation import model as models
+from attention_zoo.applications.translation import data, tokenizer
+from attention_zoo.applications.translation import model as models
 
 MAX_SOURCE_TOKENS = 128
 MAX_OUTPUT_TOKENS = 160

@@ -23,15 +23,15 @@ from pathlib import Path
 import keras
 import numpy as np
 
-from applications.common import (
+from attention_zoo.applications.common import (
     check_run_folder,
     load_run_model,
     output_folder,
     start_run_folder,
     tensorboard_callbacks,
 )
-from applications.dates import data
-from applications.dates import model as models
+from attention_zoo.applications.dates import data
+from attention_zoo.applications.dates import model as models
 
 EXAMPLE_INPUTS = ["3rd of May 1979", "Sept. 14, 2001", "jeudi 3 mai 1979", "23.09.1987"]
 

@@ -671,7 +671,7 @@ def encode_jpeg(array, quality: int = 95) -> bytes:
 # ------------------------------------------------------------ real datasets
 
 # ASCII punctuation and the other marks the word vocabulary's tokenizer
-# (`applications.translation.tokenizer.PUNCTUATION`) splits off, spelled out
+# (`attention_zoo.applications.translation.tokenizer.PUNCTUATION`) splits off, spelled out
 # for RE2 (`attention_zoo.export`): the vocabulary's words of a normalised
 # caption are then its space-separated pieces, as BLEU's references are.
 CAPTION_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~¿¡“”‘’«»—–…"
@@ -940,7 +940,7 @@ def tfds_coco_captions(
     """
     import tensorflow_datasets as tfds
 
-    from applications.common import tfds_builder, tfds_split
+    from attention_zoo.applications.common import tfds_builder, tfds_split
 
     if max_examples is not None and (
         not isinstance(max_examples, (int, np.integer)) or max_examples < 0

@@ -114,7 +114,7 @@ def _check_positive(parser, **values):
 
 
 def run(args, parser) -> int:
-    from applications.translation import tasks
+    from attention_zoo.applications.translation import tasks
 
     _check_positive(parser, **{"beam-width": getattr(args, "beam_width", None)})
     try:

@@ -218,7 +218,7 @@ def tfds_pairs(
     """
     import tensorflow_datasets as tfds
 
-    from applications.common import tfds_builder, tfds_split
+    from attention_zoo.applications.common import tfds_builder, tfds_split
 
     builder = tfds_builder(name, data_dir, download)
     keys = builder.info.supervised_keys

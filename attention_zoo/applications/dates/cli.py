@@ -25,7 +25,7 @@ def add_parser(commands) -> None:
         "--attention",
         default="bahdanau",
         help="attention mechanism of the default model: bahdanau (default) or "
-        "another name of applications.dates.model.ATTENTIONS (see "
+        "another name of attention_zoo.applications.dates.model.ATTENTIONS (see "
         "docs/layers.md)",
     )
     train.add_argument("--epochs", type=int, default=6)
@@ -81,7 +81,7 @@ def _positive(parser, **values):
 
 
 def run(args, parser) -> int:
-    from applications.dates import tasks
+    from attention_zoo.applications.dates import tasks
 
     try:
         if args.task == "train":

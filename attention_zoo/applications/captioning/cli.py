@@ -141,7 +141,7 @@ def _check_positive(parser, **values):
 
 
 def run(args, parser) -> int:
-    from applications.captioning import tasks
+    from attention_zoo.applications.captioning import tasks
 
     _check_positive(parser, **{"beam-width": getattr(args, "beam_width", None)})
     try:

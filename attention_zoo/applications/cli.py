@@ -32,13 +32,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--length", type=int, default=8, help="digits per sequence")
     demo.add_argument("--seed", type=int, default=0)
-    from applications.dates import cli as dates_cli
+    from attention_zoo.applications.dates import cli as dates_cli
 
     dates_cli.add_parser(commands)
-    from applications.translation import cli as translation_cli
+    from attention_zoo.applications.translation import cli as translation_cli
 
     translation_cli.add_parser(commands)
-    from applications.captioning import cli as captioning_cli
+    from attention_zoo.applications.captioning import cli as captioning_cli
 
     captioning_cli.add_parser(commands)
     return parser
@@ -56,19 +56,19 @@ def main(argv: list[str] | None = None) -> int:
                 f"demo needs --epochs >= 1 and --length >= 2. Received: "
                 f"--epochs {args.epochs} --length {args.length}"
             )
-        from applications import demo
+        from attention_zoo.applications import demo
 
         demo.run(epochs=args.epochs, length=args.length, seed=args.seed)
     if args.command == "dates":
-        from applications.dates import cli as dates_cli
+        from attention_zoo.applications.dates import cli as dates_cli
 
         return dates_cli.run(args, parser)
     if args.command == "translation":
-        from applications.translation import cli as translation_cli
+        from attention_zoo.applications.translation import cli as translation_cli
 
         return translation_cli.run(args, parser)
     if args.command == "captioning":
-        from applications.captioning import cli as captioning_cli
+        from attention_zoo.applications.captioning import cli as captioning_cli
 
         return captioning_cli.run(args, parser)
     return 0

@@ -20,7 +20,7 @@ import keras
 import numpy as np
 from keras import ops
 
-from applications.dates.data import ISO_CHARS, TX, TY, IsoVocabulary
+from attention_zoo.applications.dates.data import ISO_CHARS, TX, TY, IsoVocabulary
 from attention_zoo.decoders import ParallelAttentionDecoder
 from attention_zoo.decoding import greedy_search, make_step_fn
 from attention_zoo.encoders import BidirectionalRNNEncoder
