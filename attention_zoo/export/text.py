@@ -15,7 +15,9 @@ def normalize_strings(texts, lowercase: bool = True, collapse_whitespace: bool =
     """Lower-case (Unicode), collapse runs of ASCII whitespace to one space, strip.
 
     Matches Python's `re.sub(r"[ \\t\\n\\r\\f\\v]+", " ", text.lower()).strip()`
-    on the alphabets attention_zoo's applications use.
+    on the alphabets attention_zoo's applications use, for any byte string:
+    `text = raw.decode("utf-8", "replace")`, so invalid UTF-8 becomes U+FFFD,
+    and NUL and other control characters are kept like any other character.
     """
     lowercase = checked_bool("normalize_strings", "lowercase", lowercase)
     collapse_whitespace = checked_bool(
@@ -23,11 +25,24 @@ def normalize_strings(texts, lowercase: bool = True, collapse_whitespace: bool =
     )
     tf = _tf()
     if lowercase:
-        texts = tf.strings.lower(texts, encoding="utf-8")
+        texts = _lower_utf8(texts)
     if collapse_whitespace:
         texts = tf.strings.regex_replace(texts, r"[ \t\n\r\f\v]+", " ")
         texts = tf.strings.strip(texts)
     return texts
+
+
+def _lower_utf8(texts):
+    # tf.strings.lower(encoding="utf-8") reads its input as a C string and
+    # stops at the first NUL byte ("3 May\x00 1979" became "3 may"), so NUL is
+    # escaped around it. \x01 leads every escape: \x01\x02 is a \x01 of the
+    # input and \x01\x03 a NUL; lower-casing leaves both control bytes alone.
+    tf = _tf()
+    texts = tf.strings.regex_replace(texts, r"\x01", "\x01\x02")
+    texts = tf.strings.regex_replace(texts, r"\x00", "\x01\x03")
+    texts = tf.strings.lower(texts, encoding="utf-8")
+    texts = tf.strings.regex_replace(texts, r"\x01\x03", "\x00")
+    return tf.strings.regex_replace(texts, r"\x01\x02", "\x01")
 
 
 def split_punctuation(texts, punctuation_class: str):
