@@ -46,8 +46,11 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from _common import backend_version, cpu_model, load_average, print_table  # noqa: E402
 
-from attention_zoo.applications.captioning import data, tasks  # noqa: E402
 from attention_zoo.applications.captioning import model as models  # noqa: E402
+from attention_zoo.applications.captioning import tasks  # noqa: E402
+from attention_zoo.applications.captioning.scene_generator import (  # noqa: E402
+    generate_scenes,
+)
 
 
 def _rate(count, seconds):
@@ -58,7 +61,7 @@ def speed(config: tasks.TrainConfig, n_images: int, steps: int, repeats: int):
     """Rows of the speed table."""
     encoder = tasks.build_encoder(config)
     size = int(encoder.input_shape[1])
-    scenes = data.generate_scenes(n_images, seed=123, image_size=size)
+    scenes = generate_scenes(n_images, seed=123, image_size=size)
     images = [s.image for s in scenes]
     tasks.extract_features(encoder, images[:32], size)  # compile
     start = time.perf_counter()

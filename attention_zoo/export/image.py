@@ -3,22 +3,27 @@
 `decode_images` turns a batch of encoded files (JPEG, PNG, GIF, BMP) into
 `(batch_size, image_size, image_size, 3)` float32 RGB pixels in `[0, 255]`
 and a validity flag per file; a file that cannot be read never fails the
-call. `decode_image_array` is its eager Python twin: the same TensorFlow ops
-on one file, raising `ValueError` where the graph would flag the file invalid.
+call. `decode_image_array` runs the same TensorFlow ops eagerly on one file,
+raising `ValueError` where the graph would flag the file invalid: the served
+pixels exactly. Without TensorFlow, `attention_zoo.image_codec.decode_image`
+(PIL) gives the same uint8 pixels for the files both accept, resized within
+one intensity level; both refuse files over `MAX_PIXELS` (defined there) from
+their header, with the same wording.
 
-Decoding rule (both functions): `tf.io.decode_image(channels=3,
+Decoding rule (both functions here): `tf.io.decode_image(channels=3,
 expand_animations=False)` to uint8, except for JPEG:
 `tf.io.decode_jpeg(channels=3, dct_method="INTEGER_ACCURATE")`, the DCT of
-PIL's libjpeg, so the pixels equal PIL's (`decode_image`'s fast DCT differs by
-up to about 9 levels). Grayscale is repeated into three channels, palette
-images take their palette colours, alpha is dropped (not composited), 16-bit
-samples keep their high byte (`v >> 8`, exact 8-bit values; decoding to
-float32 would give `v / 65535` instead), JPEG EXIF orientation is ignored
-and an animation gives its first frame. BMP: uncompressed 1-, 4- and
-8-bit palette files are decoded through their palette here (`decode_image`
-reads 8-bit ones as grayscale indices and refuses the others), 24- and
-32-bit ones by `decode_image`; compressed (RLE), 2- and 16-bit, OS/2 and
-non-BGRA bit-field files are refused rather than misread. Then
+PIL's libjpeg, so the pixels equal PIL's (`tf.io.decode_image`'s fast DCT
+differs by up to about 9 levels). Grayscale is repeated into three channels,
+palette images take their palette colours, alpha is dropped (not
+composited), 16-bit samples keep their high byte (`v >> 8`, exact 8-bit
+values; decoding to float32 would give `v / 65535` instead), JPEG EXIF
+orientation is ignored and an animation gives its first frame. BMP:
+uncompressed 1-, 4- and 8-bit palette files are decoded through their
+palette here (`tf.io.decode_image` reads 8-bit ones as grayscale indices and
+refuses the others), 24- and 32-bit ones by `tf.io.decode_image`; compressed
+(RLE), 2- and 16-bit, OS/2 and non-BGRA bit-field files are refused rather
+than misread (PIL decodes some of them). Then
 `tf.image.resize(method="bilinear", antialias=True)` to a square, aspect
 ratio not preserved, values not rounded.
 
@@ -35,8 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from attention_zoo._checks import is_int
-
-MAX_PIXELS = 40_000_000
+from attention_zoo.image_codec import MAX_PIXELS, checked_image_bytes, describe_bytes
 
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 _HEADER_BYTES = 26  # the BMP height ends at byte 26, the furthest field read
@@ -229,7 +233,7 @@ def _decode(data):
 
     def jpeg():
         # PIL's (libjpeg's) DCT: the pixels then agree exactly. The default
-        # fast DCT, the only one `decode_image` uses, differs by up to
+        # fast DCT, the only one `tf.io.decode_image` uses, differs by up to
         # about 9 levels.
         return tf.io.decode_jpeg(data, channels=3, dct_method="INTEGER_ACCURATE")
 
@@ -324,10 +328,6 @@ def decode_images(image_bytes, image_size: int, max_pixels: int = MAX_PIXELS):
     return images, hits > 0
 
 
-def _bytes_summary(data: bytes) -> str:
-    return f"{len(data)} bytes starting with {data[:16]!r}"
-
-
 def decode_image_array(
     data: bytes, image_size: int, max_pixels: int = MAX_PIXELS
 ) -> np.ndarray:
@@ -348,13 +348,7 @@ def decode_image_array(
             first bytes), or more than `max_pixels` pixels.
     """
     image_size, max_pixels = _check_arguments(image_size, max_pixels)
-    if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise TypeError(
-            f"`data` must be bytes. Received: type(data)={type(data).__name__}"
-        )
-    data = bytes(data)
-    if not data:
-        raise ValueError("image bytes are empty")
+    data = checked_image_bytes(data)
     tf = _tf()
     tensor = tf.constant(data, tf.string)
     try:
@@ -363,7 +357,7 @@ def decode_image_array(
         raise ValueError(
             "cannot decode the image bytes (no JPEG, PNG, GIF or BMP header giving "
             "the image size). "
-            f"Received: {_bytes_summary(data)}"
+            f"Received: {describe_bytes(data)}"
         ) from None
     if not 0 < height * width <= max_pixels:
         raise ValueError(
@@ -376,6 +370,6 @@ def decode_image_array(
     except tf.errors.InvalidArgumentError as error:
         reason = error.message.split("}}")[-1].split("[Op:")[0].strip()
         raise ValueError(
-            f"cannot decode the image bytes ({reason}). Received: {_bytes_summary(data)}"
+            f"cannot decode the image bytes ({reason}). Received: {describe_bytes(data)}"
         ) from None
     return image.numpy()

@@ -15,6 +15,7 @@ from PIL import Image
 
 from attention_zoo.export import image as image_module
 from attention_zoo.export.image import decode_image_array, decode_images
+from attention_zoo.image_codec import MAX_PIXELS, decode_image
 
 pytestmark = pytest.mark.tf_only
 SIZE = 8
@@ -379,3 +380,28 @@ def test_saved_model_reloads_without_attention_zoo(tmp_path, decoded):
     assert got["empty"] == [[0, SIZE, SIZE, 3], [0]]
     assert got["big_valid"] == [False]
     assert got["big_growth_mb"] < 100
+
+
+# BMP layouts the graph refuses rather than misread, which PIL decodes
+# (docs/captioning.md lists them).
+PIL_ONLY = {"bmp_32bit_rgba_masks", "bmp_rle4", "bmp_16bit"}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_tf_free_decoder_agrees_with_the_graph(name, decoded):
+    """`image_codec.decode_image` (PIL, for machines without TensorFlow)."""
+    image, valid = decoded[name]
+    if not valid and name not in PIL_ONLY:
+        with pytest.raises(ValueError):
+            decode_image(CASES[name][0], SIZE)
+        return
+    pixels = decode_image(CASES[name][0], SIZE)
+    assert bool(valid) == (name not in PIL_ONLY)
+    if not valid:
+        return
+    assert pixels.dtype == np.uint8 and pixels.shape == (SIZE, SIZE, 3)
+    assert np.abs(pixels.astype(int) - np.round(image)).max() <= 1
+
+
+def test_both_decoders_share_the_pixel_limit():
+    assert image_module.MAX_PIXELS is MAX_PIXELS

@@ -33,8 +33,17 @@ from pathlib import Path
 import keras
 import numpy as np
 
-from attention_zoo.applications.captioning import data
+from attention_zoo import image_codec
 from attention_zoo.applications.captioning import model as models
+from attention_zoo.applications.captioning.captions import normalize_caption
+from attention_zoo.applications.captioning.scene_generator import scene_splits
+from attention_zoo.applications.captioning.scenes import SHAPES, Scene
+from attention_zoo.applications.captioning.sources import (
+    read_coco_json,
+    read_flickr8k,
+    split_images,
+    tfds_coco_captions,
+)
 from attention_zoo.applications.common import (
     TimeBudget,
     check_run_folder,
@@ -58,7 +67,7 @@ FEATURE_LAYERS = {
     "inception_v3": "mixed7",
 }
 MAX_CAPTION_TOKENS = 40
-MAX_PIXELS = data.MAX_PIXELS
+MAX_PIXELS = image_codec.MAX_PIXELS
 
 
 @dataclass
@@ -108,7 +117,7 @@ class Item:
 
     image: object
     captions: list[str]
-    scene: data.Scene | None = None
+    scene: Scene | None = None
 
 
 # -------------------------------------------------------------------- data
@@ -130,7 +139,7 @@ def load_dataset(config: TrainConfig):
         )
     if config.dataset == "scenes":
         size = config.image_size or 224
-        splits = data.scene_splits(
+        splits = scene_splits(
             config.n_train, config.n_validation, config.n_test, config.seed, size
         )
         return tuple(_scene_items(s) for s in splits)
@@ -141,7 +150,7 @@ def load_dataset(config: TrainConfig):
             ("val", config.n_validation),
             ("test", config.n_test),
         ):
-            examples = data.tfds_coco_captions(
+            examples = tfds_coco_captions(
                 split, config.tfds_data_dir, config.download and split == "train", n
             )
             splits.append([Item(image, captions) for image, captions in examples])
@@ -150,23 +159,23 @@ def load_dataset(config: TrainConfig):
         raise ValueError(
             f"dataset {config.dataset!r} needs `images_dir` and `captions_file`"
         )
-    read = data.read_flickr8k if config.dataset == "flickr8k" else data.read_coco_json
+    read = read_flickr8k if config.dataset == "flickr8k" else read_coco_json
     items = read(config.images_dir, config.captions_file)
-    train, validation, test = data.split_images(items, 0.05, 0.1, config.seed)
+    train, validation, test = split_images(items, 0.05, 0.1, config.seed)
     return tuple(_file_items(s) for s in (train, validation, test))
 
 
 def image_array(image, image_size: int) -> np.ndarray:
     """`(S, S, 3)` float32 in [0, 255] from an array, a file path or bytes.
 
-    Files and bytes are decoded with `data.decode_image` (RGB, alpha dropped);
+    Files and bytes are decoded with `image_codec.decode_image` (RGB, alpha dropped);
     the resize is `keras.ops.image.resize` (bilinear, antialiased), the
     operation the SavedModel runs in its graph.
     """
     if isinstance(image, (str, Path)):
-        image = data.load_image(image)
+        image = image_codec.load_image(image)
     elif isinstance(image, (bytes, bytearray)):
-        image = data.decode_image(bytes(image))
+        image = image_codec.decode_image(bytes(image))
     image = np.asarray(image)
     if image.shape[:2] != (image_size, image_size):
         image = keras.ops.convert_to_numpy(
@@ -319,7 +328,7 @@ def read_image_file(path) -> bytes:
         raise InputError(f"image file not found: {path}")
     content = path.read_bytes()
     try:
-        data.decode_image(content)
+        image_codec.decode_image(content)
     except ValueError as error:
         raise InputError(f"{path}: {error}") from None
     return content
@@ -404,14 +413,14 @@ def train(
     # Words as BLEU's references have them (`evaluate` normalises those the
     # same way): "R&B" is "r & b" on both sides.
     vocabulary = WordVocabulary.from_texts(
-        [data.normalize_caption(c) for item in train_set for c in item.captions],
+        [normalize_caption(c) for item in train_set for c in item.captions],
         config.vocab_size,
     )
     vocabulary.save(run / "vocabulary.json")
 
     def pairs(items):
         return [
-            (row, vocabulary.encode(data.normalize_caption(c)))
+            (row, vocabulary.encode(normalize_caption(c)))
             for row, item in enumerate(items)
             for c in item.captions
         ]
@@ -565,7 +574,7 @@ def test_items(run_dir) -> list[Item]:
     if config["dataset"] == "scenes":
         # Layouts seen in train/validation are dropped from the test split,
         # so regenerate with the sizes training used.
-        _, _, test = data.scene_splits(
+        _, _, test = scene_splits(
             config["n_train"],
             config["n_validation"],
             config["n_test"],
@@ -574,7 +583,7 @@ def test_items(run_dir) -> list[Item]:
         )
         return _scene_items(test)
     if config["dataset"] == "tfds":
-        examples = data.tfds_coco_captions(
+        examples = tfds_coco_captions(
             "test", config["tfds_data_dir"], max_examples=config["n_test"]
         )
         return [Item(image, captions) for image, captions in examples]
@@ -630,7 +639,7 @@ def grounding(scenes, captions, attention, grid_shape) -> dict:
         words = caption.split()
         named = scene.word_objects(words)
         hallucinated += sum(
-            word in data.SHAPES and i not in named for i, word in enumerate(words)
+            word in SHAPES and i not in named for i, word in enumerate(words)
         )
         hits += sum(hit(weights[i], obj) for i, obj in named.items())
         total += len(named)
@@ -668,7 +677,7 @@ def evaluate_items(
     `features`, if given, are the encoder's features of `items`.
     """
     beam_widths = beam_widths or [1, captioner.beam_width]
-    references = [[data.normalize_caption(c) for c in _references(i)] for i in items]
+    references = [[normalize_caption(c) for c in _references(i)] for i in items]
     results = {"n": len(items)}
     if features is None:
         features = extract_features(

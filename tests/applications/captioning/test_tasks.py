@@ -7,9 +7,15 @@ import keras
 import numpy as np
 import pytest
 
-from attention_zoo.applications.captioning import data, tasks
 from attention_zoo.applications.captioning import model as models
+from attention_zoo.applications.captioning import tasks
+from attention_zoo.applications.captioning.scene_generator import (
+    generate_scenes,
+    scene_splits,
+)
+from attention_zoo.applications.captioning.scenes import Scene, SceneObject
 from attention_zoo.applications.cli import build_parser, main
+from attention_zoo.image_codec import encode_png
 from tests.helpers import assert_cli_refuses_a_file_as_output, run_json_script
 
 pytestmark = pytest.mark.tf_only
@@ -149,9 +155,9 @@ def test_bleu_scores_by_hand():
 
 
 def test_grounding_counts_peaks_inside_boxes():
-    circle = data.SceneObject("circle", "red", "large", (0.0, 0.0, 0.45, 0.45))
-    square = data.SceneObject("square", "blue", "small", (0.55, 0.55, 1.0, 1.0))
-    scene = data.Scene(np.zeros((8, 8, 3), "uint8"), "", [], [circle, square])
+    circle = SceneObject("circle", "red", "large", (0.0, 0.0, 0.45, 0.45))
+    square = SceneObject("square", "blue", "small", (0.55, 0.55, 1.0, 1.0))
+    scene = Scene(np.zeros((8, 8, 3), "uint8"), "", [], [circle, square])
     caption = "a large red circle above a small blue square"
     attention = np.full((10, 4), 0.25, "float32")
     attention[3] = [0.7, 0.1, 0.1, 0.1]  # "circle": top-left cell, inside
@@ -197,34 +203,34 @@ def test_run_folder_and_metrics(run):
     # The scenes of the test split are regenerated identically.
     items = tasks.test_items(run)
     assert [i.scene.caption for i in items] == [
-        s.caption for s in data.scene_splits(96, 16, 24, 0, 64)[2]
+        s.caption for s in scene_splits(96, 16, 24, 0, 64)[2]
     ]
 
 
 def test_images_from_arrays_files_and_bytes_agree(run, tmp_path):
     captioner = tasks.Captioner(run)
-    scene = data.generate_scenes(1, seed=5, image_size=64)[0]
+    scene = generate_scenes(1, seed=5, image_size=64)[0]
     path = tmp_path / "scene.png"
-    path.write_bytes(data.encode_png(scene.image))
+    path.write_bytes(encode_png(scene.image))
     rgba = np.concatenate([scene.image, np.full((64, 64, 1), 9, "uint8")], -1)
     from_array, att = captioner.caption_images([scene.image])
     assert captioner.caption_images([str(path)])[0] == from_array
     assert captioner.caption_images([path.read_bytes()])[0] == from_array
-    assert captioner.caption_images([data.encode_png(rgba)])[0] == from_array
+    assert captioner.caption_images([encode_png(rgba)])[0] == from_array
     assert att[0].shape[1] == 16 and np.isfinite(att[0]).all()
     # Other sizes are resized to the encoder's input.
     big = np.kron(scene.image, np.ones((3, 3, 1), "uint8"))  # 192 x 192
-    gray = data.encode_png(scene.image.mean(-1).astype("uint8"))
-    tiny = data.encode_png(scene.image[:1, :1])
+    gray = encode_png(scene.image.mean(-1).astype("uint8"))
+    tiny = encode_png(scene.image[:1, :1])
     captions, attention = captioner.caption_images([big, gray, tiny])
     assert all(isinstance(c, str) for c in captions)
     assert all(np.isfinite(a).all() for a in attention)
 
 
 def test_cli_predict_plot_evaluate_and_errors(run, capsys, tmp_path):
-    scene = data.generate_scenes(1, seed=3, image_size=64)[0]
+    scene = generate_scenes(1, seed=3, image_size=64)[0]
     good = tmp_path / "good.png"
-    good.write_bytes(data.encode_png(scene.image))
+    good.write_bytes(encode_png(scene.image))
     bad = tmp_path / "bad.jpg"
     bad.write_bytes(b"this is not an image")
     empty = tmp_path / "empty.png"
@@ -271,10 +277,8 @@ def test_user_data_run_evaluates_from_another_directory(tmp_path, monkeypatch, c
         pytest.skip("the application tests run on the TensorFlow backend")
     (tmp_path / "data" / "images").mkdir(parents=True)
     lines = []
-    for i, scene in enumerate(data.generate_scenes(20, seed=7, image_size=64)):
-        (tmp_path / "data" / "images" / f"{i}.png").write_bytes(
-            data.encode_png(scene.image)
-        )
+    for i, scene in enumerate(generate_scenes(20, seed=7, image_size=64)):
+        (tmp_path / "data" / "images" / f"{i}.png").write_bytes(encode_png(scene.image))
         lines.append(f"{i}.png#0\t{scene.caption}")
         lines.append(f"{i}.png#1\tA “R&B” {scene.caption}")  # as written
     (tmp_path / "data" / "tokens.txt").write_text("\n".join(lines))
@@ -337,17 +341,15 @@ print(json.dumps({
 
 def test_saved_model_serves_image_bytes(run, tmp_path):
     tasks.export(run, tmp_path / "saved")
-    scenes = data.generate_scenes(6, seed=11, image_size=64)
-    blobs = [data.encode_png(s.image) for s in scenes]
+    scenes = generate_scenes(6, seed=11, image_size=64)
+    blobs = [encode_png(s.image) for s in scenes]
     blobs += [
-        data.encode_png(scenes[0].image.mean(-1).astype("uint8")),  # grayscale
-        data.encode_png(
-            np.concatenate([scenes[1].image, scenes[1].image[..., :1]], -1)
-        ),
-        data.encode_png(np.kron(scenes[2].image, np.ones((4, 4, 1), "uint8"))),
+        encode_png(scenes[0].image.mean(-1).astype("uint8")),  # grayscale
+        encode_png(np.concatenate([scenes[1].image, scenes[1].image[..., :1]], -1)),
+        encode_png(np.kron(scenes[2].image, np.ones((4, 4, 1), "uint8"))),
         b"",
         b"garbage bytes",
-        data.encode_png(scenes[3].image)[:100],  # truncated
+        encode_png(scenes[3].image)[:100],  # truncated
     ]
     paths = []
     for i, blob in enumerate(blobs):
