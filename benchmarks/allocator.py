@@ -5,20 +5,20 @@ glibc returns blocks above 32 MiB to the kernel when they are freed, so each
 call of a compiled step pays the page faults of its large intermediates
 again; an allocator that keeps its memory (tcmalloc) does not. This script
 times forward + backward of `BahdanauAttention(units)` (the step of
-`attention_layers.py`) in child processes that differ only in the allocator:
-glibc's malloc, glibc with transparent huge pages
+`benchmarks.attention_layers`) in child processes that differ only in the
+allocator: glibc's malloc, glibc with transparent huge pages
 (`GLIBC_TUNABLES=glibc.malloc.hugetlb=1`), and tcmalloc or another library
 given with `--preload` (found with `ldconfig -p` if installed, e.g. Debian's
 `libtcmalloc-minimal4`). Each row is labelled with the allocator its child
-process found itself running on (`_common.memory_allocator`). It reports the median time per call, the minor page
-faults per call (`getrusage`) and the speed-up over glibc's malloc measured in
-the same run.
+process found itself running on (`harness.memory_allocator`). It reports the
+median time per call, the minor page faults per call (`getrusage`) and the
+speed-up over glibc's malloc measured in the same run.
 
 Usage:
 
-    KERAS_BACKEND=jax python benchmarks/allocator.py
-    KERAS_BACKEND=jax python benchmarks/allocator.py --preload /path/to/libjemalloc.so.2
-    python benchmarks/allocator.py    # TensorFlow: its own pool, no change
+    KERAS_BACKEND=jax python -m benchmarks.allocator
+    KERAS_BACKEND=jax python -m benchmarks.allocator --preload /path/to/libjemalloc.so.2
+    python -m benchmarks.allocator    # TensorFlow: its own pool, no change
 """
 
 from __future__ import annotations
@@ -32,9 +32,16 @@ import subprocess
 import sys
 import time
 
-# Benchmark the checkout this script lives in, installed or not.
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import keras
+import numpy as np
 
+from attention_zoo.layers import BahdanauAttention
+from benchmarks import harness
+from benchmarks.compiling import compile_step, mean_square
+
+# The children run as `python -m benchmarks.allocator` from here, so that
+# they import the same checkout.
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHAPES = ((10, 30), (30, 100), (100, 300))  # (Tq, Tv)
 
 
@@ -56,13 +63,6 @@ def find_tcmalloc() -> str | None:
 
 def child(args) -> None:
     """Times the step under this process's allocator; prints one JSON line."""
-    import keras
-    import numpy as np
-    from _common import memory_allocator, to_numpy
-    from attention_layers import compile_step, mean_square
-
-    from attention_zoo.layers import BahdanauAttention
-
     rng = np.random.default_rng(args.seed)
     query = rng.standard_normal((args.batch, args.tq, args.dim)).astype("float32")
     value = rng.standard_normal((args.batch, args.tv, args.dim)).astype("float32")
@@ -74,18 +74,18 @@ def child(args) -> None:
     layer(query, value)
     step = compile_step(layer, mean_square, jit=args.jit)
     for _ in range(3):
-        to_numpy(step(query, value))
+        harness.to_numpy(step(query, value))
     times, faults = [], []
     for _ in range(args.repeats):
         before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
         start = time.perf_counter()
-        to_numpy(step(query, value))
+        harness.to_numpy(step(query, value))
         times.append(time.perf_counter() - start)
         faults.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
     print(
         json.dumps(
             {
-                "allocator": memory_allocator(),
+                "allocator": harness.memory_allocator(),
                 "ms": 1e3 * statistics.median(times),
                 "faults": statistics.median(faults),
             }
@@ -97,7 +97,8 @@ def run_child(args, tq, tv, env_update) -> dict:
     env = dict(os.environ, **env_update)
     command = [
         sys.executable,
-        os.path.abspath(__file__),
+        "-m",
+        "benchmarks.allocator",
         "--child",
         f"--tq={tq}",
         f"--tv={tv}",
@@ -107,7 +108,9 @@ def run_child(args, tq, tv, env_update) -> dict:
         f"--repeats={args.repeats}",
         f"--seed={args.seed}",
     ] + (["--jit"] if args.jit else [])
-    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    done = subprocess.run(
+        command, env=env, cwd=REPOSITORY, capture_output=True, text=True
+    )
     if done.returncode != 0:
         raise RuntimeError(
             f"child with {env_update} failed (exit {done.returncode}):\n{done.stderr}"
@@ -116,7 +119,7 @@ def run_child(args, tq, tv, env_update) -> dict:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = harness.argument_parser(__doc__)
     parser.add_argument("--preload", help="allocator library to LD_PRELOAD")
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--dim", type=int, default=128)
@@ -145,16 +148,12 @@ def main(argv=None) -> int:
     if preload:
         variants["preload"] = {"LD_PRELOAD": preload, "GLIBC_TUNABLES": ""}
 
-    import keras
-    from _common import backend_version, cpu_model, print_table
-
-    print(
-        f"### BahdanauAttention(units={args.units}) forward + backward, "
-        f"{backend_version()}{', XLA' if args.jit else ''}, by allocator\n"
+    harness.print_header(
+        f"BahdanauAttention(units={args.units}) forward + backward, "
+        f"{harness.backend_version()}{', XLA' if args.jit else ''}, by allocator"
     )
     print(
-        f"- machine: {cpu_model()}, usable CPUs={len(os.sched_getaffinity(0))}; "
-        f"keras {keras.__version__}; batch {args.batch}, features {args.dim}; "
+        f"- batch {args.batch}, features {args.dim}; "
         f"median of {args.repeats} calls after 3 warm-up calls, each variant "
         "in its own process"
     )
@@ -172,10 +171,10 @@ def main(argv=None) -> int:
                     result["allocator"],
                     f"{result['ms']:.1f}",
                     f"{result['faults']:.0f}",
-                    f"{base / result['ms']:.2f}x",
+                    harness.ratio_text(base, result["ms"]),
                 ]
             )
-    print_table(
+    harness.print_table(
         ["(Tq, Tv)", "allocator", "ms per call", "page faults per call", "speed-up"],
         rows,
     )

@@ -20,19 +20,17 @@ Two tables, measured in one run:
 
 Usage:
 
-    python benchmarks/captioning.py                  # both tables
-    python benchmarks/captioning.py --quick          # small smoke run
-    python benchmarks/captioning.py --only-speed
-    python benchmarks/captioning.py --lambdas 0 0.1 1
-    KERAS_BACKEND=jax python benchmarks/captioning.py
+    python -m benchmarks.captioning                  # both tables
+    python -m benchmarks.captioning --quick          # small smoke run
+    python -m benchmarks.captioning --only-speed
+    python -m benchmarks.captioning --lambdas 0 0.1 1
+    KERAS_BACKEND=jax python -m benchmarks.captioning
 """
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import os
-import sys
 import tempfile
 import time
 from dataclasses import replace
@@ -42,15 +40,12 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 import keras  # noqa: E402
 import numpy as np  # noqa: E402
 
-# Benchmark the checkout this script lives in, installed or not.
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from _common import backend_version, cpu_model, load_average, print_table  # noqa: E402
-
 from attention_zoo.applications.captioning import model as models  # noqa: E402
 from attention_zoo.applications.captioning import tasks  # noqa: E402
 from attention_zoo.applications.captioning.scene_generator import (  # noqa: E402
     generate_scenes,
 )
+from benchmarks import harness  # noqa: E402
 
 
 def _rate(count, seconds):
@@ -95,11 +90,11 @@ def speed(config: tasks.TrainConfig, n_images: int, steps: int, repeats: int):
         batches = tasks.CaptionBatches(inputs, pairs, batch, length, seed=0)
         warm = tasks.CaptionBatches(inputs, pairs[: 2 * batch], batch, length)
         model.fit(warm, epochs=1, verbose=0)
-        times = []
-        for _ in range(repeats):
-            start = time.perf_counter()
-            model.fit(batches, epochs=1, verbose=0)
-            times.append(time.perf_counter() - start)
+        times = harness.sample_times(
+            lambda model=model, batches=batches: model.fit(batches, verbose=0),
+            repeats,
+            warmup=0,
+        )
         rows[name] = _rate(len(batches), min(times))
     decode = {}
     encode = models.compiled(
@@ -117,12 +112,11 @@ def speed(config: tasks.TrainConfig, n_images: int, steps: int, repeats: int):
                 stacked[:batch].astype("float32"),
             ),
         ):
-            keras.ops.convert_to_numpy(run(x)[0])  # compile
-            times = []
-            for _ in range(repeats):
-                start = time.perf_counter()
-                keras.ops.convert_to_numpy(run(x)[0])
-                times.append(time.perf_counter() - start)
+            times = harness.sample_times(  # the warm-up call compiles
+                lambda run=run, x=x: keras.ops.convert_to_numpy(run(x)[0]),
+                repeats,
+                warmup=1,
+            )
             decode[(width, source)] = _rate(batch, min(times))
     return extraction, rows, decode
 
@@ -145,7 +139,7 @@ def lambdas(config: tasks.TrainConfig, values):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = harness.argument_parser(__doc__)
     parser.add_argument("--quick", action="store_true", help="small smoke run")
     parser.add_argument("--only-speed", action="store_true")
     parser.add_argument("--only-lambdas", action="store_true")
@@ -177,8 +171,8 @@ def main(argv=None):
 
     print(f"# Captioning benchmark, {datetime.datetime.now():%Y-%m-%d %H:%M}")
     print(
-        f"backend {backend_version()}, keras {keras.__version__}, {os.cpu_count()} "
-        f"CPUs ({cpu_model()}), load average {load_average()}; backbone "
+        f"versions: {harness.versions_line()}; machine: {harness.machine_line()}; "
+        f"load average {harness.load_average()}; backbone "
         f"{config.backbone} ({config.weights}), image size "
         f"{config.image_size or 'default'}, feature layer "
         f"{config.feature_layer or 'default'}, initial state {config.initial_state}\n"
@@ -188,12 +182,15 @@ def main(argv=None):
         print(f"## Speed ({n_images} scenes, batch 64, best of {args.repeats})\n")
         print(f"feature extraction: {extraction:.1f} images/s (batch 32)\n")
         cached = training["cached features"]
-        print_table(
+        harness.print_table(
             ["training input", "steps/s", "vs cached"],
-            [[k, f"{v:.2f}", f"{v / cached:.3f}x"] for k, v in training.items()],
+            [
+                [k, f"{v:.2f}", harness.ratio_text(v, cached, 3)]
+                for k, v in training.items()
+            ],
             numeric_columns=True,
         )
-        print_table(
+        harness.print_table(
             ["decoding", "from features (captions/s)", "from images (captions/s)"],
             [
                 [
@@ -225,7 +222,7 @@ def main(argv=None):
                         f"{m['doubly_stochastic_penalty']:.2f}",
                     ]
                 )
-        print_table(
+        harness.print_table(
             [
                 "lambda",
                 "decoding",

@@ -1,10 +1,10 @@
 """Time to 99.5 % validation exact match: the course's `classic` dates model
 against attention_zoo's `default`, trained in one run on the same data.
 
-Both models come from `applications/dates/model.py` and are compiled with
-`compile_model` (classic: the course's Adam(lr=0.005, decay=0.01), i.e. the
-rate divided by `1 + 0.01 * iterations`, per-character softmax,
-non-autoregressive; default: Adam 3e-3 with cosine decay, Embedding +
+Both models come from `attention_zoo/applications/dates/model.py` and are
+compiled with `compile_model` (classic: the course's Adam(lr=0.005,
+decay=0.01), i.e. the rate divided by `1 + 0.01 * iterations`,
+per-character softmax, non-autoregressive; default: Adam 3e-3 with cosine decay, Embedding +
 bidirectional GRU encoder + `ParallelAttentionDecoder` with Bahdanau
 attention, teacher-forced in `fit`). The target compares default with the
 course's model as the course trains it. A third run, `classic_constant`,
@@ -31,181 +31,36 @@ free-running greedy decoding, which the teacher-forced `val_exact_match` of
 
 Usage:
 
-    python benchmarks/dates.py                    # full run: ~11 min on 2 cores
+    python -m benchmarks.dates                    # full run: ~11 min on 2 cores
                                                   # (classic with the course's decay:
                                                   # 39 epochs), ~25 min if all hit caps
-    python benchmarks/dates.py --quick            # smoke test, < 90 s
-    python benchmarks/dates.py --classic-epochs 30 --train-size 20000
-    KERAS_BACKEND=jax python benchmarks/dates.py --quick
+    python -m benchmarks.dates --quick            # smoke test, < 90 s
+    python -m benchmarks.dates --classic-epochs 30 --train-size 20000
+    KERAS_BACKEND=jax python -m benchmarks.dates --quick
 """
 
 from __future__ import annotations
 
-import argparse
-import datetime
 import os
-import platform
 import statistics
 import sys
 import time
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
-import keras  # noqa: E402
 import numpy as np  # noqa: E402
 
-# Benchmark the checkout this script lives in, installed or not.
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from _common import backend_version, cpu_model, load_average, print_table  # noqa: E402
-
-import attention_zoo  # noqa: E402
 from attention_zoo.applications.dates import data  # noqa: E402
-from attention_zoo.applications.dates import model as models  # noqa: E402
+from benchmarks import dates_training as training  # noqa: E402
+from benchmarks import harness  # noqa: E402
 
-THRESHOLD = 0.995  # validation exact match to reach
-TARGET_RATIO = 10.0  # classic time / default time >= 10
-# variant -> (model kind, the course's learning-rate decay)
-VARIANTS = {
-    "classic": ("classic", True),
-    "classic_constant": ("classic", False),
-    "default": ("default", False),
+# Options whose defaults depend on --quick: (full, --quick, help).
+QUICK_OPTIONS = {
+    "train_size": (30000, 1000, "training dates"),
+    "val_size": (2000, 200, "validation dates"),
+    "classic_epochs": (40, 2, "epoch cap of classic"),
+    "default_epochs": (20, 2, "epoch cap of default"),
 }
-KINDS = tuple(VARIANTS)
-BATCH_SIZE = {"classic": 100, "default": 128}  # classic: the course's
-DECODE_REPEATS = 5
-DECODE_MIN_SAMPLE_S = 0.2
-
-
-# ---------------------------------------------------------------- training
-
-
-class TimeToAccuracy(keras.callbacks.Callback):
-    """Records epoch end times; stops once validation exact match >= threshold.
-
-    `start` is the `time.perf_counter()` taken just before `model.fit`, so
-    times include everything `fit` does before the first batch.
-    """
-
-    def __init__(self, start: float, threshold: float = THRESHOLD, label: str = ""):
-        super().__init__()
-        self.start = start
-        self.threshold = threshold
-        self.label = label
-        self.monitor = None
-        self.epoch_end_s = []
-        self.scores = []
-        self.reached_epoch = None  # 1-based
-        self.reached_s = None
-
-    def on_epoch_end(self, epoch, logs=None):
-        elapsed = time.perf_counter() - self.start
-        logs = logs or {}
-        if self.monitor is None:
-            names = [k for k in logs if k.startswith("val_") and "exact_match" in k]
-            if len(names) != 1:
-                raise KeyError(
-                    "expected one validation exact-match metric in the logs. "
-                    f"Received: {sorted(logs)}"
-                )
-            self.monitor = names[0]
-            print(f"  {self.label} metrics: {sorted(logs)}", file=sys.stderr)
-        score = float(logs[self.monitor])
-        self.epoch_end_s.append(elapsed)
-        self.scores.append(score)
-        print(
-            f"  {self.label} epoch {epoch + 1}: {self.monitor} {score:.4f}, "
-            f"loss {float(logs['loss']):.4f}, {elapsed:.1f} s since fit start",
-            file=sys.stderr,
-            flush=True,
-        )
-        if score >= self.threshold and self.reached_epoch is None:
-            self.reached_epoch = epoch + 1
-            self.reached_s = elapsed
-            self.model.stop_training = True
-
-
-def train(variant, vocabulary, train_set, val_set, epochs, seed):
-    kind, course_decay = VARIANTS[variant]
-    iso = data.IsoVocabulary()
-
-    def arrays(examples):
-        return models.training_arrays(
-            kind,
-            vocabulary.encode([e.text for e in examples]),
-            iso.encode([e.iso for e in examples]),
-        )
-
-    x, y = arrays(train_set)
-    validation = arrays(val_set)
-    keras.utils.set_random_seed(seed)  # same initial state whatever the order
-    if kind == "classic":
-        model = models.build_classic(len(vocabulary))
-    else:
-        model = models.build_default(len(vocabulary))
-    models.compile_model(model, kind, course_decay=course_decay)
-    load_before = load_average()
-    cpu_start = time.process_time()
-    start = time.perf_counter()
-    callback = TimeToAccuracy(start, label=variant)
-    history = model.fit(
-        x,
-        y,
-        validation_data=validation,
-        batch_size=BATCH_SIZE[kind],
-        epochs=epochs,
-        verbose=0,
-        callbacks=[callback],
-    )
-    fit_s = time.perf_counter() - start
-    cpu_s = time.process_time() - cpu_start
-    return {
-        "model": model,
-        "kind": kind,
-        "variant": variant,
-        "history_keys": sorted(history.history),
-        "callback": callback,
-        "fit_s": fit_s,
-        "cpu_s": cpu_s,
-        "epochs_run": len(callback.scores),
-        "epoch_cap": epochs,
-        "load": (load_before, load_average()),
-    }
-
-
-# ---------------------------------------------------------------- decoding
-
-
-def measure_decoding(model, kind, vocabulary, val_set):
-    """Compiled predict on the whole validation set: seq/s and exact match."""
-    source = vocabulary.encode([e.text for e in val_set])
-    target = data.IsoVocabulary().encode([e.iso for e in val_set])
-    predict = models.compiled(models.make_predict_fn(model, kind))
-
-    def call():
-        ids, attention = predict(source)
-        return keras.ops.convert_to_numpy(ids), keras.ops.convert_to_numpy(attention)
-
-    start = time.perf_counter()
-    ids, _ = call()  # warm-up: tracing and compilation
-    first_call_s = time.perf_counter() - start
-    exact = float((ids == target).all(axis=1).mean())
-    rates = []
-    for _ in range(DECODE_REPEATS):
-        calls, start = 0, time.perf_counter()
-        while True:
-            call()
-            calls += 1
-            elapsed = time.perf_counter() - start
-            if elapsed >= DECODE_MIN_SAMPLE_S:
-                break
-        rates.append(calls * len(source) / elapsed)
-    return {
-        "seq_per_s": statistics.median(rates),
-        "spread": (max(rates) - min(rates)) / 2,
-        "exact": exact,
-        "first_call_s": first_call_s,
-    }
-
 
 # ----------------------------------------------------------------- report
 
@@ -223,14 +78,13 @@ def ratio_and_verdict(classic, default) -> tuple[str, str]:
     d_s, d_ok = time_to_accuracy(default)
     ratio = c_s / d_s
     if c_ok and d_ok:
-        verdict = "PASS" if ratio >= TARGET_RATIO else "**FAIL**"
-        return f"{ratio:.1f}x", verdict
+        return f"{ratio:.1f}x", harness.verdict(ratio >= training.TARGET_RATIO)
     if d_ok:  # classic never reached the threshold: c_s is a lower bound
         text = f"> {ratio:.1f}x (lower bound: classic did not reach 99.5 %)"
-        if ratio >= TARGET_RATIO:
+        if ratio >= training.TARGET_RATIO:
             return text, "PASS (even the lower bound is >= 10x)"
         return text, (
-            f"**NOT SHOWN**: the lower bound {ratio:.1f}x is < {TARGET_RATIO:g}x; "
+            f"**NOT SHOWN**: the lower bound {ratio:.1f}x is < {training.TARGET_RATIO:g}x; "
             "a longer classic run would be needed to decide"
         )
     if c_ok:
@@ -241,9 +95,10 @@ def ratio_and_verdict(classic, default) -> tuple[str, str]:
 def report(args, results, decoding, header_lines):
     classic, default = results["classic"], results["default"]
     constant = results["classic_constant"]
-    print(f"### Date normalization, {backend_version()} ({header_lines['mode']})\n")
-    for line in header_lines["lines"]:
-        print(f"- {line}")
+    print(
+        f"### Date normalization, {harness.backend_version()} ({header_lines['mode']})\n"
+    )
+    harness.print_facts(header_lines["lines"])
     print()
 
     def epochs_cell(r):
@@ -277,15 +132,15 @@ def report(args, results, decoding, header_lines):
 
     def row(name, fn, ratio=None):
         """`ratio(baseline, default) -> str`, shown against both classics."""
-        cells = [name] + [fn(results[k]) for k in KINDS]
+        cells = [name] + [fn(results[k]) for k in training.KINDS]
         for baseline in (classic, constant):
             cells.append("" if ratio is None else ratio(baseline, default))
         rows.append(cells)
 
-    ratio_text, verdict = ratio_and_verdict(classic, default)
+    ratio_text, target_result = ratio_and_verdict(classic, default)
     row(
         "batch size / epoch cap",
-        lambda r: f"{BATCH_SIZE[r['kind']]} / {r['epoch_cap']}",
+        lambda r: f"{training.BATCH_SIZE[r['kind']]} / {r['epoch_cap']}",
     )
     row("epochs to 99.5 % val exact match", epochs_cell)
     row(
@@ -335,7 +190,7 @@ def report(args, results, decoding, header_lines):
         "process CPU time / wall time during fit",
         lambda r: f"{r['cpu_s'] / r['fit_s']:.2f}",
     )
-    print_table(
+    harness.print_table(
         [
             "",
             "classic (course: decay)",
@@ -351,23 +206,23 @@ def report(args, results, decoding, header_lines):
         "Ratios, against each classic: time to 99.5 % = classic / default (how many times sooner "
         "default gets there); mean epoch time = classic / default; decode "
         "throughput and parameters = default / classic. Decode throughput: "
-        f"median of {DECODE_REPEATS} samples, each >= {DECODE_MIN_SAMPLE_S} s of "
+        f"median of {training.DECODE_REPEATS} samples, each >= {training.DECODE_MIN_SAMPLE_S} s of "
         "back-to-back calls on the whole validation set, after one warm-up "
         "call; ± half the range. CPU time / wall time: 2.00 would be both "
         "cores busy with this process alone.\n"
     )
-    for kind in KINDS:
+    for kind in training.KINDS:
         scores = " ".join(f"{100 * s:.1f}" for s in results[kind]["callback"].scores)
         print(f"- {kind} val exact match by epoch, %: {scores}")
     print()
-    print_table(
+    harness.print_table(
         ["target", "measured", "result"],
         [
             [
                 "default reaches 99.5 % >= 10x sooner than classic (as the course "
                 "trains it)",
                 ratio_text,
-                verdict,
+                target_result,
             ]
         ],
         numeric_columns=True,
@@ -375,66 +230,18 @@ def report(args, results, decoding, header_lines):
 
 
 def parse_args(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument(
-        "--train-size", type=int, default=None, help="default 30000, --quick 1000"
+    parser = harness.argument_parser(__doc__)
+    return harness.parse_quick_args(
+        parser, argv, "tiny sizes: a smoke test, < 90 s", QUICK_OPTIONS
     )
-    parser.add_argument(
-        "--val-size", type=int, default=None, help="default 2000, --quick 200"
-    )
-    parser.add_argument(
-        "--classic-epochs",
-        type=int,
-        default=None,
-        help="epoch cap of classic (default 40, --quick 2)",
-    )
-    parser.add_argument(
-        "--default-epochs",
-        type=int,
-        default=None,
-        help="epoch cap of default (default 20, --quick 2)",
-    )
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument(
-        "--quick", action="store_true", help="tiny sizes: a smoke test, < 90 s"
-    )
-    args = parser.parse_args(argv)
-    defaults = (
-        {"train_size": 1000, "val_size": 200, "classic_epochs": 2, "default_epochs": 2}
-        if args.quick
-        else {
-            "train_size": 30000,
-            "val_size": 2000,
-            "classic_epochs": 40,
-            "default_epochs": 20,
-        }
-    )
-    for name, value in defaults.items():
-        if getattr(args, name) is None:
-            setattr(args, name, value)
-    return args
 
 
 def main(argv=None):
     args = parse_args(argv)
-    if keras.backend.backend() == "tensorflow":
-        import tensorflow as tf
-
-        tf.get_logger().setLevel("ERROR")
-    try:
-        usable_cpus = len(os.sched_getaffinity(0))
-    except AttributeError:
-        usable_cpus = os.cpu_count()
-    command = " ".join(["python", *sys.argv])
-    if "KERAS_BACKEND" in os.environ:
-        command = f"KERAS_BACKEND={os.environ['KERAS_BACKEND']} {command}"
+    harness.quiet_tensorflow()
     started = time.perf_counter()
-    load_before = load_average()
-    print(
-        f"backend {backend_version()}, keras {keras.__version__}, "
-        f"CPUs {os.cpu_count()} (usable {usable_cpus})",
-        file=sys.stderr,
-    )
+    load_before = harness.load_average()
+    print(f"backend {harness.backend_version()}", file=sys.stderr)
 
     start = time.perf_counter()
     train_set, val_set, _ = data.make_splits(
@@ -448,33 +255,31 @@ def main(argv=None):
     for variant in ("default", "classic_constant", "classic"):
         epochs = args.default_epochs if variant == "default" else args.classic_epochs
         print(f"training {variant} (cap {epochs} epochs)", file=sys.stderr, flush=True)
-        result = train(variant, vocabulary, train_set, val_set, epochs, args.seed)
+        result = training.train(
+            variant, vocabulary, train_set, val_set, epochs, args.seed
+        )
         results[variant] = result
         print(f"  {variant} history keys: {result['history_keys']}", file=sys.stderr)
-        decoding[variant] = measure_decoding(
+        decoding[variant] = training.measure_decoding(
             result["model"], result["kind"], vocabulary, val_set
         )
-    load_after = load_average()
+    load_after = harness.load_average()
 
-    now = datetime.datetime.now().astimezone()
-    monitors = ", ".join(f"{k}: `{results[k]['callback'].monitor}`" for k in KINDS)
-    lines = [
-        f"date: {now.isoformat(timespec='seconds')}",
-        f"command: `{command}`",
-        f"versions: backend {backend_version()}, keras {keras.__version__}, "
-        f"attention_zoo {attention_zoo.__version__}, numpy {np.__version__}, "
-        f"python {platform.python_version()}",
-        f"machine: {cpu_model()}, CPU count {os.cpu_count()} (usable {usable_cpus}), "
-        f"{platform.system()} {platform.machine()}; load average (1, 5, 15 min) "
-        f"{load_before} at start, {load_after} at end; during fit: "
+    monitors = ", ".join(
+        f"{k}: `{results[k]['callback'].monitor}`" for k in training.KINDS
+    )
+    lines = harness.run_facts() + [
+        f"load average (1, 5, 15 min): {load_before} at start, {load_after} at end; "
+        "during fit: "
         + ", ".join(
-            f"{k} {results[k]['load'][0]} -> {results[k]['load'][1]}" for k in KINDS
+            f"{k} {results[k]['load'][0]} -> {results[k]['load'][1]}"
+            for k in training.KINDS
         ),
         f"data: `make_splits({args.train_size}, {args.val_size}, 0, seed={args.seed})`"
         f" in {data_s:.1f} s; input vocabulary {len(vocabulary)} (with pad, unk); "
         f"Tx {data.TX}, Ty {data.TY}; `keras.utils.set_random_seed({args.seed})` "
         "before building each model",
-        f"threshold: validation exact match >= {100 * THRESHOLD:g} % at an epoch end "
+        f"threshold: validation exact match >= {100 * training.THRESHOLD:g} % at an epoch end "
         f"({monitors})",
     ]
     mode = "--quick" if args.quick else f"{args.train_size:,} training dates"

@@ -26,15 +26,14 @@ Reported per mechanism:
 
 Usage:
 
-    python benchmarks/mechanisms.py                       # all mechanisms
-    python benchmarks/mechanisms.py --only bahdanau local-p
-    python benchmarks/mechanisms.py --quick               # smoke run, tiny data
-    KERAS_BACKEND=jax python benchmarks/mechanisms.py     # e.g. on a GPU
+    python -m benchmarks.mechanisms                       # all mechanisms
+    python -m benchmarks.mechanisms --only bahdanau local-p
+    python -m benchmarks.mechanisms --quick               # smoke run, tiny data
+    KERAS_BACKEND=jax python -m benchmarks.mechanisms     # e.g. on a GPU
 """
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import json
 import os
@@ -47,12 +46,12 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 import keras  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from _common import backend_version, cpu_model, load_average, print_table  # noqa: E402
-
-import attention_zoo  # noqa: E402
 from attention_zoo.applications.dates import data, tasks  # noqa: E402
-from attention_zoo.applications.dates.model import ATTENTIONS, default_learning_rate  # noqa: E402
+from attention_zoo.applications.dates.model import (  # noqa: E402
+    ATTENTIONS,
+    default_learning_rate,
+)
+from benchmarks import harness  # noqa: E402
 
 TARGET = 0.99
 DECODE_BATCH = 1000
@@ -62,12 +61,11 @@ DECODE_REPEATS = 5
 def decode_step_ms(normalizer, texts) -> float:
     """Milliseconds per greedy decoder step for a batch of `DECODE_BATCH`."""
     source = normalizer.vocabulary.encode(texts[:DECODE_BATCH])
-    keras.ops.convert_to_numpy(normalizer._predict(source)[0])  # warm-up
-    samples = []
-    for _ in range(DECODE_REPEATS):
-        start = time.perf_counter()
-        keras.ops.convert_to_numpy(normalizer._predict(source)[0])
-        samples.append(time.perf_counter() - start)
+    samples = harness.sample_times(
+        lambda: keras.ops.convert_to_numpy(normalizer._predict(source)[0]),
+        DECODE_REPEATS,
+        warmup=1,
+    )
     return 1000 * statistics.median(samples) / (data.TY + 1)
 
 
@@ -96,7 +94,7 @@ def run_one(name: str, config: tasks.TrainConfig) -> dict:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = harness.argument_parser(__doc__)
     parser.add_argument("--only", nargs="+", choices=list(ATTENTIONS), default=None)
     parser.add_argument("--epochs", type=int, default=tasks.TrainConfig.epochs)
     parser.add_argument("--train-size", type=int, default=tasks.TrainConfig.n_train)
@@ -111,9 +109,8 @@ def main(argv=None) -> int:
 
     print(f"# Attention mechanisms on the dates task ({datetime.date.today()})")
     print(
-        f"\nBackend {backend_version()}, Keras {keras.__version__}, "
-        f"attention_zoo {attention_zoo.__version__}; CPU {cpu_model()}, "
-        f"{os.cpu_count()} cores; load average before: {load_average()}"
+        f"\nVersions: {harness.versions_line()}; machine: {harness.machine_line()}; "
+        f"load average before: {harness.load_average()}"
     )
     print(f"Configuration: {json.dumps(config)}\n")
     results = []
@@ -141,7 +138,7 @@ def main(argv=None) -> int:
                 f"{r['parameters']:,}",
             ]
         )
-    print_table(
+    harness.print_table(
         [
             "attention",
             "learning rate",
@@ -154,7 +151,7 @@ def main(argv=None) -> int:
         ],
         rows,
     )
-    print(f"Load average after: {load_average()}")
+    print(f"Load average after: {harness.load_average()}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)

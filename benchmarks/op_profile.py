@@ -3,11 +3,11 @@
 TensorFlow only. Builds each step as a graph, runs it in a
 `tf.compat.v1.Session` with full tracing and sums the per-op times of
 `RunMetadata.step_stats` over `--calls` calls. Explains the ratios of
-`attention_layers.py` without XLA:
+`benchmarks.attention_layers` without XLA:
 
 1. forward + backward of `BahdanauAttention(units)` at (Tq, Tv) and of the
    deeplearning.ai per-step formulation with the same weights (baseline (a)
-   of `attention_layers.py`);
+   of `benchmarks.attention_layers`);
 2. one decoding step over a memory projected once (`attend`) and with the
    memory projected again (`layer(query_t, value)`).
 
@@ -19,33 +19,21 @@ run in parallel; the wall time of untraced calls is printed too.
 
 Usage:
 
-    python benchmarks/op_profile.py                  # (Tq, Tv) = (10, 30), Tv 100
-    python benchmarks/op_profile.py --tq 30 --tv 100 --decode-tv 300
+    python -m benchmarks.op_profile                  # (Tq, Tv) = (10, 30), Tv 100
+    python -m benchmarks.op_profile --tq 30 --tv 100 --decode-tv 300
 """
 
 from __future__ import annotations
 
-import argparse
 import collections
-import datetime
 import os
-import platform
-import sys
 import time
 
 os.environ.setdefault("KERAS_BACKEND", "tensorflow")
 
 import numpy as np  # noqa: E402
 
-# Benchmark the checkout this script lives in, installed or not.
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from _common import (  # noqa: E402
-    cpu_model,
-    load_average,
-    memory_allocator,
-    print_table,
-)
+from benchmarks import harness  # noqa: E402
 
 # Elementwise ops whose throughput is reported (output elements per ms).
 ELEMENTWISE = ("Tanh", "TanhGrad", "AddV2", "BiasAdd", "Mul")
@@ -117,7 +105,7 @@ def variable(tf, rng, shape):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = harness.argument_parser(__doc__)
     parser.add_argument("--tq", type=int, default=10)
     parser.add_argument("--tv", type=int, default=30)
     parser.add_argument("--decode-tv", type=int, default=100)
@@ -131,29 +119,26 @@ def main(argv=None):
 
     if keras.backend.backend() != "tensorflow":
         raise SystemExit(
-            "op_profile.py reads TensorFlow's step stats: run it with "
+            "benchmarks.op_profile reads TensorFlow's step stats: run it with "
             f"KERAS_BACKEND=tensorflow. Received: {keras.backend.backend()!r}"
         )
     import tensorflow as tf
 
     tf.get_logger().setLevel("ERROR")
     tf.compat.v1.disable_eager_execution()
-    from attention_layers import CourseAttention, bahdanau_weights, course_weights
-
     from attention_zoo.layers import BahdanauAttention
+    from benchmarks.attention_variants import (
+        CourseAttention,
+        bahdanau_weights,
+        course_weights,
+    )
 
     rng = np.random.default_rng(0)
     b, d, u = args.batch, args.dim, args.units
-    print(f"### tensorflow {tf.__version__}, graph mode, no XLA: op profile\n")
-    now = datetime.datetime.now().astimezone()
-    print(f"- date: {now.isoformat(timespec='seconds')}")
-    print(f"- command: `python {' '.join(sys.argv)}`")
-    print(f"- keras {keras.__version__}, python {platform.python_version()}")
+    harness.print_header(f"tensorflow {tf.__version__}, graph mode, no XLA: op profile")
     print(
-        f"- machine: {cpu_model()}, os.cpu_count()={os.cpu_count()}, "
-        f"allocator {memory_allocator()}"
+        f"- {args.calls} traced calls per step; load average {harness.load_average()}"
     )
-    print(f"- {args.calls} traced calls per step; load average {load_average()}")
     print("- checked before timing: (a) with our weights copied in gives our output\n")
 
     query = variable(tf, rng, (b, args.tq, d))
@@ -210,7 +195,9 @@ def main(argv=None):
             f"Wall time per untraced call {wall_us:.0f} µs; summed op time "
             f"{total:.0f} µs. Batch {b}, features {d}, units {u}.\n"
         )
-        print_table(["op type", "ops", "µs per call", "share", "throughput"], rows)
+        harness.print_table(
+            ["op type", "ops", "µs per call", "share", "throughput"], rows
+        )
     ratio = walls["(a) per-step form"] / walls["BahdanauAttention"]
     once = walls["step, memory projected again"] / walls["step, memory projected once"]
     print(
