@@ -26,6 +26,7 @@ from __future__ import annotations
 import keras
 from keras import ops
 
+from attention_zoo.applications.common.compile import compile_function
 from attention_zoo.decoders import ShowAttendTellDecoder
 from attention_zoo.decoding import best_hypothesis, make_step_fn
 from attention_zoo.layers import BahdanauAttention
@@ -260,14 +261,4 @@ def compiled(fn, input_shape, jit_compile: bool = True):
     23.7 images/s at 224 px, batch 32, 2 cores), while it speeds up the
     decoding loops.
     """
-    backend = keras.backend.backend()
-    if backend == "tensorflow":
-        import tensorflow as tf
-
-        signature = [tf.TensorSpec([None, *input_shape], tf.float32)]
-        return tf.function(fn, input_signature=signature, jit_compile=jit_compile)
-    if backend == "jax":
-        import jax
-
-        return jax.jit(fn)
-    return fn
+    return compile_function(fn, input_shape, "float32", jit_compile)

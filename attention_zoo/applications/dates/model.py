@@ -20,6 +20,7 @@ import keras
 import numpy as np
 from keras import ops
 
+from attention_zoo.applications.common.compile import compile_function
 from attention_zoo.applications.dates.data import ISO_CHARS, TX, TY, IsoVocabulary
 from attention_zoo.decoders import ParallelAttentionDecoder
 from attention_zoo.decoding import greedy_search, make_step_fn
@@ -317,15 +318,4 @@ def make_predict_fn(model: keras.Model, kind: str):
 
 def compiled(fn, tx: int = TX):
     """`fn(source_ids)` compiled for the backend (XLA on TensorFlow, jit on JAX)."""
-    backend = keras.backend.backend()
-    if backend == "tensorflow":
-        import tensorflow as tf
-
-        # One trace for every batch size; XLA specializes per shape itself.
-        signature = [tf.TensorSpec([None, tx], tf.int32)]
-        return tf.function(fn, input_signature=signature, jit_compile=True)
-    if backend == "jax":
-        import jax
-
-        return jax.jit(fn)
-    return fn
+    return compile_function(fn, (tx,), "int32")

@@ -25,6 +25,7 @@ import keras
 from keras import ops
 
 from attention_zoo import ops as zoo_ops
+from attention_zoo.applications.common.compile import compile_function
 from attention_zoo.decoders import AttentionRNNDecoder, ParallelAttentionDecoder
 from attention_zoo.decoding import best_hypothesis, make_step_fn
 from attention_zoo.encoders import BidirectionalRNNEncoder
@@ -301,14 +302,4 @@ def make_translate_fn(
 
 def compiled(fn):
     """`fn(source_ids)` compiled for the backend (XLA on TensorFlow, jit on JAX)."""
-    backend = keras.backend.backend()
-    if backend == "tensorflow":
-        import tensorflow as tf
-
-        signature = [tf.TensorSpec([None, None], tf.int32)]
-        return tf.function(fn, input_signature=signature, jit_compile=True)
-    if backend == "jax":
-        import jax
-
-        return jax.jit(fn)
-    return fn
+    return compile_function(fn, (None,), "int32")

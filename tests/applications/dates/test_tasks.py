@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from attention_zoo.applications.cli import main
-from attention_zoo.applications.dates import data, tasks
+from attention_zoo.applications.dates import data, tasks, training
 from attention_zoo.applications.dates import model as models
 from tests.helpers import assert_cli_refuses_a_file_as_output, run_json_script
 
@@ -255,7 +255,7 @@ def test_distribute_mirrored_on_two_logical_cpus(tmp_path):
 
 def test_distribute_errors(monkeypatch, tmp_path):
     with pytest.raises(ValueError, match="`distribute` must be 'mirrored' or None"):
-        tasks._strategy("multiworker")
+        training._strategy("multiworker")
     monkeypatch.setattr(keras.backend, "backend", lambda: "jax")
     config = tasks.TrainConfig(distribute="mirrored", n_train=10)
     with pytest.raises(ValueError, match="needs the TensorFlow backend"):

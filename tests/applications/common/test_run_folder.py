@@ -1,4 +1,4 @@
-"""Helpers every application shares."""
+"""The run folder helpers of the application skeleton."""
 
 import pytest
 

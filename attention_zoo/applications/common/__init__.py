@@ -1,0 +1,63 @@
+"""The application skeleton: what dates, translation and captioning share.
+
+An application is a folder beside `dates/` with its data sources and model
+(`data`, `model`: `build_model`, an inference function of one batch that
+returns outputs and attention) and these hooks into the skeleton:
+
+1. `config.py`: a `TrainConfig` dataclass. Each field is a flag of
+   `attention-zoo APP train` (`common.cli.add_config_arguments`); its
+   metadata gives the help text, choices, a flag-name override and checks.
+2. A `RunPredictor` subclass (`common.predictor`): `app`,
+   `required_files`, an `__init__` that loads the vocabulary and models of
+   the run folder (`load_model`) after `super().__init__`, `check` for the
+   inputs the model cannot read (raise `InputError`), and a batched predict
+   that runs its `compiled` function through `run_batches`.
+3. `train(output, config, verbose)`: start the folder (`start_run_folder`),
+   write `config.json` and the vocabulary, fit with `tensorboard_callbacks`
+   (`TimeBudget` for a wall-clock budget), save `model.keras`, evaluate.
+4. `export(run_dir, output)`: `export_folder`, a `serve` function of a
+   `tf.string` batch, `write_saved_model`.
+5. `cli.py`: `add_parser(commands)` with the tasks' subparsers (train's
+   flags from `add_config_arguments`) and `run(args, parser)`, which builds
+   the config with `config_from_args` and runs each task inside `run_task`
+   (the one-line error boundary); then one line in
+   `attention_zoo/applications/cli.py` adds the parser.
+
+Shared text handling (the word tokenizer and `WordVocabulary`) is
+`common.text`.
+"""
+
+from attention_zoo.applications.common.compile import compile_function
+from attention_zoo.applications.common.export import export_folder, write_saved_model
+from attention_zoo.applications.common.predictor import InputError, RunPredictor
+from attention_zoo.applications.common.run_folder import (
+    check_run_folder,
+    load_run_model,
+    output_folder,
+    start_run_folder,
+)
+from attention_zoo.applications.common.tfds import tfds_builder, tfds_split
+from attention_zoo.applications.common.training import (
+    TimeBudget,
+    fit_verbosity,
+    history_lists,
+    tensorboard_callbacks,
+)
+
+__all__ = [
+    "InputError",
+    "RunPredictor",
+    "TimeBudget",
+    "check_run_folder",
+    "compile_function",
+    "export_folder",
+    "fit_verbosity",
+    "history_lists",
+    "load_run_model",
+    "output_folder",
+    "start_run_folder",
+    "tensorboard_callbacks",
+    "tfds_builder",
+    "tfds_split",
+    "write_saved_model",
+]

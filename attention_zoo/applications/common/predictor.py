@@ -1,0 +1,89 @@
+"""The base of every application's predictor: a trained run folder, loaded."""
+
+from __future__ import annotations
+
+import json
+
+import keras
+
+from attention_zoo.applications.common.compile import compile_function
+from attention_zoo.applications.common.run_folder import (
+    check_run_folder,
+    load_run_model,
+)
+
+
+class InputError(ValueError):
+    """An input the command line refuses, with the reason."""
+
+
+class RunPredictor:
+    """A trained run folder: inputs in, outputs and their attention out.
+
+    The constructor checks that the folder holds `required_files` and reads
+    `config.json` into `config`; a subclass then loads its vocabulary and
+    models (`load_model`) and names its compiled predict functions
+    (`compiled`).
+
+    Class attributes (hooks):
+        app: the application's command name, as in `attention-zoo APP train`.
+        required_files: the files a finished training leaves in the folder.
+
+    Args:
+        run_dir: the folder `attention-zoo APP train` wrote.
+    """
+
+    app: str = ""
+    required_files: tuple[str, ...] = ("model.keras", "config.json")
+
+    def __init__(self, run_dir):
+        self.run_dir = check_run_folder(run_dir, self.app, self.required_files)
+        self.config = json.loads((self.run_dir / "config.json").read_text())
+        self._fns = {}
+
+    def load_model(self, name: str = "model.keras") -> keras.Model:
+        """The model file `name` of the run folder (see `load_run_model`)."""
+        return load_run_model(self.run_dir / name)
+
+    def compiled(
+        self,
+        key,
+        make_fn,
+        input_shape,
+        dtype: str = "float32",
+        jit_compile: bool = True,
+    ):
+        """The compiled function `key`, built by `make_fn()` the first time.
+
+        `input_shape`, `dtype` and `jit_compile` are `compile_function`'s.
+        """
+        if key not in self._fns:
+            self._fns[key] = compile_function(
+                make_fn(), input_shape, dtype, jit_compile
+            )
+        return self._fns[key]
+
+    def check(self, item) -> None:
+        """Hook: raise `InputError` for an input the model cannot read."""
+
+    def check_all(self, items) -> None:
+        """`check` every item, in order (the first refused one raises)."""
+        for item in items:
+            self.check(item)
+
+    @staticmethod
+    def run_batches(fn, inputs, batch_size: int, prepare):
+        """Yields `(chunk, outputs, attention)` per batch of `inputs`.
+
+        `fn(prepare(chunk))` gives the batch's outputs and attention, which
+        come back as NumPy arrays, the attention as float32 (a
+        mixed-precision model computes it in float16).
+        """
+        for start in range(0, len(inputs), batch_size):
+            chunk = inputs[start : start + batch_size]
+            outputs, attention = fn(prepare(chunk))
+            yield (
+                chunk,
+                keras.ops.convert_to_numpy(outputs),
+                keras.ops.convert_to_numpy(attention).astype("float32"),
+            )

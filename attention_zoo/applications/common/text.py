@@ -1,0 +1,82 @@
+"""Word tokenization shared by Python and the exported TensorFlow graph.
+
+`normalize` lower-cases, puts spaces around every punctuation character of
+`PUNCTUATION` and collapses whitespace; tokens are the space-separated
+pieces. `attention_zoo.export.text` runs the same steps in-graph with RE2,
+so the character class is spelled out rather than written `\\W` (RE2's `\\w`
+is ASCII-only, Python's is Unicode).
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import re
+from pathlib import Path
+
+PUNCTUATION = ".,;:!?¿¡\"'“”‘’«»()[]{}—–-…/*"
+PUNCTUATION_CLASS = "[" + re.escape(PUNCTUATION) + "]"
+_PUNCT = re.compile(f"({PUNCTUATION_CLASS})")
+_SPACE = re.compile(r"[ \t\n\r\f\v]+")
+
+PAD, UNK, START, END = "<pad>", "<unk>", "<start>", "<end>"
+SPECIALS = [PAD, UNK, START, END]
+
+
+def normalize(text: str) -> str:
+    return _SPACE.sub(" ", _PUNCT.sub(r" \1 ", text.lower())).strip(" \t\n\r\f\v")
+
+
+def tokenize(text: str) -> list[str]:
+    normalized = normalize(text)
+    return normalized.split(" ") if normalized else []
+
+
+class WordVocabulary:
+    """The `size` most frequent training words plus `<pad>`, `<unk>`, `<start>`, `<end>`.
+
+    Ties in frequency are broken alphabetically, so the vocabulary is a
+    function of the training texts alone.
+    """
+
+    def __init__(self, tokens):
+        self.tokens = list(tokens)
+        self.index = {t: i for i, t in enumerate(self.tokens)}
+        if self.tokens[:4] != SPECIALS:
+            raise ValueError(
+                f"a vocabulary starts with {SPECIALS}. Received: {self.tokens[:4]}"
+            )
+
+    @classmethod
+    def from_texts(cls, texts, size: int):
+        if size < 5:
+            raise ValueError(f"`size` must be at least 5. Received: size={size}")
+        counts = collections.Counter(t for text in texts for t in tokenize(text))
+        words = sorted(counts, key=lambda w: (-counts[w], w))[: size - len(SPECIALS)]
+        return cls(SPECIALS + words)
+
+    def __len__(self):
+        return len(self.tokens)
+
+    def encode(self, text: str, add_start_end: bool = False) -> list[int]:
+        ids = [self.index.get(t, 1) for t in tokenize(text)]
+        return [2, *ids, 3] if add_start_end else ids
+
+    def decode(self, ids) -> str:
+        words = []
+        for i in ids:
+            i = int(i)
+            if i in (0, 3):  # padding or end
+                break
+            if i >= 4:
+                words.append(self.tokens[i])
+            elif i == 1:
+                words.append(UNK)
+        return " ".join(words)
+
+    def save(self, path) -> None:
+        Path(path).write_text(json.dumps(self.tokens, ensure_ascii=False))
+
+    @classmethod
+    def load(cls, path):
+        return cls(json.loads(Path(path).read_text()))

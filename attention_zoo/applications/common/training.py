@@ -1,0 +1,51 @@
+"""Callbacks and settings every application's training shares."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import time
+
+import keras
+
+
+def fit_verbosity(verbose: int | None) -> int:
+    """`verbose` for `fit`: by default a progress bar on a terminal, one line
+    per epoch otherwise (a log file would fill with progress-bar redraws)."""
+    if verbose is None:
+        return 1 if sys.stdout.isatty() else 2
+    return verbose
+
+
+def history_lists(history) -> dict:
+    """`history.history` as plain floats, for `metrics.json`."""
+    return {k: [float(v) for v in vals] for k, vals in history.history.items()}
+
+
+def tensorboard_callbacks(log_dir) -> list:
+    """`[keras.callbacks.TensorBoard(log_dir)]` where TensorFlow is installed.
+
+    Keras writes TensorBoard logs with `tf.summary` on every backend, so a
+    machine without TensorFlow (a JAX GPU machine, say) trains without logs
+    instead of failing.
+    """
+    if importlib.util.find_spec("tensorflow") is None:
+        return []
+    return [keras.callbacks.TensorBoard(str(log_dir))]
+
+
+class TimeBudget(keras.callbacks.Callback):
+    """Stop training once `seconds` of wall-clock time have passed."""
+
+    def __init__(self, seconds: float):
+        super().__init__()
+        self.seconds = seconds
+        self.stopped = False
+
+    def on_train_begin(self, logs=None):
+        self.start = time.perf_counter()
+
+    def on_train_batch_end(self, batch, logs=None):
+        if time.perf_counter() - self.start > self.seconds:
+            self.model.stop_training = True
+            self.stopped = True

@@ -1,0 +1,49 @@
+"""The date normalizer's training settings: one field, one `train` flag."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from attention_zoo.applications.common.cli import positive
+
+EXAMPLE_INPUTS = ["3rd of May 1979", "Sept. 14, 2001", "jeudi 3 mai 1979", "23.09.1987"]
+
+
+@dataclass
+class TrainConfig:
+    model: str = field(default="default", metadata={"choices": ("default", "classic")})
+    attention: str = field(
+        default="bahdanau",
+        metadata={
+            "help": "attention mechanism of the default model: bahdanau (default) "
+            "or another name of attention_zoo.applications.dates.model.ATTENTIONS "
+            "(see docs/layers.md)"
+        },
+    )
+    epochs: int = field(default=6, metadata={"check": positive})
+    batch_size: int = field(default=128, metadata={"check": positive})
+    n_train: int = field(
+        default=30000, metadata={"flag": "--train-size", "check": positive}
+    )
+    n_validation: int = field(
+        default=2000, metadata={"flag": "--validation-size", "check": positive}
+    )
+    n_test: int = field(
+        default=5000, metadata={"flag": "--test-size", "check": positive}
+    )
+    learning_rate: float | None = field(
+        default=None,
+        metadata={
+            "help": "Adam's initial rate (default: 5e-3 for classic; for default "
+            "3e-3, or 1e-2 with --attention monotonic or mocha)"
+        },
+    )
+    seed: int = 0
+    distribute: str | None = field(
+        default=None,
+        metadata={
+            "choices": ("mirrored",),
+            "help": "train under tf.distribute.MirroredStrategy (TensorFlow backend)",
+        },
+    )
+    units: int = field(default=64, metadata={"cli": False})

@@ -1,0 +1,79 @@
+"""Exact match of a trained run, overall and per format, family, language."""
+
+from __future__ import annotations
+
+import collections
+from pathlib import Path
+
+import numpy as np
+
+from attention_zoo.applications.dates import data
+from attention_zoo.applications.dates.predictor import Normalizer
+
+
+def evaluate_examples(normalizer: Normalizer, examples) -> dict:
+    """Exact match, character accuracy, and exact match per format/family/language."""
+    predictions, _ = normalizer.predict([e.text for e in examples])
+    exact = np.array([p == e.iso for p, e in zip(predictions, examples)])
+    chars = np.array(
+        [
+            sum(a == b for a, b in zip(p.ljust(data.TY), e.iso)) / data.TY
+            for p, e in zip(predictions, examples)
+        ]
+    )
+
+    def breakdown(key):
+        groups = collections.defaultdict(list)
+        for hit, e in zip(exact, examples):
+            groups[getattr(e, key)].append(hit)
+        return {
+            k: {"n": len(v), "exact_match": float(np.mean(v))}
+            for k, v in sorted(groups.items())
+        }
+
+    return {
+        "n": len(examples),
+        "exact_match": float(exact.mean()),
+        "character_accuracy": float(chars.mean()),
+        "by_language": breakdown("language"),
+        "by_family": breakdown("family"),
+        "by_format": breakdown("format_name"),
+        "errors": [
+            {"text": e.text, "expected": e.iso, "predicted": p}
+            for p, e, hit in zip(predictions, examples, exact)
+            if not hit
+        ][:50],
+    }
+
+
+def evaluate(run_dir) -> dict:
+    normalizer = Normalizer(run_dir)
+    test_set = data.load_examples(Path(run_dir) / "data" / "test.json")
+    return evaluate_examples(normalizer, test_set)
+
+
+def format_metrics(metrics: dict, per_format: bool = True) -> str:
+    lines = [
+        f"test dates: {metrics['n']:,}",
+        f"exact match: {100 * metrics['exact_match']:.2f} %",
+        f"character accuracy: {100 * metrics['character_accuracy']:.2f} %",
+        "",
+        "| language | n | exact match |",
+        "| --- | ---: | ---: |",
+    ]
+    lines += [
+        f"| {k} | {v['n']} | {100 * v['exact_match']:.2f} % |"
+        for k, v in metrics["by_language"].items()
+    ]
+    lines += ["", "| family | n | exact match |", "| --- | ---: | ---: |"]
+    lines += [
+        f"| {k} | {v['n']} | {100 * v['exact_match']:.2f} % |"
+        for k, v in metrics["by_family"].items()
+    ]
+    if per_format:
+        lines += ["", "| format | n | exact match |", "| --- | ---: | ---: |"]
+        lines += [
+            f"| `{k}` | {v['n']} | {100 * v['exact_match']:.2f} % |"
+            for k, v in metrics["by_format"].items()
+        ]
+    return "\n".join(lines)

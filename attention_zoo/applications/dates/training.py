@@ -1,0 +1,168 @@
+"""Generate the dates, fit the model, write the run folder, evaluate it."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+import keras
+
+from attention_zoo.applications.common import (
+    fit_verbosity,
+    history_lists,
+    start_run_folder,
+    tensorboard_callbacks,
+)
+from attention_zoo.applications.dates import data
+from attention_zoo.applications.dates import model as models
+from attention_zoo.applications.dates.config import EXAMPLE_INPUTS, TrainConfig
+from attention_zoo.applications.dates.evaluation import evaluate_examples
+from attention_zoo.applications.dates.predictor import Normalizer, plot
+
+
+def _strategy(distribute):
+    if distribute is None:
+        return None
+    if distribute != "mirrored":
+        raise ValueError(
+            f"`distribute` must be 'mirrored' or None. Received: {distribute!r}"
+        )
+    if keras.backend.backend() != "tensorflow":
+        raise ValueError(
+            "--distribute mirrored needs the TensorFlow backend (tf.distribute). "
+            f"Received: KERAS_BACKEND={keras.backend.backend()}"
+        )
+    import tensorflow as tf
+
+    return tf.distribute.MirroredStrategy()
+
+
+class EpochTimer(keras.callbacks.Callback):
+    """Wall-clock seconds of every epoch, validation included."""
+
+    def on_train_begin(self, logs=None):
+        self.seconds = []
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self._start = time.perf_counter()
+
+    def on_epoch_end(self, epoch, logs=None):
+        self.seconds.append(time.perf_counter() - self._start)
+
+
+def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -> dict:
+    """Generate data, fit the model, save the run folder, evaluate it.
+
+    `verbose` is Keras's: by default a progress bar on a terminal and one
+    line per epoch otherwise.
+    """
+    verbose = fit_verbosity(verbose)
+    if config.model not in models.MODELS:
+        raise ValueError(
+            f"`model` must be one of {models.MODELS}. Received: {config.model!r}"
+        )
+    if config.attention not in models.ATTENTIONS:
+        raise ValueError(
+            f"`attention` must be one of {tuple(models.ATTENTIONS)}. Received: "
+            f"{config.attention!r}"
+        )
+    if config.model == "classic" and config.attention != "bahdanau":
+        raise ValueError(
+            "`attention` selects the mechanism of the default model; the "
+            "classic model has the course's own attention. Received: "
+            f"model='classic', attention={config.attention!r}"
+        )
+    if config.learning_rate is not None and not config.learning_rate > 0:
+        raise ValueError(
+            f"`learning_rate` must be positive. Received: learning_rate={config.learning_rate}"
+        )
+    strategy = _strategy(config.distribute)  # fails before anything is written
+    run = start_run_folder(output, ("model.keras", "metrics.json"))
+    (run / "data").mkdir(parents=True, exist_ok=True)
+    keras.utils.set_random_seed(config.seed)
+    train_set, val_set, test_set = data.make_splits(
+        config.n_train, config.n_validation, config.n_test, seed=config.seed
+    )
+    for name, examples in (
+        ("train", train_set),
+        ("validation", val_set),
+        ("test", test_set),
+    ):
+        data.save_examples(run / "data" / f"{name}.json", examples)
+    vocabulary = data.CharVocabulary.from_texts([e.text for e in train_set])
+    (run / "vocabulary.json").write_text(
+        json.dumps(vocabulary.to_json(), ensure_ascii=False)
+    )
+    (run / "config.json").write_text(
+        json.dumps({**asdict(config), "tx": data.TX, "ty": data.TY})
+    )
+    iso = data.IsoVocabulary()
+
+    def arrays(examples):
+        return models.training_arrays(
+            config.model,
+            vocabulary.encode([e.text for e in examples]),
+            iso.encode([e.iso for e in examples]),
+        )
+
+    x, y = arrays(train_set)
+    validation = arrays(val_set)
+    scope = strategy.scope() if strategy else _null_scope()
+    with scope:
+        if config.model == "classic":
+            model = models.build_classic(len(vocabulary))
+        else:
+            model = models.build_default(
+                len(vocabulary), units=config.units, attention=config.attention
+            )
+        steps = -(-len(train_set) // config.batch_size) * config.epochs
+        models.compile_model(
+            model,
+            config.model,
+            config.learning_rate,
+            total_steps=steps,
+            attention=config.attention,
+        )
+    if verbose:
+        replicas = strategy.num_replicas_in_sync if strategy else 1
+        print(
+            f"{config.model} model: {model.count_params():,} parameters, "
+            f"{len(train_set):,} training dates, backend {keras.backend.backend()}, "
+            f"{replicas} replica(s)"
+        )
+    epoch_timer = EpochTimer()
+    start = time.perf_counter()
+    history = model.fit(
+        x,
+        y,
+        validation_data=validation,
+        batch_size=config.batch_size,
+        epochs=config.epochs,
+        verbose=verbose,
+        callbacks=[*tensorboard_callbacks(run / "logs"), epoch_timer],
+    )
+    seconds = time.perf_counter() - start
+    model.save(run / "model.keras")
+    normalizer = Normalizer(run)
+    metrics = evaluate_examples(normalizer, test_set)
+    metrics["training"] = {
+        "seconds": round(seconds, 1),
+        "epochs": config.epochs,
+        "epoch_seconds": [round(t, 2) for t in epoch_timer.seconds],
+        "history": history_lists(history),
+        "replicas": strategy.num_replicas_in_sync if strategy else 1,
+    }
+    (run / "metrics.json").write_text(json.dumps(metrics, indent=1))
+    texts = [e.text for e in test_set[:3]] + EXAMPLE_INPUTS[:1]
+    plot(run, texts, run / "plots", normalizer=normalizer)
+    return metrics
+
+
+class _null_scope:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False

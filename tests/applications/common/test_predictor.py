@@ -1,0 +1,79 @@
+"""The run-folder predictor base, the compile helper and the export folder."""
+
+import json
+
+import keras
+import numpy as np
+import pytest
+
+from attention_zoo.applications.common import (
+    InputError,
+    RunPredictor,
+    compile_function,
+    export_folder,
+)
+
+
+class Doubler(RunPredictor):
+    app = "doubler"
+    required_files = ("config.json",)
+
+    def check(self, item):
+        if item < 0:
+            raise InputError(f"negative input: {item}")
+
+
+def test_predictor_reads_the_config_and_names_missing_files(tmp_path):
+    with pytest.raises(FileNotFoundError, match="`attention-zoo doubler train`"):
+        Doubler(tmp_path)
+    (tmp_path / "config.json").write_text(json.dumps({"k": 1}))
+    predictor = Doubler(tmp_path)
+    assert predictor.config == {"k": 1}
+    predictor.check_all([1, 2])
+    with pytest.raises(InputError, match="negative input: -1"):
+        predictor.check_all([1, -1])
+
+
+def test_compiled_is_built_once_per_key(tmp_path):
+    (tmp_path / "config.json").write_text("{}")
+    predictor = Doubler(tmp_path)
+    made = []
+
+    def make():
+        made.append(1)
+        return lambda x: (x * 2, keras.ops.ones_like(x))
+
+    fn = predictor.compiled("double", make, (3,))
+    assert predictor.compiled("double", make, (3,)) is fn
+    assert len(made) == 1
+
+
+def test_run_batches_returns_numpy_and_float32_attention():
+    def fn(x):
+        return x * 2, keras.ops.cast(x, "float16")
+
+    inputs = np.arange(10, dtype="float32").reshape(5, 2)
+    batches = list(RunPredictor.run_batches(fn, inputs, 2, lambda chunk: chunk))
+    assert [len(chunk) for chunk, _, _ in batches] == [2, 2, 1]
+    outputs = np.concatenate([o for _, o, _ in batches])
+    np.testing.assert_array_equal(outputs, inputs * 2)
+    assert all(a.dtype == np.float32 for _, _, a in batches)
+
+
+@pytest.mark.parametrize("dtype, shape", [("float32", (3,)), ("int32", (None,))])
+def test_compile_function_runs_every_batch_size(dtype, shape):
+    fn = compile_function(lambda x: x + 1, shape, dtype, jit_compile=False)
+    for batch in (1, 4):
+        x = np.zeros((batch, 3), dtype)
+        np.testing.assert_array_equal(keras.ops.convert_to_numpy(fn(x)), x + 1)
+
+
+def test_export_folder_needs_tensorflow(monkeypatch, tmp_path):
+    monkeypatch.setattr(keras.backend, "backend", lambda: "jax")
+    with pytest.raises(ValueError, match="needs KERAS_BACKEND=tensorflow"):
+        export_folder(tmp_path / "saved")
+    monkeypatch.setattr(keras.backend, "backend", lambda: "tensorflow")
+    assert export_folder(tmp_path / "saved") == tmp_path / "saved"
+    (tmp_path / "file").write_text("")
+    with pytest.raises(ValueError, match="an existing file"):
+        export_folder(tmp_path / "file")
