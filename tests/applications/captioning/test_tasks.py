@@ -7,7 +7,7 @@ import keras
 import numpy as np
 import pytest
 
-from attention_zoo.applications.captioning import data, tasks
+from attention_zoo.applications.captioning import data, tasks, training
 from attention_zoo.applications.captioning import model as models
 from attention_zoo.applications.cli import build_parser, main
 from tests.helpers import assert_cli_refuses_a_file_as_output, run_json_script
@@ -114,7 +114,7 @@ def test_bad_counts_and_rates_are_refused_before_any_data(
     def no_data(config):
         raise AssertionError("the data was loaded")
 
-    monkeypatch.setattr(tasks, "load_dataset", no_data)
+    monkeypatch.setattr(training, "load_dataset", no_data)
     with pytest.raises(SystemExit) as error:
         main(["captioning", "train", "--weights", "none", flag, value])
     assert error.value.code == 2
