@@ -28,6 +28,7 @@ Shared text handling (the word tokenizer and `WordVocabulary`) is
 """
 
 from attention_zoo.applications.common.compile import compile_function
+from attention_zoo.applications.common.decodings import decoding_name, decodings
 from attention_zoo.applications.common.export import export_folder, write_saved_model
 from attention_zoo.applications.common.predictor import InputError, RunPredictor
 from attention_zoo.applications.common.run_folder import (
@@ -39,17 +40,24 @@ from attention_zoo.applications.common.run_folder import (
 from attention_zoo.applications.common.tfds import tfds_builder, tfds_split
 from attention_zoo.applications.common.training import (
     TimeBudget,
+    check_max_minutes,
+    check_positive_integers,
     fit_verbosity,
     history_lists,
     tensorboard_callbacks,
+    time_budget,
 )
 
 __all__ = [
     "InputError",
     "RunPredictor",
     "TimeBudget",
+    "check_max_minutes",
+    "check_positive_integers",
     "check_run_folder",
     "compile_function",
+    "decoding_name",
+    "decodings",
     "export_folder",
     "fit_verbosity",
     "history_lists",
@@ -59,5 +67,6 @@ __all__ = [
     "tensorboard_callbacks",
     "tfds_builder",
     "tfds_split",
+    "time_budget",
     "write_saved_model",
 ]

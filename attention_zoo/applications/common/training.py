@@ -49,3 +49,25 @@ class TimeBudget(keras.callbacks.Callback):
         if time.perf_counter() - self.start > self.seconds:
             self.model.stop_training = True
             self.stopped = True
+
+
+def time_budget(max_minutes: float | None) -> TimeBudget | None:
+    """The `TimeBudget` callback of `max_minutes`, or None without a budget."""
+    return TimeBudget(60 * max_minutes) if max_minutes else None
+
+
+def check_positive_integers(config, names) -> None:
+    """Raise ValueError naming the first field of `names` that is not a
+    positive integer (a bool is not one)."""
+    for name in names:
+        value = getattr(config, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(
+                f"`{name}` must be a positive integer. Received: {value!r}"
+            )
+
+
+def check_max_minutes(max_minutes: float | None) -> None:
+    """Raise ValueError unless the wall-clock budget is None or positive."""
+    if max_minutes is not None and not max_minutes > 0:
+        raise ValueError(f"`max_minutes` must be positive. Received: {max_minutes}")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from attention_zoo.applications.captioning import model as models
-from attention_zoo.applications.captioning import tasks
+from attention_zoo.applications.captioning import tasks, training
 from attention_zoo.applications.captioning.scene_generator import (
     generate_scenes,
     scene_splits,
@@ -120,7 +120,7 @@ def test_bad_counts_and_rates_are_refused_before_any_data(
     def no_data(config):
         raise AssertionError("the data was loaded")
 
-    monkeypatch.setattr(tasks, "load_dataset", no_data)
+    monkeypatch.setattr(training, "load_dataset", no_data)
     with pytest.raises(SystemExit) as error:
         main(["captioning", "train", "--weights", "none", flag, value])
     assert error.value.code == 2

@@ -1,0 +1,124 @@
+"""The captioner's training settings: one field, one `train` flag."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from attention_zoo.applications.common.cli import (
+    non_negative,
+    positive,
+    unit_interval,
+)
+
+BACKBONES = ("efficientnet_lite0", "inception_v3", "resnet50", "mobilenet_v2")
+DATASETS = ("scenes", "flickr8k", "coco", "tfds")
+# The grid the caption model attends over: each backbone's last feature map
+# at stride 16 (14 x 14 at 224 px; InceptionV3: 17 x 17 at 299), the
+# resolution of Show, Attend and Tell's VGG grid. Its features are more local
+# than the stride-32 map's, which is what lets attention find the objects
+# (docs/captioning.md measures both).
+FEATURE_LAYERS = {
+    "efficientnet_lite0": "block10_add",
+    "resnet50": "conv4_block6_out",
+    "mobilenet_v2": "block_12_add",
+    "inception_v3": "mixed7",
+}
+MAX_CAPTION_TOKENS = 40
+
+
+def _weights(value: str) -> str | None:
+    return None if value.lower() == "none" else value
+
+
+@dataclass
+class TrainConfig:
+    # `attention-zoo captioning train` sets these three from --flickr8k,
+    # --coco or --tfds.
+    dataset: str = field(default="scenes", metadata={"cli": False})
+    images_dir: str | None = field(  # flickr8k / coco
+        default=None, metadata={"cli": False}
+    )
+    captions_file: str | None = field(  # flickr8k token file / coco JSON
+        default=None, metadata={"cli": False}
+    )
+    tfds_data_dir: str | None = None
+    download: bool = field(default=False, metadata={"help": "let tfds download"})
+    n_train: int = field(  # scenes; tfds: images per split at most
+        default=6000, metadata={"check": positive, "help": "generated scenes"}
+    )
+    n_validation: int = field(default=500, metadata={"check": positive})
+    n_test: int = field(default=1000, metadata={"check": positive})
+    backbone: str = field(default="efficientnet_lite0", metadata={"choices": BACKBONES})
+    weights: str | None = field(
+        default="imagenet",
+        metadata={
+            "type": _weights,
+            "help": "imagenet (offline for efficientnet_lite0), none, or a "
+            ".weights.h5 path",
+        },
+    )
+    image_size: int | None = None  # None: the backbone's default
+    feature_layer: str | None = field(  # None: FEATURE_LAYERS; "last": stride 32
+        default=None,
+        metadata={
+            "help": "backbone layer of the grid (default: the stride-16 map, "
+            "14x14 at 224 px; 'last' for the final 7x7 map)"
+        },
+    )
+    initial_state: str = field(  # or "mean_memory", the paper's
+        default="zeros",
+        metadata={
+            "choices": ("zeros", "mean_memory"),
+            "help": "decoder state before the first word (mean_memory: the "
+            "paper's MLP of the mean feature)",
+        },
+    )
+    fine_tune_blocks: int = field(
+        default=0,
+        metadata={"help": "train the last N encoder blocks too (no feature cache)"},
+    )
+    units: int = field(default=256, metadata={"check": positive, "help": "LSTM units"})
+    embedding_dim: int = 128
+    attention_units: int = 128
+    feature_units: int = 256
+    dropout: float = field(default=0.3, metadata={"check": unit_interval})
+    context_dropout: float = field(  # not in the paper: see docs/captioning.md
+        default=0.5,
+        metadata={
+            "check": unit_interval,
+            "help": "fraction of training steps at which the LSTM does not see "
+            "the attention context (0: the paper's decoder)",
+        },
+    )
+    gate: bool = field(
+        default=True, metadata={"flag": "--no-gate", "help": "drop the beta gate"}
+    )
+    position_embedding: bool = field(
+        default=True,
+        metadata={"flag": "--no-position-embedding", "help": "no grid positions"},
+    )
+    doubly_stochastic: float = field(
+        default=0.0,
+        metadata={
+            "help": "lambda of the doubly stochastic attention term (the paper: 1)"
+        },
+    )
+    vocab_size: int = field(default=5000, metadata={"cli": False})
+    batch_size: int = field(default=64, metadata={"check": positive})
+    epochs: int = field(default=15, metadata={"check": positive})
+    max_minutes: float | None = None
+    learning_rate: float = 2e-3
+    warmup_epochs: float = field(  # linear warm-up, at most half of the training
+        default=1.0,
+        metadata={
+            "check": non_negative,
+            "help": "epochs of linear learning-rate warm-up before the cosine "
+            "decay (at most half of the training)",
+        },
+    )
+    patience: int = field(default=3, metadata={"cli": False})
+    beam_width: int = field(default=3, metadata={"check": positive})
+    alpha: float = field(
+        default=0.0, metadata={"flag": "--length-penalty", "help": "GNMT alpha"}
+    )
+    seed: int = 0

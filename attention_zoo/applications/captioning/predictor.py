@@ -1,0 +1,135 @@
+"""A trained captioning run: images in, captions and attention out.
+
+Documented rules for inputs (CLI, `Captioner` and the SavedModel): an image
+is decoded as RGB (alpha dropped, grayscale replicated, the first frame of
+an animation) and resized to the encoder's square input, aspect ratio not
+kept; empty or undecodable bytes and images of more than `MAX_PIXELS`
+pixels are refused (the CLI exits with an error naming the file; the
+SavedModel returns an empty caption, zero attention and `valid=False` for
+that element and captions the rest).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from attention_zoo import image_codec
+from attention_zoo.applications.captioning import model as models
+from attention_zoo.applications.captioning.features import image_array
+from attention_zoo.applications.common import InputError, RunPredictor, output_folder
+from attention_zoo.applications.common.text import WordVocabulary
+
+MAX_PIXELS = image_codec.MAX_PIXELS
+
+
+class Captioner(RunPredictor):
+    """A trained run: images in, captions and attention out."""
+
+    app = "captioning"
+    required_files = ("model.keras", "encoder.keras", "config.json", "vocabulary.json")
+
+    def __init__(self, run_dir, beam_width: int | None = None):
+        super().__init__(run_dir)
+        self.vocabulary = WordVocabulary.load(self.run_dir / "vocabulary.json")
+        self.encoder = self.load_model("encoder.keras")
+        self.model = self.load_model()
+        self.image_size = int(self.config["resolved_image_size"])
+        self.grid_shape = tuple(self.config["grid_shape"])
+        self.max_length = int(self.config["max_caption_length"])
+        self.beam_width = beam_width or self.config["beam_width"]
+
+    def encode_fn(self):
+        """The compiled encoder: images `(B, S, S, 3)` to features `(B, L, C)`."""
+        # No XLA for the encoder: see `captioning.model.compiled`.
+        return self.compiled(
+            "encode",
+            lambda: lambda x: self.encoder(x, training=False),
+            (self.image_size, self.image_size, 3),
+            jit_compile=False,
+        )
+
+    def caption_fn(self, beam_width: int):
+        """The compiled decoding function: features to tokens and attention."""
+        return self.compiled(
+            beam_width,
+            lambda: models.make_caption_fn(
+                self.model,
+                self.max_length,
+                beam_width=beam_width,
+                alpha=self.config["alpha"] if beam_width > 1 else 0.0,
+            ),
+            tuple(self.model.get_layer("features").output.shape[1:]),
+        )
+
+    def caption_features(self, features, beam_width=None, batch_size: int = 64):
+        """Captions and attention `(T, L)` per row of cached features."""
+        fn = self.caption_fn(beam_width or self.beam_width)
+        return self._run(fn, features, batch_size, lambda b: b.astype("float32"))
+
+    def caption_images(self, images, beam_width=None, batch_size: int = 32):
+        """Captions and attention for arrays, file paths or encoded bytes."""
+        fn, encode = self.caption_fn(beam_width or self.beam_width), self.encode_fn()
+        return self._run(
+            lambda x: fn(encode(x)),
+            list(images),
+            batch_size,
+            lambda b: np.stack([image_array(i, self.image_size) for i in b]),
+        )
+
+    def _run(self, fn, inputs, batch_size, prepare):
+        captions, attention = [], []
+        for _, tokens, weights in self.run_batches(fn, inputs, batch_size, prepare):
+            for row, w in zip(tokens, weights):
+                caption = self.vocabulary.decode(row)
+                captions.append(caption)
+                attention.append(w[: len(caption.split()) + 1] if caption else w[:1])
+        return captions, attention
+
+
+def read_image_file(path) -> bytes:
+    """The bytes of an image file; InputError if it cannot be read as one."""
+    path = Path(path)
+    if path.is_dir():
+        raise InputError(f"{path} is a folder, not an image file")
+    if not path.is_file():
+        raise InputError(f"image file not found: {path}")
+    content = path.read_bytes()
+    try:
+        image_codec.decode_image(content)
+    except ValueError as error:
+        raise InputError(f"{path}: {error}") from None
+    return content
+
+
+def caption(run_dir, paths, beam_width: int | None = None, captioner=None):
+    """`[(path, caption)]`; raises InputError for unreadable image files."""
+    captioner = captioner or Captioner(run_dir, beam_width=beam_width)
+    contents = [read_image_file(p) for p in paths]
+    captions, _ = captioner.caption_images(contents, beam_width)
+    return list(zip(paths, captions))
+
+
+def plot(run_dir, images, output_dir, beam_width=None, captioner=None) -> list[Path]:
+    """One PNG per image: the image, then each word with its attention overlay."""
+    from attention_zoo.plotting import save_image_attention_plot
+
+    output_dir = output_folder(output_dir)
+    captioner = captioner or Captioner(run_dir, beam_width=beam_width)
+    images = [read_image_file(i) if isinstance(i, (str, Path)) else i for i in images]
+    captions, attention = captioner.caption_images(images, beam_width)
+    paths = []
+    for i, (image, text, weights) in enumerate(zip(images, captions, attention)):
+        # A caption cut at max_caption_length has no <end>.
+        words = [*text.split(), "<end>"][: len(weights)]
+        path = output_dir / f"attention_{i}.png"
+        save_image_attention_plot(
+            path,
+            image_array(image, captioner.image_size).astype("uint8"),
+            words,
+            weights,
+            captioner.grid_shape,
+        )
+        paths.append(path)
+    return paths

@@ -1,0 +1,246 @@
+"""Load the data, fit the caption model, write the run folder, evaluate it."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict
+
+import keras
+import numpy as np
+
+from attention_zoo.applications.captioning import model as models
+from attention_zoo.applications.captioning.batches import CaptionBatches
+from attention_zoo.applications.captioning.captions import normalize_caption
+from attention_zoo.applications.captioning.config import MAX_CAPTION_TOKENS, TrainConfig
+from attention_zoo.applications.captioning.dataset import load_dataset, write_items
+from attention_zoo.applications.captioning.evaluation import evaluate_items
+from attention_zoo.applications.captioning.features import (
+    build_encoder,
+    extract_features,
+    image_array,
+)
+from attention_zoo.applications.captioning.predictor import Captioner, plot
+from attention_zoo.applications.common import (
+    check_max_minutes,
+    check_positive_integers,
+    fit_verbosity,
+    history_lists,
+    output_folder,
+    start_run_folder,
+    tensorboard_callbacks,
+    time_budget,
+)
+from attention_zoo.applications.common.text import WordVocabulary
+
+# The settings that make two runs' frozen-encoder features the same.
+FEATURE_KEY = (
+    "dataset", "images_dir", "captions_file", "n_train", "n_validation",
+    "n_test", "seed", "backbone", "weights", "image_size", "feature_layer",
+)  # fmt: skip
+
+
+def _check_config(config: TrainConfig):
+    check_positive_integers(
+        config,
+        (
+            "units",
+            "embedding_dim",
+            "attention_units",
+            "feature_units",
+            "batch_size",
+            "epochs",
+            "beam_width",
+            "n_train",
+            "n_validation",
+            "n_test",
+        ),
+    )
+    if config.fine_tune_blocks < 0:
+        raise ValueError(
+            "`fine_tune_blocks` must be >= 0. Received: "
+            f"fine_tune_blocks={config.fine_tune_blocks}"
+        )
+    if not config.doubly_stochastic >= 0:
+        raise ValueError(
+            "`doubly_stochastic` must be >= 0. Received: "
+            f"doubly_stochastic={config.doubly_stochastic}"
+        )
+    check_max_minutes(config.max_minutes)
+
+
+def _inputs(config, encoder, splits, image_size, feature_cache):
+    """`(train, validation)` model inputs and the test features (or None).
+
+    Cached features of the frozen encoder, shared through `feature_cache`
+    by runs of the same `FEATURE_KEY`; images when the encoder fine-tunes.
+    """
+    train_set, validation_set, test_set = splits
+    if config.fine_tune_blocks:
+        return (
+            np.stack([image_array(i.image, image_size) for i in train_set]),
+            np.stack([image_array(i.image, image_size) for i in validation_set]),
+            None,
+        )
+    key = tuple(getattr(config, name) for name in FEATURE_KEY)
+    if key not in feature_cache:
+        feature_cache[key] = tuple(
+            extract_features(encoder, [i.image for i in items], image_size)
+            for items in splits
+        )
+    return feature_cache[key]
+
+
+def _caption_model(config, encoder, vocabulary):
+    grid_size, channels = int(encoder.output_shape[1]), int(encoder.output_shape[2])
+    return models.build_caption_model(
+        grid_size,
+        channels,
+        len(vocabulary),
+        units=config.units,
+        embedding_dim=config.embedding_dim,
+        attention_units=config.attention_units,
+        feature_units=config.feature_units,
+        dropout=config.dropout,
+        context_dropout=config.context_dropout,
+        gate=config.gate,
+        position_embedding=config.position_embedding,
+        initial_state=config.initial_state,
+        seed=config.seed,
+    )
+
+
+def train(
+    output, config: TrainConfig, verbose: int | None = None, feature_cache=None
+) -> dict:
+    """Load the data, fit the caption model, save the run folder, evaluate it.
+
+    `feature_cache`, a dict the caller keeps, lets runs that differ only in
+    the caption model (e.g. `doubly_stochastic`) share the frozen encoder's
+    features: they are computed once per dataset, backbone and image size.
+    """
+    from attention_zoo.encoders import grid_shape, unfreeze_last_blocks
+
+    verbose = fit_verbosity(verbose)
+    _check_config(config)
+    output_folder(output)  # before the data, which can take long
+    keras.utils.set_random_seed(config.seed)
+    start = time.perf_counter()
+    train_set, validation_set, test_set = load_dataset(config)
+    data_seconds = time.perf_counter() - start
+    run = start_run_folder(output, ("model.keras", "encoder.keras", "metrics.json"))
+    encoder = build_encoder(config)
+    image_size = int(encoder.input_shape[1])
+    grid = grid_shape(encoder)
+    # Words as BLEU's references have them (`evaluate` normalises those the
+    # same way): "R&B" is "r & b" on both sides.
+    vocabulary = WordVocabulary.from_texts(
+        [normalize_caption(c) for item in train_set for c in item.captions],
+        config.vocab_size,
+    )
+    vocabulary.save(run / "vocabulary.json")
+
+    def pairs(items):
+        return [
+            (row, vocabulary.encode(normalize_caption(c)))
+            for row, item in enumerate(items)
+            for c in item.captions
+        ]
+
+    train_pairs, validation_pairs = pairs(train_set), pairs(validation_set)
+    if not train_pairs:
+        raise ValueError("no training caption: the training split is empty")
+    length = min(MAX_CAPTION_TOKENS, max(len(ids) for _, ids in train_pairs) + 1)
+    settings = {
+        **asdict(config),
+        "resolved_image_size": image_size,
+        "grid_shape": list(grid),
+        "max_caption_length": length,
+    }
+    (run / "config.json").write_text(json.dumps(settings, indent=1))
+    if config.dataset != "scenes":
+        write_items(run / "data" / "test.json", test_set)
+
+    cached = config.fine_tune_blocks == 0
+    start = time.perf_counter()
+    train_inputs, validation_inputs, test_features = _inputs(
+        config,
+        encoder,
+        (train_set, validation_set, test_set),
+        image_size,
+        {} if feature_cache is None else feature_cache,
+    )
+    feature_seconds = time.perf_counter() - start
+    caption_model = _caption_model(config, encoder, vocabulary)
+    train_batches = CaptionBatches(
+        train_inputs, train_pairs, config.batch_size, length, seed=config.seed
+    )
+    validation_batches = CaptionBatches(
+        validation_inputs, validation_pairs, config.batch_size, length, shuffle=False
+    )
+    if cached:
+        trained = caption_model
+    else:
+        unfreeze_last_blocks(encoder, config.fine_tune_blocks)
+        trained = models.build_end_to_end_model(encoder, caption_model)
+    total_steps = config.epochs * len(train_batches)
+    warmup_steps = min(
+        round(config.warmup_epochs * len(train_batches)), total_steps // 2
+    )
+    models.compile_caption_model(
+        trained,
+        config.learning_rate,
+        config.doubly_stochastic,
+        decay_steps=total_steps,
+        warmup_steps=warmup_steps,
+    )
+    if verbose:
+        channels = int(encoder.output_shape[2])
+        print(
+            f"captioner: {caption_model.count_params():,} parameters over a "
+            f"{grid[0]}x{grid[1]}x{channels} {config.backbone} grid "
+            f"({'cached features' if cached else f'fine-tuning {config.fine_tune_blocks} blocks'}); "
+            f"{len(train_set):,} training images ({len(train_pairs):,} captions), "
+            f"{len(validation_set):,} validation, {len(test_set):,} test; "
+            f"vocabulary {len(vocabulary)}; backend {keras.backend.backend()}"
+        )
+    callbacks = [
+        keras.callbacks.EarlyStopping(
+            patience=config.patience, restore_best_weights=True
+        ),
+        *tensorboard_callbacks(run / "logs"),
+    ]
+    budget = time_budget(config.max_minutes)
+    if budget:
+        callbacks.insert(0, budget)
+    start = time.perf_counter()
+    history = trained.fit(
+        train_batches,
+        validation_data=validation_batches if len(validation_pairs) else None,
+        epochs=config.epochs,
+        verbose=verbose,
+        callbacks=callbacks,
+    )
+    seconds = time.perf_counter() - start
+    encoder.save(run / "encoder.keras")
+    caption_model.save(run / "model.keras")
+    epochs = len(history.history.get("loss", []))
+    training = {
+        "data_seconds": round(data_seconds, 1),
+        "feature_seconds": round(feature_seconds, 1),
+        "seconds": round(seconds, 1),
+        "epochs": epochs,
+        "steps_per_second": round(epochs * len(train_batches) / seconds, 2),
+        "warmup_steps": warmup_steps,
+        "stopped_by_budget": bool(budget and budget.stopped),
+        "parameters": caption_model.count_params(),
+        "history": history_lists(history),
+    }
+    captioner = Captioner(run)
+    metrics = {
+        "training": training,
+        "test": evaluate_items(captioner, test_set, features=test_features),
+    }
+    (run / "metrics.json").write_text(json.dumps(metrics, indent=1))
+    plot(run, [i.image for i in test_set[:3]], run / "plots", captioner=captioner)
+    return metrics

@@ -1,0 +1,68 @@
+"""The corpus of a training run, split, and the held-out pairs it writes."""
+
+from __future__ import annotations
+
+import csv
+import random
+from pathlib import Path
+
+from attention_zoo.applications.translation import data
+from attention_zoo.applications.translation.config import CORPORA, TrainConfig
+
+
+def load_corpus(config: TrainConfig):
+    """`(train, validation, test)` lists of `data.Pair` for the config's corpus."""
+    if config.corpus not in CORPORA:
+        raise ValueError(
+            f"`corpus` must be one of {CORPORA}. Received: corpus={config.corpus!r}"
+        )
+    if config.corpus == "bible":
+        return data.split_by_book(data.bible_pairs())
+    if config.corpus == "numbers":
+        pairs = data.number_pairs(config.n_pairs, seed=config.seed)
+        return _random_split(pairs, config.seed)
+    if config.corpus == "tsv":
+        if not config.pairs:
+            raise ValueError("corpus 'tsv' needs `pairs`, the path of the TSV file")
+        return _random_split(data.read_tsv_pairs(config.pairs), config.seed)
+    if not config.tfds_name:
+        raise ValueError(
+            "corpus 'tfds' needs `tfds_name`, e.g. 'ted_hrlr_translate/pt_to_en'"
+        )
+    splits = []
+    for split in ("train", "validation", "test"):
+        splits.append(
+            data.tfds_pairs(
+                config.tfds_name,
+                split=split,
+                data_dir=config.tfds_data_dir,
+                download=config.download and split == "train",
+            )
+        )
+    return tuple(splits)
+
+
+def _random_split(pairs, seed, held_out: float = 0.05):
+    """Seeded train/validation/test split with no source string in two splits."""
+    by_source = {}
+    for p in pairs:
+        by_source.setdefault(p.source, []).append(p)
+    sources = sorted(by_source)
+    random.Random(seed).shuffle(sources)
+    n = max(1, int(len(sources) * held_out))
+    pick = lambda keys: [p for k in keys for p in by_source[k]]  # noqa: E731
+    return pick(sources[2 * n :]), pick(sources[:n]), pick(sources[n : 2 * n])
+
+
+def write_pairs(path, pairs):
+    """Write `pairs` as book, source, target rows of a TSV file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f, delimiter="\t")
+        writer.writerows((p.book, p.source, p.target) for p in pairs)
+
+
+def read_pairs(path):
+    """The pairs `write_pairs` wrote to `path`."""
+    with Path(path).open(encoding="utf-8", newline="") as f:
+        return [data.Pair(s, t, b) for b, s, t in csv.reader(f, delimiter="\t")]
