@@ -101,6 +101,9 @@ class AttentionRNNDecoder(RecurrentAttentionBase):
         state from the mean memory), https://arxiv.org/abs/1502.03044
     """
 
+    # `step` reads one memory for the K hypotheses of a sequence (see `step`).
+    shares_constants_across_beams = True
+
     def __init__(
         self,
         cell,

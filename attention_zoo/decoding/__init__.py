@@ -12,8 +12,12 @@ with `tokens` `(B,)` int32 (the previous token), `state` any structure of
 tensors whose leading axis is the batch, `constants` any structure of tensors
 with a leading batch axis that do not change across steps (the encoder memory,
 its projection, its mask), `logits` `(B, V)` and `attention` `(B, Tx)`.
-`attention_zoo.decoding.make_step_fn` builds one from an
-`AttentionRNNDecoder`.
+`attention_zoo.decoding.make_step_fn` builds one, a `StepFunction`, from
+any step decoder (`attention_zoo.decoders.protocol`); a `StepFunction`
+declares whether the step reads one copy of the constants for the
+`beam_width` hypotheses of a sequence (`shares_constants_across_beams`),
+which beam search reads. Any plain callable works too, and gets its
+constants copied per hypothesis.
 
 They are backend-agnostic (keras.ops only), batched, run inside
 `tf.function(jit_compile=True)` / `jax.jit`, and can be traced into a
@@ -39,9 +43,10 @@ from attention_zoo.decoding.best import best_hypothesis
 from attention_zoo.decoding.greedy import greedy_search
 from attention_zoo.decoding.penalties import coverage_penalty, length_penalty
 from attention_zoo.decoding.sampling import sample
-from attention_zoo.decoding.step import make_step_fn
+from attention_zoo.decoding.step import StepFunction, make_step_fn
 
 __all__ = [
+    "StepFunction",
     "beam_search",
     "best_hypothesis",
     "coverage_penalty",

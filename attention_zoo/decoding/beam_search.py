@@ -14,6 +14,7 @@ from attention_zoo.decoding._common import (
     write_beam,
 )
 from attention_zoo.decoding.penalties import coverage_penalty, length_penalty
+from attention_zoo.decoding.step import shares_constants
 
 
 def _tile(x, beam_width):
@@ -55,8 +56,9 @@ def beam_search(
         end_token: as in `greedy_search`.
         max_length: as in `greedy_search`.
         constants: as in `greedy_search`; tiled like the state unless
-            `step_fn.shares_constants_across_beams` is true (as for
-            `make_step_fn`, whose decoder reads one memory for the
+            `step_fn` is a `StepFunction` declaring
+            `shares_constants_across_beams` (as `make_step_fn`'s does for
+            the decoders of this package, which read one memory for the
             `beam_width` hypotheses of a sequence).
         pad_token: as in `greedy_search`.
         beam_width: hypotheses kept per sequence.
@@ -79,7 +81,7 @@ def beam_search(
             f"`beam_width` must be a positive integer. Received: beam_width={beam_width!r}"
         )
     beam_width = int(beam_width)
-    shares = getattr(step_fn, "shares_constants_across_beams", False)
+    shares = shares_constants(step_fn)
     check_batch(
         start_tokens,
         [("initial_state", initial_state)]
