@@ -9,7 +9,17 @@ import numpy as np
 import pytest
 
 from attention_zoo.decoders import FixedContextDecoder
+from tests.decoders.battery import DecoderBattery
 from tests.helpers import to_numpy
+
+
+class TestFixedContextDecoderContract(DecoderBattery):
+    """Teacher forcing == stepping, search, config and .keras round trips."""
+
+    DECODERS = {
+        "gru": lambda: FixedContextDecoder(8),
+        "dropout": lambda: FixedContextDecoder(8, dropout=0.3, seed=1),
+    }
 
 
 def test_fixed_context_decoder_reads_one_context_per_beam():
