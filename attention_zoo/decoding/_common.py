@@ -9,6 +9,12 @@ from keras import ops, tree
 from attention_zoo._checks import is_int, static_shape
 
 NEG_INF = -1e9
+# Upper bounds on the loop sizes. The buffers hold `(B, K, max_length, Tx)`
+# attention floats and sampling draws `(max_length, B, V)` noise up front, so
+# a mistyped size would allocate gigabytes before failing; no application
+# here needs more than a few hundred steps or a beam of a few dozen.
+MAX_LENGTH_LIMIT = 10_000
+BEAM_WIDTH_LIMIT = 1024
 
 
 def check_lengths(max_length, end_token, pad_token):
@@ -17,12 +23,32 @@ def check_lengths(max_length, end_token, pad_token):
         raise ValueError(
             f"`max_length` must be a positive integer. Received: max_length={max_length!r}"
         )
+    if max_length > MAX_LENGTH_LIMIT:
+        raise ValueError(
+            f"`max_length` must be at most {MAX_LENGTH_LIMIT} (the buffers hold "
+            f"every step). Received: max_length={max_length}"
+        )
     for name, token in (("end_token", end_token), ("pad_token", pad_token)):
         if not is_int(token) or token < 0:
             raise ValueError(
                 f"`{name}` must be a non-negative integer. Received: {name}={token!r}"
             )
     return int(max_length), int(end_token), int(pad_token)
+
+
+def check_beam_width(beam_width):
+    """`beam_width` as a Python int in `[1, BEAM_WIDTH_LIMIT]`, or a ValueError."""
+    if not is_int(beam_width) or beam_width < 1:
+        raise ValueError(
+            f"`beam_width` must be a positive integer. Received: beam_width={beam_width!r}"
+        )
+    if beam_width > BEAM_WIDTH_LIMIT:
+        raise ValueError(
+            f"`beam_width` must be at most {BEAM_WIDTH_LIMIT} (every step ranks "
+            f"beam_width * V candidates per sequence). Received: "
+            f"beam_width={beam_width}"
+        )
+    return int(beam_width)
 
 
 def check_batch(start_tokens, named_structures):

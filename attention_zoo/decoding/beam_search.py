@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from keras import ops, tree
 
-from attention_zoo._checks import is_int
+from attention_zoo._checks import checked_real
 from attention_zoo.decoding._common import (
     NEG_INF,
     check_batch,
+    check_beam_width,
     check_lengths,
     never_pad,
     until_done,
@@ -54,16 +55,19 @@ def beam_search(
             (row `b * beam_width + k`).
         start_tokens: as in `greedy_search`.
         end_token: as in `greedy_search`.
-        max_length: as in `greedy_search`.
+        max_length: as in `greedy_search` (at most `MAX_LENGTH_LIMIT`,
+            10,000).
         constants: as in `greedy_search`; tiled like the state unless
             `step_fn` is a `StepFunction` declaring
             `shares_constants_across_beams` (as `make_step_fn`'s does for
             the decoders of this package, which read one memory for the
             `beam_width` hypotheses of a sequence).
         pad_token: as in `greedy_search`.
-        beam_width: hypotheses kept per sequence.
-        alpha: length penalty exponent (0 disables it).
-        beta: coverage penalty weight (0 disables it).
+        beam_width: hypotheses kept per sequence, at most
+            `BEAM_WIDTH_LIMIT` (1024).
+        alpha: length penalty exponent, a finite float >= 0 (0 disables
+            it).
+        beta: coverage penalty weight, a finite float >= 0 (0 disables it).
         memory_mask: optional boolean `(B, Tx)`, source positions that count
             (with a decoder of several mechanisms, whose attention is their
             alignments concatenated, the masks concatenated the same way)
@@ -76,11 +80,9 @@ def beam_search(
         placeholders scored about `-1e9 / lp`, far below any real one.
     """
     max_length, end_token, pad_token = check_lengths(max_length, end_token, pad_token)
-    if not is_int(beam_width) or beam_width < 1:
-        raise ValueError(
-            f"`beam_width` must be a positive integer. Received: beam_width={beam_width!r}"
-        )
-    beam_width = int(beam_width)
+    beam_width = check_beam_width(beam_width)
+    alpha = checked_real("beam_search", "alpha", alpha, minimum=0.0)
+    beta = checked_real("beam_search", "beta", beta, minimum=0.0)
     shares = shares_constants(step_fn)
     check_batch(
         start_tokens,

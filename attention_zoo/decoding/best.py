@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from attention_zoo._checks import checked_real
+from attention_zoo.decoding._common import check_beam_width
 from attention_zoo.decoding.beam_search import beam_search
 from attention_zoo.decoding.greedy import greedy_search
 
@@ -35,6 +37,8 @@ def best_hypothesis(
         `(B, T)`, `scores` `(B,)`, `lengths` `(B,)`, `attention`
         `(B, T, Tx)`.
     """
+    beam_width = check_beam_width(beam_width)
+    alpha = checked_real("best_hypothesis", "alpha", alpha, minimum=0.0)
     if beam_width == 1:
         return greedy_search(
             step_fn, initial_state, start_tokens, end_token, max_length, constants,

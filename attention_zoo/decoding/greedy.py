@@ -23,7 +23,8 @@ def greedy_search(
         initial_state: structure of tensors with leading axis `B`.
         start_tokens: int `(B,)`, the first input token of every sequence.
         end_token: id that ends a sequence.
-        max_length: most tokens generated per sequence.
+        max_length: most tokens generated per sequence, at most
+            `MAX_LENGTH_LIMIT` (10,000) of `attention_zoo.decoding._common`.
         constants: structure of tensors passed to every step unchanged.
         pad_token: id written after the end of a sequence; a live sequence
             never emits it, unless it is also `end_token`.

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import keras
+import numpy as np
 from keras import ops
 
-from attention_zoo._checks import is_int
+from attention_zoo._checks import checked_real, is_int
 from attention_zoo.decoding._common import NEG_INF, check_lengths, run_token_loop
 
 
@@ -42,7 +43,9 @@ def sample(
         max_length: as in `greedy_search`.
         constants: as in `greedy_search`.
         pad_token: as in `greedy_search`.
-        temperature: positive float; logits are divided by it.
+        temperature: a finite float > 0; log-probabilities are divided by
+            it (towards 0: greedy search; large: uniform over the allowed
+            tokens).
         top_k: optional positive int; sample among the `top_k` most probable
             tokens only.
         seed: int, `keras.random.SeedGenerator` (outside a raw `jax.jit`),
@@ -53,10 +56,9 @@ def sample(
         log-probabilities of the drawn tokens under the model (before
         temperature and top-k).
     """
-    if not float(temperature) > 0:
-        raise ValueError(
-            f"`temperature` must be positive. Received: temperature={temperature!r}"
-        )
+    temperature = checked_real(
+        "sample", "temperature", temperature, minimum=0.0, open_minimum=True
+    )
     if top_k is not None and (not is_int(top_k) or top_k < 1):
         raise ValueError(
             f"`top_k` must be a positive integer. Received: top_k={top_k!r}"
@@ -74,12 +76,17 @@ def sample(
                 f"`top_k` must be at most the vocabulary size of the step's "
                 f"logits, {vocab_size}. Received: top_k={top_k}"
             )
-        # A token `never_pad` forbade stays forbidden at any temperature
-        # (-1e9 / 1e9 would be an ordinary logit).
-        logits = ops.where(log_probs <= NEG_INF, NEG_INF, log_probs / temperature)
+        # Scaled relative to the best allowed token, which scales to 0: a
+        # tiny temperature sends the others towards -inf (greedy), never the
+        # best one. Forbidden tokens (`never_pad`, beyond `top_k`) are masked
+        # after scaling with -inf, which no scaled logit can lose to (a
+        # finite mask did at temperatures <= 1e-9).
+        allowed = log_probs > NEG_INF
+        best = ops.max(ops.where(allowed, log_probs, -np.inf), axis=-1, keepdims=True)
+        logits = ops.where(allowed, (log_probs - best) / temperature, -np.inf)
         if top_k is not None:
             kth = ops.top_k(logits, top_k, sorted=True)[0][:, -1:]
-            logits = ops.where(logits < kth, NEG_INF, logits)
+            logits = ops.where(logits < kth, -np.inf, logits)
         if "gumbel" not in noise:
             shape = (max_length, *ops.shape(log_probs))
             uniform = keras.random.uniform(shape, minval=1e-9, maxval=1.0, seed=seed)
