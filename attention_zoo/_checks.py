@@ -60,3 +60,38 @@ def checked_seed(owner: str, seed):
 def static_shape(x) -> tuple:
     """The shape of a tensor, array or KerasTensor, or of nested lists."""
     return tuple(x.shape) if hasattr(x, "shape") else np.shape(x)
+
+
+def checked_real(
+    owner: str, name: str, value, minimum=None, maximum=None, open_minimum=False
+) -> float:
+    """`value` as a finite Python float in range; a ValueError naming it.
+
+    Args:
+        owner: what errors start with (a function or class name; may be
+            empty).
+        name: the argument's name.
+        value: the argument (NaN, infinities, bools and strings refused).
+        minimum: optional lower bound, included unless `open_minimum`.
+        maximum: optional upper bound, included.
+        open_minimum: exclude `minimum` itself (e.g. a positive temperature).
+    """
+    prefix = f"{owner}: " if owner else ""
+    too_low = (
+        minimum is not None
+        and is_real(value)
+        and (value <= minimum if open_minimum else value < minimum)
+    )
+    too_high = maximum is not None and is_real(value) and value > maximum
+    if not is_real(value) or too_low or too_high:
+        low = (
+            "" if minimum is None else ("> " if open_minimum else ">= ") + f"{minimum}"
+        )
+        high = "" if maximum is None else f"<= {maximum}"
+        bounds = " and ".join(b for b in (low, high) if b)
+        raise ValueError(
+            f"{prefix}`{name}` must be a finite real number"
+            + (f" {bounds}" if bounds else "")
+            + f". Received: {name}={value!r}"
+        )
+    return float(value)

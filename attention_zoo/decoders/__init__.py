@@ -1,9 +1,22 @@
-"""Attention RNN decoders: attention inside the recurrence, and the parallel form."""
+"""Step decoders: a declared protocol and its implementations.
 
-from attention_zoo.decoders.attention_rnn_decoder import (
-    AttentionRNNDecoder,
-    ParallelAttentionDecoder,
-)
+`protocol` says what the decoding functions need from a decoder; the
+attention RNN decoder (attention inside the recurrence), its parallel form,
+Show-Attend-Tell's decoder and the fixed-context decoder (no attention)
+implement it.
+"""
+
+from attention_zoo.decoders.attention_rnn_decoder import AttentionRNNDecoder
+from attention_zoo.decoders.fixed_context_decoder import FixedContextDecoder
+from attention_zoo.decoders.parallel_attention_decoder import ParallelAttentionDecoder
+from attention_zoo.decoders.protocol import StepDecoder, check_step_decoder
 from attention_zoo.decoders.show_attend_tell_decoder import ShowAttendTellDecoder
 
-__all__ = ["AttentionRNNDecoder", "ParallelAttentionDecoder", "ShowAttendTellDecoder"]
+__all__ = [
+    "AttentionRNNDecoder",
+    "FixedContextDecoder",
+    "ParallelAttentionDecoder",
+    "ShowAttendTellDecoder",
+    "StepDecoder",
+    "check_step_decoder",
+]

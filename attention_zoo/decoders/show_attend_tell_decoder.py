@@ -7,7 +7,9 @@ from keras import ops
 
 from attention_zoo._checks import checked_bool, is_rate
 from attention_zoo._keras_compat import set_keras_mask
-from attention_zoo.decoders.attention_rnn_decoder import AttentionRNNDecoder, _as_list
+from attention_zoo.decoders._decoder_args import as_list
+from attention_zoo.decoders._multi_memory import attend
+from attention_zoo.decoders.attention_rnn_decoder import AttentionRNNDecoder
 
 
 @keras.saving.register_keras_serializable(package="attention_zoo")
@@ -186,14 +188,28 @@ class ShowAttendTellDecoder(AttentionRNNDecoder):
         shape = (ops.shape(inputs)[0], ops.shape(inputs)[1], 1)
         return self._context_dropout(ops.ones(shape, "float32"), training=True)
 
-    def step(self, inputs, states, constants, training=None, step_inputs=None):
+    def step(
+        self,
+        inputs,
+        states,
+        constants,
+        training=None,
+        step_inputs=None,
+        dropout_masks=None,
+    ):
         """One decoder step; see `AttentionRNNDecoder.step`."""
         inputs = ops.cast(inputs, self.compute_dtype)
         set_keras_mask(inputs, None)
         cell_states, _, attention_state = self._split_states(states)
         previous = cell_states[0]  # h_{t-1}
-        context, alignment, attention_state = self._attend(
-            previous, constants, attention_state, training, step_inputs
+        context, alignment, attention_state = attend(
+            self._mechanisms,
+            previous,
+            constants,
+            attention_state,
+            training,
+            step_inputs,
+            dropout_masks,
         )  # (B, D), (B, L)
         if self.gate:
             context = self._gate_dense(previous) * context  # beta_t: (B, 1)
@@ -215,7 +231,7 @@ class ShowAttendTellDecoder(AttentionRNNDecoder):
             )
         else:
             output = ops.concatenate([h, context], axis=-1)
-        return output, _as_list(new_states) + attention_state, alignment
+        return output, as_list(new_states) + attention_state, alignment
 
     def compute_output_spec(self, inputs, memory, *args, **kwargs):
         if not self.built:

@@ -10,6 +10,7 @@ from attention_zoo.layers import (
     LocationSensitiveAttention,
     LuongAttention,
 )
+from tests.decoders.battery import DecoderBattery
 from tests.helpers import to_numpy
 
 B, TY, TX, E, DM, UNITS = 3, 5, 6, 4, 7, 8
@@ -43,6 +44,12 @@ CONFIGS = {
     ),
 }
 parametrize_configs = pytest.mark.parametrize("name", list(CONFIGS))
+
+
+class TestAttentionRNNDecoderContract(DecoderBattery):
+    """Teacher forcing == stepping, search, config and .keras round trips."""
+
+    DECODERS = CONFIGS
 
 
 def inputs(seed=0):
@@ -80,20 +87,6 @@ def step_by_step(decoder, x, memory, memory_mask, steps):
         outputs.append(to_numpy(output))
         alignments.append(to_numpy(alignment))
     return np.stack(outputs, 1), np.stack(alignments, 1), [to_numpy(s) for s in states]
-
-
-@parametrize_configs
-def test_teacher_forced_equals_step_by_step(name):
-    decoder = built(name)
-    x, memory, _, memory_mask = inputs(seed=1)
-    outputs, alignments, states = decoder(x, memory, memory_mask=memory_mask)
-    step_outputs, step_alignments, step_states = step_by_step(
-        decoder, x, memory, memory_mask, TY
-    )
-    np.testing.assert_allclose(to_numpy(outputs), step_outputs, atol=1e-5)
-    np.testing.assert_allclose(to_numpy(alignments), step_alignments, atol=1e-5)
-    for a, b in zip(states, step_states):
-        np.testing.assert_allclose(to_numpy(a), b, atol=1e-5)
 
 
 def test_float64_teacher_forced_equals_step_by_step_to_1e_12():
@@ -204,20 +197,6 @@ def test_fit_and_keras_save_load(name, tmp_path):
     loaded = keras.saving.load_model(path)
     for a, b in zip([logits, alignments], loaded.predict([source, target], verbose=0)):
         np.testing.assert_array_equal(a, b)
-
-
-@parametrize_configs
-def test_get_config_round_trip(name):
-    decoder = built(name)
-    config = decoder.get_config()
-    clone = type(decoder).from_config(config)
-    assert clone.get_config() == config
-    x, memory, _, _ = inputs()
-    clone(x, memory)
-    clone.set_weights(decoder.get_weights())
-    np.testing.assert_array_equal(
-        to_numpy(decoder(x, memory)[0]), to_numpy(clone(x, memory)[0])
-    )
 
 
 def test_symbolic_shapes():

@@ -386,7 +386,26 @@ def test_attention_dropout_trains_inside_the_recurrence(decoder_form):
     # The returned alignments are those before dropout.
     _, train_alignments, _ = decoder(x, mem, training=True)
     np.testing.assert_allclose(to_numpy(train_alignments).sum(-1), 1.0, atol=1e-5)
-    assert decoder._dropout_masks is None
+    # One mask per sequence, the same at every step: a training call equals
+    # stepping with the mask its mechanism draws from the same seed state.
+    # The masks travel as arguments, so nothing of the call stays on the layer.
+    (mechanism,) = decoder._mechanisms
+    saved = to_numpy(mechanism.seed_generator.state)
+    trained = to_numpy(decoder(x, mem, training=True)[0])
+    mechanism.seed_generator.state.assign(saved)
+    masks = [mechanism.dropout_mask(keras.ops.convert_to_tensor(mem))]
+    constants = decoder.get_constants(mem)
+    states = decoder.get_initial_state(mem)
+    stepped = []
+    for t in range(TY):
+        output, states, _ = decoder.step(
+            x[:, t], states, constants, training=True, dropout_masks=masks
+        )
+        stepped.append(to_numpy(output))
+    np.testing.assert_allclose(np.stack(stepped, 1), trained, atol=1e-5)
+    # Another call draws another mask.
+    assert not np.allclose(to_numpy(decoder(x, mem, training=True)[0]), trained)
+    assert not hasattr(decoder, "_dropout_masks")
 
 
 @pytest.mark.parametrize("decoder_form", ["bahdanau_style", "parallel"])

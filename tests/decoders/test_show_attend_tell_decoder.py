@@ -3,13 +3,13 @@ import numpy as np
 import pytest
 
 from attention_zoo.decoders import ShowAttendTellDecoder
-from attention_zoo.decoding import beam_search, greedy_search, make_step_fn
 from attention_zoo.layers import BahdanauAttention, LuongAttention
 from attention_zoo.losses import (
     DoublyStochasticAttentionLoss,
     MaskedSequenceCrossEntropy,
 )
 from tests import numpy_reference as ref
+from tests.decoders.battery import DecoderBattery
 from tests.helpers import gradients, to_numpy
 
 B, TY, L, E, D, UNITS = 3, 5, 9, 4, 7, 8
@@ -31,6 +31,12 @@ def make(name, **extra):
         BahdanauAttention(UNITS) if score == "bahdanau" else LuongAttention("general")
     )
     return ShowAttendTellDecoder(keras.layers.LSTMCell(UNITS), attention, **kwargs)
+
+
+class TestShowAttendTellDecoderContract(DecoderBattery):
+    """Teacher forcing == stepping, search, config and .keras round trips."""
+
+    DECODERS = {name: (lambda name=name: make(name)) for name in CONFIGS}
 
 
 def inputs(seed=0):
@@ -144,21 +150,6 @@ def test_context_dropout_draws_flags_in_training_only():
     assert np.abs(first - second).max() > 1e-4
 
 
-@parametrize_configs
-def test_teacher_forced_equals_step_by_step(name):
-    decoder = built(name)
-    x, memory, _, memory_mask = inputs(seed=1)
-    outputs, alignments, _ = decoder(x, memory, memory_mask=memory_mask)
-    constants = decoder.get_constants(memory, memory_mask)
-    states = decoder.get_initial_state(memory, memory_mask)
-    for t in range(TY):
-        output, states, alignment = decoder.step(x[:, t], states, constants)
-        np.testing.assert_allclose(to_numpy(outputs)[:, t], to_numpy(output), atol=1e-5)
-        np.testing.assert_allclose(
-            to_numpy(alignments)[:, t], to_numpy(alignment), atol=1e-5
-        )
-
-
 def test_masks_and_fully_masked_memory_have_finite_gradients():
     decoder = built("gate_deep_output")
     x, memory, inputs_mask, memory_mask = inputs(seed=2)
@@ -228,20 +219,6 @@ def test_fit_with_the_doubly_stochastic_term_and_keras_round_trip(tmp_path):
         )
 
 
-@parametrize_configs
-def test_get_config_round_trip(name):
-    decoder = built(name)
-    config = decoder.get_config()
-    clone = ShowAttendTellDecoder.from_config(config)
-    assert clone.get_config() == config
-    x, memory, _, _ = inputs()
-    clone(x, memory)
-    clone.set_weights(decoder.get_weights())
-    np.testing.assert_array_equal(
-        to_numpy(decoder(x, memory)[0]), to_numpy(clone(x, memory)[0])
-    )
-
-
 def test_symbolic_shapes():
     x, memory = keras.Input((None, E)), keras.Input((L, D))
     for name, size in [("gate_deep_output", E), ("no_deep_output", UNITS + D)]:
@@ -249,25 +226,6 @@ def test_symbolic_shapes():
         assert tuple(outputs.shape) == (None, None, size)
         assert tuple(alignments.shape) == (None, None, L)
         assert [tuple(s.shape) for s in states] == [(None, UNITS), (None, UNITS)]
-
-
-def test_beam_search_of_width_one_is_greedy_search():
-    decoder = built("gate_deep_output")
-    embedding = keras.layers.Embedding(10, E)
-    output_layer = keras.layers.Dense(10)
-    _, memory, _, _ = inputs(seed=4)
-    step_fn = make_step_fn(decoder, embedding, output_layer)
-    constants = decoder.get_constants(memory)
-    state = decoder.get_initial_state(memory)
-    start = np.ones((B,), "int32")
-    greedy = greedy_search(step_fn, state, start, 2, 6, constants)
-    beam = beam_search(step_fn, state, start, 2, 6, beam_width=1, constants=constants)
-    np.testing.assert_array_equal(
-        to_numpy(greedy["tokens"]), to_numpy(beam["tokens"])[:, 0]
-    )
-    np.testing.assert_allclose(
-        to_numpy(greedy["attention"]), to_numpy(beam["attention"])[:, 0], atol=1e-5
-    )
 
 
 @pytest.mark.parametrize("policy", ["mixed_float16", "mixed_bfloat16"])

@@ -24,9 +24,12 @@ from __future__ import annotations
 import keras
 from keras import ops
 
-from attention_zoo import ops as zoo_ops
 from attention_zoo.applications.common.compile import compile_function
-from attention_zoo.decoders import AttentionRNNDecoder, ParallelAttentionDecoder
+from attention_zoo.decoders import (
+    AttentionRNNDecoder,
+    FixedContextDecoder,
+    ParallelAttentionDecoder,
+)
 from attention_zoo.decoding import best_hypothesis, make_step_fn
 from attention_zoo.encoders import BidirectionalRNNEncoder
 from attention_zoo.layers import BahdanauAttention, LuongAttention
@@ -35,127 +38,6 @@ from attention_zoo.losses import MaskedSequenceCrossEntropy
 ATTENTIONS = ("bahdanau", "luong", "none")
 DECODERS = ("parallel", "recurrent")
 PAD_ID, UNK_ID, START_ID, END_ID = 0, 1, 2, 3
-
-
-@keras.saving.register_keras_serializable(package="attention_zoo_translation")
-class FixedContextDecoder(keras.layers.Layer):
-    """GRU decoder reading one fixed context vector at every step (no attention).
-
-    The encoder-decoder of Cho et al. 2014 that Bahdanau et al. 2015 compare
-    against: the context `c` summarises the whole source (here the masked
-    mean of the memory), is concatenated with every input, and with the
-    state to form the output `[s_t; c]`. It offers the step API of
-    `AttentionRNNDecoder` (`get_constants`, `get_initial_state`, `step`), so
-    `attention_zoo.decoding.make_step_fn` drives it; its "attention" is all
-    zeros.
-
-    Args:
-        units: GRU units.
-        dropout: fraction of the inputs and outputs dropped during training.
-        seed: seed of the dropout.
-    """
-
-    def __init__(self, units: int, dropout: float = 0.0, seed=None, **kwargs):
-        super().__init__(**kwargs)
-        self.units = units
-        self.dropout = float(dropout)
-        self.seed = seed
-        self.rnn = keras.layers.GRU(
-            units, return_sequences=True, return_state=True, name="gru"
-        )
-        self._input_dropout = keras.layers.Dropout(self.dropout, seed=seed)
-        self._output_dropout = keras.layers.Dropout(
-            self.dropout, seed=None if seed is None else seed + 1
-        )
-        self.supports_masking = True
-
-    def build(self, inputs_shape, memory_shape, initial_state_shape=None):
-        self._memory_dim = int(memory_shape[-1])
-        if not self.rnn.built:
-            self.rnn.build((None, None, int(inputs_shape[-1]) + self._memory_dim))
-        self.built = True
-
-    @property
-    def output_size(self):
-        return self.units + self._memory_dim
-
-    def get_constants(self, memory, memory_mask=None):
-        """`(context (B, Dm), memory_mask (B, Tx))`."""
-        memory = ops.cast(memory, self.compute_dtype)
-        if memory_mask is None:
-            memory_mask = ops.ones(ops.shape(memory)[:2], dtype="bool")
-        memory_mask = ops.cast(memory_mask, "bool")
-        return zoo_ops.masked_mean(memory, memory_mask, axis=1), memory_mask
-
-    def get_initial_state(self, memory, memory_mask=None, initial_state=None):
-        if initial_state is None:
-            return [ops.zeros((ops.shape(memory)[0], self.units), self.compute_dtype)]
-        return [ops.cast(s, self.compute_dtype) for s in initial_state]
-
-    def step(self, inputs, states, constants, training=None):
-        """One step; the context batch may be `B / K` (beam search layout)."""
-        context, memory_mask = constants
-        batch, memory_batch = ops.shape(inputs)[0], ops.shape(context)[0]
-        context = ops.reshape(
-            ops.broadcast_to(
-                context[:, None, :],
-                (memory_batch, batch // memory_batch, ops.shape(context)[-1]),
-            ),
-            (batch, ops.shape(context)[-1]),
-        )  # (B, Dm): row b * K + k reads context b
-        x = ops.concatenate([ops.cast(inputs, self.compute_dtype), context], -1)
-        h, new_states = self.rnn.cell(x, list(states), training=training)
-        alignment = ops.zeros((batch, ops.shape(memory_mask)[1]), self.compute_dtype)
-        return ops.concatenate([h, context], -1), list(new_states), alignment
-
-    def call(
-        self,
-        inputs,
-        memory,
-        initial_state=None,
-        inputs_mask=None,
-        memory_mask=None,
-        training=None,
-    ):
-        context, memory_mask = self.get_constants(memory, memory_mask)
-        states = self.get_initial_state(memory, memory_mask, initial_state)
-        inputs = self._input_dropout(inputs, training=training)
-        steps = ops.shape(inputs)[1]
-        tiled = ops.broadcast_to(
-            context[:, None, :], (ops.shape(context)[0], steps, ops.shape(context)[1])
-        )
-        x = ops.concatenate([ops.cast(inputs, self.compute_dtype), tiled], -1)
-        hidden, *final = self.rnn(
-            x, initial_state=states, mask=inputs_mask, training=training
-        )
-        outputs = self._output_dropout(
-            ops.concatenate([hidden, tiled], -1), training=training
-        )
-        alignments = ops.zeros(
-            (ops.shape(memory)[0], steps, ops.shape(memory)[1]), self.compute_dtype
-        )
-        return outputs, alignments, final
-
-    def compute_mask(self, inputs, previous_mask=None):
-        return previous_mask
-
-    def compute_output_spec(self, inputs, memory, initial_state=None, **kwargs):
-        batch, steps = inputs.shape[0], inputs.shape[1]
-        dtype = self.compute_dtype
-        size = self.units + int(memory.shape[-1])
-        return (
-            keras.KerasTensor((batch, steps, size), dtype=dtype),
-            keras.KerasTensor((batch, steps, memory.shape[1]), dtype=dtype),
-            [keras.KerasTensor((batch, self.units), dtype=dtype)],
-        )
-
-    def get_config(self):
-        return {
-            **super().get_config(),
-            "units": self.units,
-            "dropout": self.dropout,
-            "seed": self.seed,
-        }
 
 
 def build_model(

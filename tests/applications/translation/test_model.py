@@ -83,29 +83,6 @@ def test_keras_round_trip_and_beam_decoding(attention, decoder, tmp_path):
         assert np.isfinite(keras.ops.convert_to_numpy(attention_weights)).all()
 
 
-def test_fixed_context_decoder_reads_one_context_per_beam():
-    # Step rows b * K .. b * K + K - 1 read context b (the beam search layout).
-    keras.utils.set_random_seed(2)
-    decoder = models.FixedContextDecoder(4)
-    memory = np.random.default_rng(2).normal(size=(2, 5, 3)).astype("float32")
-    inputs = np.random.default_rng(3).normal(size=(2, 1, 6)).astype("float32")
-    decoder(inputs, memory)
-    constants = decoder.get_constants(memory)
-    state = [np.zeros((2, 4), "float32")]
-    out, _, _ = decoder.step(inputs[:, 0], state, constants)
-    tiled_out, _, alignment = decoder.step(
-        np.repeat(inputs[:, 0], 3, axis=0), [np.zeros((6, 4), "float32")], constants
-    )
-    np.testing.assert_allclose(
-        keras.ops.convert_to_numpy(tiled_out),
-        np.repeat(keras.ops.convert_to_numpy(out), 3, axis=0),
-        atol=1e-6,
-    )
-    assert tuple(alignment.shape) == (6, 5)
-    config = decoder.get_config()
-    assert models.FixedContextDecoder.from_config(config).units == 4
-
-
 def test_build_model_rejects_unknown_options():
     with pytest.raises(ValueError, match="Received: attention='dot'"):
         models.build_model(10, 10, attention="dot")
@@ -125,8 +102,7 @@ def test_wrap_step_changes_what_the_search_sees(width):
             logits, state, attention = step(tokens, state, constants)
             return logits + favourite, state, attention
 
-        step_fn.shares_constants_across_beams = step.shares_constants_across_beams
-        return step_fn
+        return step.with_fn(step_fn)
 
     tokens, _ = models.make_translate_fn(
         model, 5, beam_width=width, wrap_step=wrap_step

@@ -1,0 +1,190 @@
+"""What greedy search, sampling and beam search share: argument checks, the
+pad mask, the loop condition, buffer writes, and the token-by-token loop of
+greedy search and sampling."""
+
+from __future__ import annotations
+
+from keras import ops, tree
+
+from attention_zoo._checks import is_int, static_shape
+
+NEG_INF = -1e9
+# Upper bounds on the loop sizes. The buffers hold `(B, K, max_length, Tx)`
+# attention floats and sampling draws `(max_length, B, V)` noise up front, so
+# a mistyped size would allocate gigabytes before failing; no application
+# here needs more than a few hundred steps or a beam of a few dozen.
+MAX_LENGTH_LIMIT = 10_000
+BEAM_WIDTH_LIMIT = 1024
+
+
+def check_lengths(max_length, end_token, pad_token):
+    """The three as Python ints, or a ValueError naming the bad one."""
+    if not is_int(max_length) or max_length < 1:
+        raise ValueError(
+            f"`max_length` must be a positive integer. Received: max_length={max_length!r}"
+        )
+    if max_length > MAX_LENGTH_LIMIT:
+        raise ValueError(
+            f"`max_length` must be at most {MAX_LENGTH_LIMIT} (the buffers hold "
+            f"every step). Received: max_length={max_length}"
+        )
+    for name, token in (("end_token", end_token), ("pad_token", pad_token)):
+        if not is_int(token) or token < 0:
+            raise ValueError(
+                f"`{name}` must be a non-negative integer. Received: {name}={token!r}"
+            )
+    return int(max_length), int(end_token), int(pad_token)
+
+
+def check_beam_width(beam_width):
+    """`beam_width` as a Python int in `[1, BEAM_WIDTH_LIMIT]`, or a ValueError."""
+    if not is_int(beam_width) or beam_width < 1:
+        raise ValueError(
+            f"`beam_width` must be a positive integer. Received: beam_width={beam_width!r}"
+        )
+    if beam_width > BEAM_WIDTH_LIMIT:
+        raise ValueError(
+            f"`beam_width` must be at most {BEAM_WIDTH_LIMIT} (every step ranks "
+            f"beam_width * V candidates per sequence). Received: "
+            f"beam_width={beam_width}"
+        )
+    return int(beam_width)
+
+
+def check_batch(start_tokens, named_structures):
+    """`start_tokens` `(B,)`; every tensor of the structures batch-major `B`.
+
+    Args:
+        start_tokens: the start tokens as given.
+        named_structures: `(name, structure)` pairs whose tensors must have
+            the batch axis first (a mismatch would otherwise surface as a
+            backend error deep inside the decoder step).
+    """
+    shape = static_shape(start_tokens)
+    if len(shape) != 1:
+        raise ValueError(
+            "`start_tokens` must have shape (batch_size,). Received: "
+            f"start_tokens.shape={shape}"
+        )
+    batch = shape[0]
+    for name, structure in named_structures:
+        for leaf in tree.flatten(structure):
+            leaf_shape = static_shape(leaf)
+            known = leaf_shape and None not in (batch, leaf_shape[0])
+            if not leaf_shape or (known and leaf_shape[0] != batch):
+                raise ValueError(
+                    f"Every tensor of `{name}` must have the batch size of "
+                    f"`start_tokens` as its first axis. Received: "
+                    f"start_tokens.shape={shape}, a tensor of `{name}` with "
+                    f"shape {leaf_shape}"
+                )
+
+
+def never_pad(log_probs, pad_token, end_token):
+    """`pad_token` only fills finished sequences: a live one never emits it.
+
+    Unless it is also `end_token` (a vocabulary that pads with its end
+    token): emitting it then ends the sequence, as it should.
+    """
+    vocab_size = log_probs.shape[-1]
+    for name, token in (("end_token", end_token), ("pad_token", pad_token)):
+        if vocab_size is not None and token >= vocab_size:
+            raise ValueError(
+                f"`{name}` must be an id below the vocabulary size of the "
+                f"step's logits, {vocab_size}. Received: {name}={token}"
+            )
+    if pad_token == end_token:
+        return log_probs
+    vocab = ops.shape(log_probs)[-1]
+    is_pad = ops.arange(vocab, dtype="int32")[None, :] == pad_token
+    return ops.where(is_pad, NEG_INF, log_probs)
+
+
+def until_done(max_length):
+    """Loop condition: steps left and a sequence still unfinished.
+
+    Both loops carry `(t, tokens, state, finished, ...)`.
+    """
+
+    def cond(t, tokens, state, finished, *rest):
+        return ops.logical_and(t < max_length, ops.logical_not(ops.all(finished)))
+
+    return cond
+
+
+def write(buffer, t, value):
+    """buffer[:, t] = value, for a buffer (B, T, ...) and value (B, ...)."""
+    start = [0, t] + [0] * (len(buffer.shape) - 2)
+    return ops.slice_update(buffer, start, ops.expand_dims(value, 1))
+
+
+def run_token_loop(
+    step_fn,
+    initial_state,
+    start_tokens,
+    constants,
+    max_length,
+    end_token,
+    pad_token,
+    select,
+):
+    """Shared loop of greedy search and sampling; `select(log_probs, t)`."""
+    max_length, end_token, pad_token = check_lengths(max_length, end_token, pad_token)
+    check_batch(start_tokens, [("initial_state", initial_state)])
+    start_tokens = ops.cast(start_tokens, "int32")
+    batch = ops.shape(start_tokens)[0]
+
+    def advance(t, tokens, state, finished, scores, lengths, out_tokens, out_attention):
+        logits, state, attention = step_fn(tokens, state, constants)
+        log_probs = ops.log_softmax(ops.cast(logits, "float32"), axis=-1)  # (B, V)
+        log_probs = never_pad(log_probs, pad_token, end_token)
+        chosen = ops.cast(select(log_probs, t), "int32")
+        chosen = ops.where(finished, pad_token, chosen)
+        token_log_prob = ops.take_along_axis(log_probs, chosen[:, None], axis=1)[:, 0]
+        scores = scores + ops.where(finished, 0.0, token_log_prob)
+        lengths = lengths + ops.cast(ops.logical_not(finished), "int32")
+        attention = ops.where(finished[:, None], 0.0, ops.cast(attention, "float32"))
+        if out_attention is None:  # first step, outside the loop
+            out_attention = ops.zeros(
+                (batch, max_length, ops.shape(attention)[-1]), "float32"
+            )
+        out_tokens = write(out_tokens, t, chosen)
+        out_attention = write(out_attention, t, attention)
+        finished = ops.logical_or(finished, ops.equal(chosen, end_token))
+        return (
+            t + 1,
+            chosen,
+            state,
+            finished,
+            scores,
+            lengths,
+            out_tokens,
+            out_attention,
+        )
+
+    loop_vars = advance(
+        0,
+        start_tokens,
+        initial_state,
+        ops.zeros((batch,), "bool"),
+        ops.zeros((batch,), "float32"),
+        ops.zeros((batch,), "int32"),
+        ops.full((batch, max_length), pad_token, "int32"),
+        None,
+    )
+
+    t, _, _, _, scores, lengths, out_tokens, out_attention = ops.while_loop(
+        until_done(max_length), advance, loop_vars
+    )
+    return {
+        "tokens": out_tokens,
+        "scores": scores,
+        "lengths": lengths,
+        "attention": out_attention,
+    }
+
+
+def write_beam(buffer, t, value):
+    """buffer[:, :, t] = value, for a buffer (B, K, T, ...) and value (B, K, ...)."""
+    start = [0, 0, t] + [0] * (len(buffer.shape) - 3)
+    return ops.slice_update(buffer, start, ops.expand_dims(value, 2))

@@ -1,0 +1,211 @@
+"""Beam search with GNMT length and coverage penalties and n-best output."""
+
+from __future__ import annotations
+
+from keras import ops, tree
+
+from attention_zoo._checks import checked_real
+from attention_zoo.decoding._common import (
+    NEG_INF,
+    check_batch,
+    check_beam_width,
+    check_lengths,
+    never_pad,
+    until_done,
+    write_beam,
+)
+from attention_zoo.decoding.penalties import coverage_penalty, length_penalty
+from attention_zoo.decoding.step import shares_constants
+
+
+def _tile(x, beam_width):
+    return ops.repeat(x, beam_width, axis=0)  # row b * K + k
+
+
+def beam_search(
+    step_fn,
+    initial_state,
+    start_tokens,
+    end_token: int,
+    max_length: int,
+    beam_width: int = 4,
+    constants=(),
+    pad_token: int = 0,
+    alpha: float = 0.0,
+    beta: float = 0.0,
+    memory_mask=None,
+):
+    """Beam search with GNMT length and coverage penalties and n-best output.
+
+    Every hypothesis is ranked by
+    `s(Y, X) = log P(Y | X) / lp(Y) + cp(X; Y)` (Wu et al. 2016, eq. 14) with
+    `lp` = `length_penalty(|Y|, alpha)` and `cp` =
+    `coverage_penalty(coverage, memory_mask, beta)`, both applied at every
+    step when the `beam_width` best of the `beam_width * V` extensions are
+    kept. A hypothesis that has emitted `end_token` is frozen: its only
+    extension is `pad_token` at no cost, so its score, length and coverage no
+    longer change while it keeps competing for a place in the beam. The
+    token and attention histories are reordered along the back-pointers at
+    every step, so the attention returned for a hypothesis is the attention
+    that produced its tokens.
+
+    Args:
+        step_fn: as in `greedy_search`.
+        initial_state: as in `greedy_search`; tiled to `B * beam_width` rows
+            (row `b * beam_width + k`).
+        start_tokens: as in `greedy_search`.
+        end_token: as in `greedy_search`.
+        max_length: as in `greedy_search` (at most `MAX_LENGTH_LIMIT`,
+            10,000).
+        constants: as in `greedy_search`; tiled like the state unless
+            `step_fn` is a `StepFunction` declaring
+            `shares_constants_across_beams` (as `make_step_fn`'s does for
+            the decoders of this package, which read one memory for the
+            `beam_width` hypotheses of a sequence).
+        pad_token: as in `greedy_search`.
+        beam_width: hypotheses kept per sequence, at most
+            `BEAM_WIDTH_LIMIT` (1024).
+        alpha: length penalty exponent, a finite float >= 0 (0 disables
+            it).
+        beta: coverage penalty weight, a finite float >= 0 (0 disables it).
+        memory_mask: optional boolean `(B, Tx)`, source positions that count
+            (with a decoder of several mechanisms, whose attention is their
+            alignments concatenated, the masks concatenated the same way)
+            in the coverage penalty.
+
+    Returns:
+        The dict of `attention_zoo.decoding` with a beam axis, hypotheses sorted
+        by descending `scores` (the ranking score `s`). When fewer than
+        `beam_width` distinct hypotheses exist, the remaining entries are
+        placeholders scored about `-1e9 / lp`, far below any real one.
+    """
+    max_length, end_token, pad_token = check_lengths(max_length, end_token, pad_token)
+    beam_width = check_beam_width(beam_width)
+    alpha = checked_real("beam_search", "alpha", alpha, minimum=0.0)
+    beta = checked_real("beam_search", "beta", beta, minimum=0.0)
+    shares = shares_constants(step_fn)
+    check_batch(
+        start_tokens,
+        [("initial_state", initial_state)]
+        + ([] if shares else [("constants", constants)]),
+    )
+    k = beam_width
+    start_tokens = ops.cast(start_tokens, "int32")
+    batch = ops.shape(start_tokens)[0]
+    state = tree.map_structure(lambda x: _tile(x, k), initial_state)
+    if not shares:
+        constants = tree.map_structure(lambda x: _tile(x, k), constants)
+    tokens = _tile(start_tokens, k)
+
+    def rows(parent):
+        """Flat row indices (B * K,) of the parents (B, K)."""
+        offsets = ops.arange(batch, dtype="int32")[:, None] * k
+        return ops.reshape(offsets + parent, (-1,))
+
+    def advance(
+        t,
+        tokens,
+        state,
+        finished,
+        log_probs_sum,
+        scores,
+        lengths,
+        coverage,
+        out_tokens,
+        out_attention,
+    ):
+        logits, state, attention = step_fn(tokens, state, constants)
+        vocab = ops.shape(logits)[-1]
+        log_probs = ops.log_softmax(ops.cast(logits, "float32"), axis=-1)
+        log_probs = never_pad(log_probs, pad_token, end_token)
+        log_probs = ops.reshape(log_probs, (batch, k, vocab))  # (B, K, V)
+        attention = ops.reshape(ops.cast(attention, "float32"), (batch, k, -1))
+        attention = ops.where(finished[:, :, None], 0.0, attention)  # (B, K, Tx)
+        if coverage is None:  # first step, outside the loop
+            tx = ops.shape(attention)[-1]
+            coverage = ops.zeros((batch, k, tx), "float32")
+            out_attention = ops.zeros((batch, k, max_length, tx), "float32")
+        # A finished hypothesis has one extension, pad_token, at no cost.
+        frozen = ops.where(
+            ops.arange(vocab, dtype="int32")[None, None, :] == pad_token, 0.0, NEG_INF
+        )
+        log_probs = ops.where(finished[:, :, None], frozen, log_probs)
+        candidate_sum = log_probs_sum[:, :, None] + log_probs  # (B, K, V)
+        new_lengths = lengths + ops.cast(ops.logical_not(finished), "int32")  # (B, K)
+        new_coverage = coverage + attention  # (B, K, Tx)
+        candidate_scores = candidate_sum
+        if alpha:
+            candidate_scores = (
+                candidate_scores / length_penalty(new_lengths, alpha)[:, :, None]
+            )
+        if beta:
+            mask = None if memory_mask is None else memory_mask[:, None, :]
+            candidate_scores = (
+                candidate_scores
+                + coverage_penalty(new_coverage, mask, beta)[:, :, None]
+            )
+        flat_scores = ops.reshape(candidate_scores, (batch, k * vocab))
+        scores, index = ops.top_k(flat_scores, k, sorted=True)  # (B, K)
+        index = ops.cast(index, "int32")
+        parent, chosen = index // vocab, index % vocab
+        log_probs_sum = ops.take_along_axis(
+            ops.reshape(candidate_sum, (batch, k * vocab)), index, axis=1
+        )
+        lengths = ops.take_along_axis(new_lengths, parent, axis=1)
+        parent_finished = ops.take_along_axis(finished, parent, axis=1)
+        coverage = ops.take_along_axis(new_coverage, parent[:, :, None], axis=1)
+        step_attention = ops.take_along_axis(attention, parent[:, :, None], axis=1)
+        out_tokens = ops.take_along_axis(out_tokens, parent[:, :, None], axis=1)
+        out_attention = ops.take_along_axis(
+            out_attention, parent[:, :, None, None], axis=1
+        )
+        chosen = ops.where(parent_finished, pad_token, chosen)
+        out_tokens = write_beam(out_tokens, t, chosen)
+        out_attention = write_beam(out_attention, t, step_attention)
+        finished = ops.logical_or(parent_finished, ops.equal(chosen, end_token))
+        flat_parent = rows(parent)
+        state = tree.map_structure(lambda x: ops.take(x, flat_parent, axis=0), state)
+        return (
+            t + 1,
+            ops.reshape(chosen, (-1,)),
+            state,
+            finished,
+            log_probs_sum,
+            scores,
+            lengths,
+            coverage,
+            out_tokens,
+            out_attention,
+        )
+
+    if memory_mask is not None:
+        memory_mask = ops.cast(memory_mask, "bool")
+    # Only the first hypothesis is live at the start; the others would
+    # duplicate it.
+    initial_sum = ops.where(
+        ops.arange(k)[None, :] == 0,
+        ops.zeros((batch, k), "float32"),
+        ops.full((batch, k), NEG_INF, "float32"),
+    )
+    loop_vars = advance(
+        0,
+        tokens,
+        state,
+        ops.zeros((batch, k), "bool"),
+        initial_sum,
+        initial_sum,
+        ops.zeros((batch, k), "int32"),
+        None,
+        ops.full((batch, k, max_length), pad_token, "int32"),
+        None,
+    )
+
+    (_, _, _, _, _, scores, lengths, _, out_tokens, out_attention) = ops.while_loop(
+        until_done(max_length), advance, loop_vars
+    )
+    return {
+        "tokens": out_tokens,
+        "scores": scores,
+        "lengths": lengths,
+        "attention": out_attention,
+    }

@@ -1,0 +1,99 @@
+"""FixedContextDecoder: the beam layout, argument checks and loading runs
+saved under the translation application's old registered name."""
+
+import json
+import zipfile
+
+import keras
+import numpy as np
+import pytest
+
+from attention_zoo.decoders import FixedContextDecoder
+from tests.decoders.battery import DecoderBattery
+from tests.helpers import to_numpy
+
+
+class TestFixedContextDecoderContract(DecoderBattery):
+    """Teacher forcing == stepping, search, config and .keras round trips."""
+
+    DECODERS = {
+        "gru": lambda: FixedContextDecoder(8),
+        "dropout": lambda: FixedContextDecoder(8, dropout=0.3, seed=1),
+    }
+
+
+def test_fixed_context_decoder_reads_one_context_per_beam():
+    # Step rows b * K .. b * K + K - 1 read context b (the beam search layout).
+    keras.utils.set_random_seed(2)
+    decoder = FixedContextDecoder(4)
+    memory = np.random.default_rng(2).normal(size=(2, 5, 3)).astype("float32")
+    inputs = np.random.default_rng(3).normal(size=(2, 1, 6)).astype("float32")
+    decoder(inputs, memory)
+    constants = decoder.get_constants(memory)
+    state = [np.zeros((2, 4), "float32")]
+    out, _, _ = decoder.step(inputs[:, 0], state, constants)
+    tiled_out, _, alignment = decoder.step(
+        np.repeat(inputs[:, 0], 3, axis=0), [np.zeros((6, 4), "float32")], constants
+    )
+    np.testing.assert_allclose(
+        keras.ops.convert_to_numpy(tiled_out),
+        np.repeat(keras.ops.convert_to_numpy(out), 3, axis=0),
+        atol=1e-6,
+    )
+    assert tuple(alignment.shape) == (6, 5)
+    config = decoder.get_config()
+    assert FixedContextDecoder.from_config(config).units == 4
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(units=0), "Received: units=0"),
+        (dict(units=4.5), "Received: units=4.5"),
+        (dict(units=4, dropout=1.0), "Received: dropout=1.0"),
+        (dict(units=4, seed="a"), "Received: seed='a'"),
+    ],
+    ids=["units_zero", "units_float", "dropout", "seed"],
+)
+def test_bad_arguments(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        FixedContextDecoder(**kwargs)
+
+
+def _model():
+    tokens = keras.Input((None, 3))
+    memory = keras.Input((5, 2))
+    outputs, _, _ = FixedContextDecoder(4, name="decoder")(tokens, memory)
+    return keras.Model([tokens, memory], outputs)
+
+
+def test_a_file_saved_under_the_translation_name_still_loads(tmp_path):
+    """Runs saved before the class moved into the library registered it as
+    `attention_zoo_translation>FixedContextDecoder`."""
+    keras.utils.set_random_seed(1)
+    model = _model()
+    rng = np.random.default_rng(1)
+    x = [rng.normal(size=(2, 4, 3)), rng.normal(size=(2, 5, 2))]
+    x = [a.astype("float32") for a in x]
+    path, old = tmp_path / "new.keras", tmp_path / "old.keras"
+    model.save(path)
+    with zipfile.ZipFile(path) as source, zipfile.ZipFile(old, "w") as target:
+        for item in source.infolist():
+            data = source.read(item.filename)
+            if item.filename == "config.json":
+                text = data.decode()
+                assert '"attention_zoo>FixedContextDecoder"' in text
+                text = text.replace(
+                    '"attention_zoo>FixedContextDecoder"',
+                    '"attention_zoo_translation>FixedContextDecoder"',
+                ).replace(
+                    '"attention_zoo.decoders.fixed_context_decoder"',
+                    '"attention_zoo.applications.translation.model"',
+                )
+                json.loads(text)
+                data = text.encode()
+            target.writestr(item, data)
+    loaded = keras.saving.load_model(old)
+    np.testing.assert_allclose(
+        to_numpy(loaded(x)), to_numpy(model(x)), rtol=1e-6, atol=1e-6
+    )
