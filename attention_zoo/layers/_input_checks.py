@@ -7,6 +7,19 @@ check passes where a size it compares is unknown.
 from __future__ import annotations
 
 
+def check_value_given(name: str, value) -> None:
+    """Refuse a missing memory by name: `layer(query, None)`.
+
+    Args:
+        name: the layer class, the start of the message.
+        value: the memory tensor (or its shape, in `build`).
+    """
+    if value is None:
+        raise ValueError(
+            f"{name}: attention needs a value (memory) tensor. Received: value=None"
+        )
+
+
 def check_attention_shapes(
     name: str,
     query_shape,

@@ -7,7 +7,10 @@ from keras import ops
 
 from attention_zoo import ops as zoo_ops
 from attention_zoo._checks import checked_seed, is_rate, static_shape
-from attention_zoo.layers._input_checks import check_attention_shapes
+from attention_zoo.layers._input_checks import (
+    check_attention_shapes,
+    check_value_given,
+)
 from attention_zoo.layers.attention_steps import AttentionSteps
 
 
@@ -52,13 +55,15 @@ class BaseAttention(AttentionSteps, keras.layers.Layer):
 
     Call arguments:
         query: `(B, Tq, Dq)`, or `(B, Dq)` for a single decoder step.
-        value: `(B, Tv, Dv)`, the memory.
+        value: `(B, Tv, Dv)`, the memory; required (`None` is refused
+            with a `ValueError` naming `value`).
         key: optional `(B, Tv, Dk)`; defaults to `value`.
         query_mask: optional boolean `(B, Tq)` (`(B,)` for a single step).
             Masked query rows get zero weights and a zero context.
         value_mask: optional boolean `(B, Tv)`. Masked keys get exactly zero
-            weight. A query whose keys are all masked gets all-zero weights and
-            a zero context (see `attention_zoo.ops`). Keras implicit masks (from
+            weight. A query whose keys are all masked, or an empty memory
+            (`Tv = 0`), gets all-zero weights and a zero context (see
+            `attention_zoo.ops`). Keras implicit masks (from
             `Embedding(mask_zero=True)` or `Masking`) fill both masks when they
             are not passed.
         return_attention_scores: bool, also return the attention weights.
@@ -103,7 +108,10 @@ class BaseAttention(AttentionSteps, keras.layers.Layer):
 
     # ------------------------------------------------------------------ build
 
-    def build(self, query_shape, value_shape, key_shape=None):
+    def build(self, query_shape, value_shape=None, key_shape=None):
+        # Keras builds from the shapes of the tensors passed: a call without
+        # a value builds without `value_shape`.
+        check_value_given(self.__class__.__name__, value_shape)
         key_shape = value_shape if key_shape is None else key_shape
         self._check_static_shapes(query_shape, value_shape, key_shape)
         query_dim, key_dim = query_shape[-1], key_shape[-1]
@@ -286,6 +294,7 @@ class BaseAttention(AttentionSteps, keras.layers.Layer):
     # ----------------------------------------------------------- validation
 
     def _check_inputs(self, query, value, key, query_mask, value_mask, key_name="key"):
+        check_value_given(self.__class__.__name__, value)
         self._check_static_shapes(
             static_shape(query),
             static_shape(value),
