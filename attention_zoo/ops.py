@@ -26,6 +26,9 @@ def large_negative_number(dtype) -> float:
     return -1e9
 
 
+_LARGEST_FINITE = {"float32": 3.4028234663852886e38, "float64": 1.7976931348623157e308}
+
+
 def at_least_float32(dtype) -> str:
     """`"float64"` for float64, else `"float32"`: the dtype to normalise in.
 
@@ -52,6 +55,11 @@ def masked_softmax(scores, mask=None, axis: int = -1):
             position that may be attended to.
         axis: the axis to normalise over.
 
+    Scores of `+inf` or `-inf` (an overflowed dot product) count as the
+    largest or lowest finite float32 (float64) value, so finite inputs always
+    give finite weights; tied largest scores share the weight. A NaN score
+    makes its slice NaN.
+
     Returns:
         A tensor of the shape and dtype of `scores`. Along `axis` it sums to 1
         where at least one position is unmasked, and to 0 otherwise.
@@ -69,6 +77,12 @@ def masked_softmax(scores, mask=None, axis: int = -1):
     dtype = scores.dtype
     work = at_least_float32(dtype)
     scores = ops.cast(scores, work)
+    # A score that overflowed (a dot product of finite inputs around 1e20 in
+    # float32) counts as the largest finite one: the softmax subtracts the
+    # row's maximum, and inf - inf would make the whole row NaN. A NaN score
+    # stays NaN.
+    largest = _LARGEST_FINITE[work]
+    scores = ops.where(ops.isinf(scores), ops.sign(scores) * largest, scores)
     if mask is not None:
         mask = ops.cast(mask, "bool")
         low = large_negative_number(work)
@@ -81,7 +95,7 @@ def masked_softmax(scores, mask=None, axis: int = -1):
         # the mask below then gives masked positions exactly zero, and fully
         # masked slices (shifted by 0) all zeros. The shift does not change
         # the softmax, so it carries no gradient.
-        lowest = -3.4028234663852886e38  # the lowest finite float32
+        lowest = -_LARGEST_FINITE["float32"]
         # `initial` also lets an empty tensor (no query step) through.
         row_max = ops.max(
             ops.where(mask, scores, lowest), axis=axis, keepdims=True, initial=lowest

@@ -19,6 +19,9 @@ MODULES = [
     "attention_zoo.encoders.bidirectional_rnn_encoder",
     "attention_zoo.encoders.efficientnet_lite0",
     "attention_zoo.encoders.image_encoder",
+    "attention_zoo.encoders.image_preprocessing",
+    "attention_zoo.encoders.feature_grid",
+    "attention_zoo.encoders.backbone_blocks",
     "attention_zoo.losses",
     "attention_zoo.metrics",
 ]

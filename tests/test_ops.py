@@ -44,6 +44,27 @@ def test_masked_softmax_scores_below_the_mask_filler():
     np.testing.assert_allclose(got, ref.masked_softmax(scores, mask), atol=1e-6)
 
 
+@pytest.mark.parametrize("masked", [False, True], ids=["no_mask", "mask"])
+def test_masked_softmax_of_overflowed_scores_is_finite(masked):
+    # A score past the float32 range (inf) counts as the largest finite one:
+    # before, inf - inf inside the softmax made the whole row NaN.
+    inf = np.inf
+    scores = np.array([[inf, 1.0, -inf, 0.0], [inf, inf, 2.0, -inf]], "float32")
+    mask = np.array([[True, True, True, False], [True, True, True, True]])
+    got = to_numpy(zoo_ops.masked_softmax(scores, mask if masked else None))
+    assert np.isfinite(got).all()
+    np.testing.assert_allclose(got.sum(-1), 1.0, atol=1e-6)
+    np.testing.assert_allclose(got[1], [0.5, 0.5, 0.0, 0.0], atol=1e-6)
+    assert got[0, 0] == pytest.approx(1.0)
+
+
+def test_masked_softmax_propagates_nan_scores():
+    scores = np.array([[np.nan, 1.0, 0.0], [1.0, 2.0, 3.0]], "float32")
+    got = to_numpy(zoo_ops.masked_softmax(scores, np.ones((2, 3), bool)))
+    assert np.isnan(got[0]).all()
+    assert np.isfinite(got[1]).all()
+
+
 def test_large_negative_number_is_finite_in_dtype():
     assert zoo_ops.large_negative_number("float16") == -65504.0
     assert np.isfinite(np.float16(zoo_ops.large_negative_number("float16")))

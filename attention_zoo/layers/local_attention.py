@@ -73,7 +73,10 @@ class LocalAttention(LuongAttention):
         **kwargs: base layer arguments (`name`, `dtype`, ...).
 
     Call arguments and returns: see `attention_zoo.layers.BaseAttention`
-    (the local-m state is carried by `get_initial_state` and `step`).
+    (the local-m state is carried by `get_initial_state` and `step`). Finite
+    inputs give finite weights: a score past the float32 range counts as the
+    largest finite score (see `attention_zoo.ops.masked_softmax`). An empty
+    memory (`Tv = 0`) gives empty weights and a zero context.
 
     Example:
 
@@ -304,6 +307,11 @@ class LocalAttention(LuongAttention):
         )  # (B, R, Tv)
         if key_mask is not None:
             distance = ops.where(key_mask, distance, 2**30)
+        # A trailing sentinel, never nearer than a key (ties go to the
+        # earlier), keeps argmin defined on an empty memory (Tv = 0).
+        rows = ops.sum(distance, axis=-1, keepdims=True)  # (B, R, 1), even if Tv = 0
+        sentinel = ops.full_like(rows, 2**30)
+        distance = ops.concatenate([distance, sentinel], axis=-1)  # (B, R, Tv + 1)
         center = ops.argmin(distance, axis=-1)[..., None]  # (B, R, 1)
         mask = zoo_ops.window_mask(center, length, self.window)  # (B, R, Tv)
         if key_mask is not None:

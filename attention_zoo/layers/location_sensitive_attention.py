@@ -58,6 +58,8 @@ class LocationSensitiveAttention(BahdanauAttention):
         **kwargs: base layer arguments (`name`, `dtype`, ...).
 
     Call arguments and returns: see `attention_zoo.layers.BaseAttention`.
+    An empty memory (`Tv = 0`) gives empty weights and a zero context, as
+    for every mechanism.
 
     Example:
 
@@ -164,10 +166,17 @@ class LocationSensitiveAttention(BahdanauAttention):
         """`U (F * alpha)`: `(B, R, Tv, units)` from state rows `(B, R, Tv)`."""
         alignments = ops.stack(list(state), axis=-1)  # (B, R, Tv, C)
         shape = ops.shape(alignments)
+        # One zero step appended and cut off again: neither the convolution
+        # nor the reshape below is defined on an empty memory (Tv = 0), and
+        # with "same" padding a zero past the end changes no output.
+        zero_step = ops.zeros_like(ops.sum(alignments, axis=2, keepdims=True))
+        alignments = ops.concatenate([alignments, zero_step], axis=2)  # Tv + 1
         # Conv1D convolves (batch, steps, channels): fold the rows into the
         # batch; each row's alignment is convolved on its own.
-        flat = ops.reshape(alignments, (-1, shape[2], self.num_states))  # (BR, Tv, C)
+        steps = None if shape[2] is None else shape[2] + 1  # None: symbolic
+        flat = ops.reshape(alignments, (-1, steps, self.num_states))  # (B*R, Tv + 1, C)
         features = self._location_conv(ops.cast(flat, self.compute_dtype))
+        features = features[:, : shape[2]]  # (B*R, Tv, filters)
         features = self._location_dense(features)  # (B*R, Tv, units)
         return ops.reshape(features, (shape[0], shape[1], shape[2], self.units))
 

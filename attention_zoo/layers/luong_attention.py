@@ -42,6 +42,9 @@ class LuongAttention(BaseAttention):
         **kwargs: base layer arguments (`name`, `dtype`, ...).
 
     Call arguments and returns: see `attention_zoo.layers.BaseAttention`.
+    Finite inputs give finite weights: a "dot" or "general" score past the
+    float32 range (inputs around 1e20) counts as the largest finite score
+    (see `attention_zoo.ops.masked_softmax`).
 
     Example:
 

@@ -127,7 +127,10 @@ class MonotonicAttention(BaseAttention):
         **kwargs: base layer arguments (`name`, `dtype`, ...).
 
     Call arguments and returns: see `attention_zoo.layers.BaseAttention`;
-    `training=True` selects the expected alignment.
+    `training=True` selects the expected alignment. NaN propagates: a NaN
+    query (or memory) step gives NaN weights and context, in both inference
+    modes and in training, and so do the steps after it, whose state is its
+    alignment.
 
     Example:
 
@@ -306,6 +309,15 @@ class MonotonicAttention(BaseAttention):
             )
             earlier = ops.cumsum(chosen, axis=-1) - chosen  # chosen before j
             alignment = chosen * ops.cast(earlier == 0, self.work_dtype)  # first one
+            # `p >= 0.5` is False for NaN, which would read a NaN query (or a
+            # NaN previous alignment) as "attend nowhere": its row is NaN.
+            invalid = ops.logical_or(
+                ops.any(ops.isnan(p_choose), axis=-1, keepdims=True),
+                ops.any(ops.isnan(previous), axis=-1, keepdims=True),
+            )  # (B, R, 1)
+            alignment = ops.where(
+                invalid, ops.full_like(alignment, float("nan")), alignment
+            )
         return ops.cast(alignment, self.compute_dtype), [alignment]
 
     def per_step_inputs(self, steps, value, training=None):

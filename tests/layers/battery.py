@@ -410,6 +410,32 @@ class AttentionLayerBattery:
         assert tuple(context.shape) == (query.shape[0], 0, DV)
         assert tuple(weights.shape) == (query.shape[0], 0, value.shape[1])
 
+    def test_empty_memory_gives_zero_weights_and_context(self, name):
+        # The policy of a fully masked row for a memory of no step (Tv = 0),
+        # in a call and in a decoder step.
+        layer = self.built_layer(name)
+        query, value, key, _, _ = self.random_inputs(name)
+        value, key = value[:, :0], key[:, :0]
+        context, weights = layer(query, value, key, return_attention_scores=True)
+        assert tuple(weights.shape) == (query.shape[0], query.shape[1], 0)
+        np.testing.assert_array_equal(to_numpy(context), 0.0)
+        assert tuple(context.shape) == (query.shape[0], query.shape[1], DV)
+        state = layer.get_initial_state(value)
+        context, weights, _ = layer.step(
+            query[:, 0], value, layer.project_key(key), state
+        )
+        assert tuple(weights.shape) == (query.shape[0], 0)
+        np.testing.assert_array_equal(to_numpy(context), np.zeros((len(query), DV)))
+
+    def test_value_none_is_refused_by_name(self, name):
+        query, _, _, _, _ = self.random_inputs(name)
+        message = r"needs a value \(memory\) tensor. Received: value=None"
+        for layer in (self.make_layer(name), self.built_layer(name)):
+            with pytest.raises(ValueError, match=message):
+                layer(query, None)
+        with pytest.raises(ValueError, match=message):
+            layer.attend(query, None, None)
+
     def test_attend_and_step_check_their_inputs_like_a_call(self, name):
         layer = self.built_layer(name)
         query, value, key, _, value_mask = self.random_inputs(name)

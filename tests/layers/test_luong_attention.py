@@ -160,3 +160,29 @@ def test_location_scoring_nested_in_a_layer_with_a_memory_of_unknown_length():
         ValueError, match=r"max_length=9 .*Received: value.shape\[1\]=12"
     ):
         head.attention(q, rng.normal(size=(2, 12, 6)))
+
+
+@pytest.mark.parametrize(
+    "make, sums_to_one",
+    [
+        (lambda: LuongAttention("dot"), True),
+        (lambda: LuongAttention("general"), True),
+        (lambda: LocalAttention("local-m", window=1, score_mode="dot"), True),
+        (lambda: LocalAttention("local-p", window=2, score_mode="dot"), False),
+    ],
+    ids=["dot", "general", "local_m", "local_p"],
+)
+def test_scores_past_the_float32_range_give_finite_weights(make, sums_to_one):
+    # Finite inputs around 1e19-1e20 give dot products past float32's range
+    # (inf); the weights were all NaN (inf - inf in the softmax).
+    rng = np.random.default_rng(0)
+    query = (rng.normal(size=(2, 3, 4)) * 1e19).astype("float32")
+    value = (rng.normal(size=(2, 5, 4)) * 1e20).astype("float32")
+    context, weights = make()(query, value, return_attention_scores=True)
+    weights, context = to_numpy(weights), to_numpy(context)
+    assert np.isfinite(weights).all() and np.isfinite(context).all()
+    assert (weights >= 0).all()
+    if sums_to_one:
+        np.testing.assert_allclose(weights.sum(-1), 1.0, atol=1e-6)
+    else:
+        assert (weights.sum(-1) <= 1.0 + 1e-6).all()

@@ -495,3 +495,32 @@ def test_numpy_scalars_are_accepted_and_stored_as_floats():
     assert type(config["sigmoid_noise"]) is float and config["sigmoid_noise"] == 0.5
     assert type(config["score_bias_init"]) is float
     assert config["score_bias_init"] == -2.0
+
+
+@pytest.mark.parametrize(
+    "inference, training",
+    [("hard", False), ("expected", False), ("hard", True)],
+    ids=["hard", "expected", "training"],
+)
+def test_nan_query_gives_nan_attention_not_zero(inference, training):
+    # `p >= 0.5` is False for a NaN energy, which made hard inference read a
+    # NaN query as "attend nowhere" (zero weights and context).
+    rng = np.random.default_rng(0)
+    layer = MonotonicAttention(4, inference=inference)
+    query = rng.normal(size=(2, 3, 4)).astype("float32")
+    value = rng.normal(size=(2, 5, 4)).astype("float32")
+    query[0, 1, 0] = np.nan
+    context, weights = layer(
+        query, value, return_attention_scores=True, training=training
+    )
+    weights, context = to_numpy(weights), to_numpy(context)
+    # The NaN step and the steps after it (its alignment is their state).
+    assert np.isnan(weights[0, 1:]).all() and np.isnan(context[0, 1:]).all()
+    assert np.isfinite(weights[0, 0]).all() and np.isfinite(weights[1]).all()
+    state = layer.get_initial_state(value)
+    _, step_weights, new_state = layer.step(
+        query[:, 1], value, layer.project_key(value), state
+    )
+    assert np.isnan(to_numpy(step_weights)[0]).all()
+    assert np.isnan(to_numpy(new_state[0])[0]).all()
+    assert np.isfinite(to_numpy(step_weights)[1]).all()
