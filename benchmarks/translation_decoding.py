@@ -59,8 +59,7 @@ def fixed_length_translate_fn(model, length, beam_width):
             logits, state, attention = step(tokens, state, constants)
             return logits + never_end, state, attention
 
-        step_fn.shares_constants_across_beams = step.shares_constants_across_beams
-        return step_fn
+        return step.with_fn(step_fn)
 
     translate = models.make_translate_fn(
         model, length, beam_width=beam_width, wrap_step=wrap_step
