@@ -24,10 +24,11 @@ from attention_zoo.applications.captioning.predictor import Captioner, plot
 from attention_zoo.applications.common import (
     check_max_minutes,
     check_positive_integers,
+    commit_run,
     fit_verbosity,
     history_lists,
     output_folder,
-    start_run_folder,
+    start_staged_run,
     tensorboard_callbacks,
     time_budget,
 )
@@ -128,7 +129,7 @@ def train(
     start = time.perf_counter()
     train_set, validation_set, test_set = load_dataset(config)
     data_seconds = time.perf_counter() - start
-    run = start_run_folder(output, ("model.keras", "encoder.keras", "metrics.json"))
+    run = start_staged_run(output)
     encoder = build_encoder(config)
     image_size = int(encoder.input_shape[1])
     grid = grid_shape(encoder)
@@ -243,4 +244,5 @@ def train(
     }
     (run / "metrics.json").write_text(json.dumps(metrics, indent=1))
     plot(run, [i.image for i in test_set[:3]], run / "plots", captioner=captioner)
+    commit_run(run, output)
     return metrics

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import shutil
 import zipfile
 from pathlib import Path
 
@@ -58,22 +60,131 @@ def load_run_model(path):
     return keras.saving.load_model(path)
 
 
-def start_run_folder(output, artifacts) -> Path:
-    """The folder of a new training run, with the last run's artifacts removed.
+# A file every finished run folder holds: what makes an existing `--output`
+# replaceable (any other non-empty folder is refused, never deleted).
+RUN_MARKER = "config.json"
 
-    Training into the folder of an earlier run rewrites its vocabulary and
-    configuration before the new model exists; removing the earlier run's
-    trained `artifacts` (model files, metrics) first means that a training
-    that fails or is interrupted leaves a folder the other tasks refuse as
-    incomplete ("no model.keras"), never the old model beside a new
-    vocabulary.
 
-    Args:
-        output: the run folder (`--output`).
-        artifacts: file names inside it that a finished training writes.
+def _sibling(output: Path, kind: str) -> Path:
+    return output.parent / f".{output.name}.{kind}"
+
+
+def staging_folder(output) -> Path:
+    """The staging folder of a training into `output`: `<parent>/.<name>.partial`.
+
+    It is deterministic, so a training started again after a kill finds the
+    folder (and its `training_backup_dir`) of the one that was killed.
     """
-    run = output_folder(output)
-    run.mkdir(parents=True, exist_ok=True)
-    for name in artifacts:
-        (run / name).unlink(missing_ok=True)
-    return run
+    return _sibling(Path(output), "partial")
+
+
+def training_backup_dir(staging) -> Path:
+    """`<staging>/backup`: where `keras.callbacks.BackupAndRestore` keeps the
+    state of an unfinished training; `commit_run` removes it."""
+    return Path(staging) / "backup"
+
+
+def repair_run(output) -> None:
+    """Finish or undo a `commit_run` that a crash cut between its renames.
+
+    `commit_run` moves the old run aside to `.<name>.old`, then the staging
+    folder to `output`. With `output` missing, the old run is put back (the
+    staging folder stays, to be trained again or resumed); with both there,
+    the new run was committed and the old one is deleted.
+    """
+    output = Path(output)
+    old = _sibling(output, "old")
+    if not old.exists():
+        return
+    if output.exists():
+        shutil.rmtree(old)
+    else:
+        old.rename(output)
+
+
+def _check_replaceable(output: Path, marker: str, flag: str, what: str) -> None:
+    if output.is_dir() and any(output.iterdir()) and not (output / marker).exists():
+        raise ValueError(
+            f"{flag} is a folder that holds files but no {marker}, so not "
+            f"{what}; refusing to replace it. Received: {flag} {output}"
+        )
+
+
+def commit_run(staging, output) -> Path:
+    """Replace the run folder `output` with the finished `staging` folder.
+
+    The old run is renamed aside, the staging folder renamed into place,
+    then the old run deleted: at every instant either the old or the new
+    run is complete on disk (`repair_run` tidies after a crash in between).
+    The staging folder's `training_backup_dir` is removed first, so it
+    never lands in the run.
+    """
+    staging, output = Path(staging), Path(output)
+    shutil.rmtree(training_backup_dir(staging), ignore_errors=True)
+    repair_run(output)
+    old = _sibling(output, "old")
+    if output.exists():
+        output.rename(old)
+    staging.rename(output)
+    if old.exists():
+        shutil.rmtree(old)
+    return output
+
+
+def start_staged_run(output, flag: str = "--output") -> Path:
+    """The staging folder of a training into the run folder `output`.
+
+    Training writes into `staging_folder(output)` (created if missing; what
+    a killed training left there is cleared, except its
+    `training_backup_dir`, from which `BackupAndRestore` resumes), then
+    calls `commit_run(staging, output)` once the run is complete. Until
+    then, and if the training raises or is killed, the old run in `output`
+    is untouched.
+
+    Raises:
+        ValueError: naming `flag` when `output` is a file, or a folder with
+            files but none of a run (`config.json`): a mistyped `--output`
+            never deletes the user's files.
+    """
+    output = output_folder(output, flag)
+    repair_run(output)
+    _check_replaceable(output, RUN_MARKER, flag, "a run folder")
+    staging = staging_folder(output)
+    staging.mkdir(parents=True, exist_ok=True)
+    backup = training_backup_dir(staging)
+    for path in staging.iterdir():
+        if path != backup:
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+    return staging
+
+
+@contextlib.contextmanager
+def staged_run(output, flag: str = "--output"):
+    """`start_staged_run(output)` as a context manager: yields the staging
+    folder and commits it when the block ends without an exception."""
+    staging = start_staged_run(output, flag)
+    yield staging
+    commit_run(staging, output)
+
+
+def replace_folder(output, write, marker: str, what: str, flag: str = "--output"):
+    """`write(staging)`, then the folder it wrote replaces `output` atomically.
+
+    For outputs written in one go (a SavedModel): `output` must be missing,
+    empty, or hold `marker` (a previous output of the same kind, which is
+    replaced); a failed `write` leaves no file behind and `output` as it was.
+
+    Returns:
+        `output`, as a Path.
+    """
+    output = output_folder(output, flag)
+    repair_run(output)
+    _check_replaceable(output, marker, flag, what)
+    staging = _sibling(output, "partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        write(staging)
+        return commit_run(staging, output)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)

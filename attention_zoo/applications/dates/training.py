@@ -10,9 +10,10 @@ from pathlib import Path
 import keras
 
 from attention_zoo.applications.common import (
+    commit_run,
     fit_verbosity,
     history_lists,
-    start_run_folder,
+    start_staged_run,
     tensorboard_callbacks,
 )
 from attention_zoo.applications.dates import data
@@ -79,7 +80,7 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
             f"`learning_rate` must be positive. Received: learning_rate={config.learning_rate}"
         )
     strategy = _strategy(config.distribute)  # fails before anything is written
-    run = start_run_folder(output, ("model.keras", "metrics.json"))
+    run = start_staged_run(output)
     (run / "data").mkdir(parents=True, exist_ok=True)
     keras.utils.set_random_seed(config.seed)
     train_set, val_set, test_set = data.make_splits(
@@ -157,6 +158,7 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
     (run / "metrics.json").write_text(json.dumps(metrics, indent=1))
     texts = [e.text for e in test_set[:3]] + EXAMPLE_INPUTS[:1]
     plot(run, texts, run / "plots", normalizer=normalizer)
+    commit_run(run, output)
     return metrics
 
 
