@@ -7,10 +7,11 @@ from pathlib import Path
 
 from attention_zoo.applications.captioning.config import TrainConfig
 from attention_zoo.applications.common.cli import (
+    MAX_BEAM_WIDTH,
     add_config_arguments,
     check_flags,
     config_from_args,
-    positive,
+    integer_range,
     run_task,
 )
 
@@ -75,7 +76,10 @@ def add_parser(commands) -> None:
 def run(args, parser) -> int:
     from attention_zoo.applications.captioning import tasks
 
-    check_flags(parser, [("--beam-width", getattr(args, "beam_width", None), positive)])
+    beam_width = getattr(args, "beam_width", None)
+    check_flags(
+        parser, [("--beam-width", beam_width, integer_range(1, MAX_BEAM_WIDTH))]
+    )
 
     def train():
         dataset, images_dir, captions_file = "scenes", None, None

@@ -22,6 +22,8 @@ from attention_zoo.applications.captioning.features import (
 )
 from attention_zoo.applications.captioning.predictor import Captioner, plot
 from attention_zoo.applications.common import (
+    StopOnDivergence,
+    check_config,
     check_max_minutes,
     check_positive_integers,
     commit_run,
@@ -42,6 +44,7 @@ FEATURE_KEY = (
 
 
 def _check_config(config: TrainConfig):
+    check_config(config)
     check_positive_integers(
         config,
         (
@@ -206,6 +209,7 @@ def train(
             f"vocabulary {len(vocabulary)}; backend {keras.backend.backend()}"
         )
     callbacks = [
+        StopOnDivergence(),
         keras.callbacks.EarlyStopping(
             patience=config.patience, restore_best_weights=True
         ),

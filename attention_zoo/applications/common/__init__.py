@@ -29,6 +29,7 @@ Shared text handling (the word tokenizer and `WordVocabulary`) is
 `common.text`.
 """
 
+from attention_zoo.applications.common.cli import check_config
 from attention_zoo.applications.common.compile import compile_function
 from attention_zoo.applications.common.decodings import decoding_name, decodings
 from attention_zoo.applications.common.export import export_folder, write_saved_model
@@ -47,7 +48,9 @@ from attention_zoo.applications.common.run_folder import (
 )
 from attention_zoo.applications.common.tfds import tfds_builder, tfds_split
 from attention_zoo.applications.common.training import (
+    StopOnDivergence,
     TimeBudget,
+    TrainingDiverged,
     check_max_minutes,
     check_positive_integers,
     fit_verbosity,
@@ -59,7 +62,10 @@ from attention_zoo.applications.common.training import (
 __all__ = [
     "InputError",
     "RunPredictor",
+    "StopOnDivergence",
     "TimeBudget",
+    "TrainingDiverged",
+    "check_config",
     "check_max_minutes",
     "check_positive_integers",
     "check_run_folder",

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import keras
 
+from attention_zoo.applications.common.errors import MalformedFileError, one_line
+
 
 def output_folder(path, flag: str = "--output") -> Path:
     """`path` as a folder to write into (created later by the caller).
@@ -47,17 +49,26 @@ def load_run_model(path):
     """`keras.saving.load_model(path)` for a model file of a run folder.
 
     Raises:
-        ValueError: when the file is not a `.keras` archive (an empty file
-            from a training killed while saving, say), which Keras reports
-            as "File not found" although the file is there.
+        MalformedFileError: a ValueError, when the file is not a zip
+            archive (an empty file from a training killed while saving, say,
+            which Keras reports as "File not found" although the file is
+            there), or one that Keras cannot load (garbage weights, an
+            unknown layer).
     """
     if not zipfile.is_zipfile(path):
-        raise ValueError(
+        raise MalformedFileError(
             f"{path} is not a .keras model file (not a zip archive: a "
             "training interrupted while saving, or another file); train the "
             "run again"
         )
-    return keras.saving.load_model(path)
+    try:
+        return keras.saving.load_model(path)
+    except Exception as error:
+        # Whatever Keras raises for a damaged archive or foreign content.
+        raise MalformedFileError(
+            f"{path} is not a loadable .keras model ({type(error).__name__}: "
+            f"{one_line(error)}); train the run again"
+        ) from error
 
 
 # A file every finished run folder holds: what makes an existing `--output`

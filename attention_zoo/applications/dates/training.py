@@ -10,6 +10,8 @@ from pathlib import Path
 import keras
 
 from attention_zoo.applications.common import (
+    StopOnDivergence,
+    check_config,
     commit_run,
     fit_verbosity,
     history_lists,
@@ -60,6 +62,7 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
     line per epoch otherwise.
     """
     verbose = fit_verbosity(verbose)
+    check_config(config)
     if config.model not in models.MODELS:
         raise ValueError(
             f"`model` must be one of {models.MODELS}. Received: {config.model!r}"
@@ -142,7 +145,11 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
         batch_size=config.batch_size,
         epochs=config.epochs,
         verbose=verbose,
-        callbacks=[*tensorboard_callbacks(run / "logs"), epoch_timer],
+        callbacks=[
+            *tensorboard_callbacks(run / "logs"),
+            epoch_timer,
+            StopOnDivergence(),
+        ],
     )
     seconds = time.perf_counter() - start
     model.save(run / "model.keras")

@@ -9,6 +9,8 @@ from dataclasses import asdict
 import keras
 
 from attention_zoo.applications.common import (
+    StopOnDivergence,
+    check_config,
     check_max_minutes,
     check_positive_integers,
     commit_run,
@@ -42,6 +44,7 @@ class TokenCounter(keras.callbacks.Callback):
 
 
 def _check_config(config: TrainConfig):
+    check_config(config)
     if config.attention not in models.ATTENTIONS:
         raise ValueError(
             f"`attention` must be one of {models.ATTENTIONS}. Received: "
@@ -127,6 +130,7 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
     counter = TokenCounter(train_batches)
     callbacks = [
         counter,
+        StopOnDivergence(),
         keras.callbacks.EarlyStopping(
             patience=config.patience, restore_best_weights=True
         ),
