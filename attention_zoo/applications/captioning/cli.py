@@ -14,6 +14,7 @@ from attention_zoo.applications.common.cli import (
     integer_range,
     run_task,
 )
+from attention_zoo.applications.common.run_folder import plot_folder, write_plots
 
 
 def add_parser(commands) -> None:
@@ -63,7 +64,9 @@ def add_parser(commands) -> None:
     plot.add_argument("images", nargs="+", metavar="IMAGE")
     plot.add_argument("--run", default="runs/captioning")
     plot.add_argument("--beam-width", type=int, default=None)
-    plot.add_argument("--output", default=None, help="folder (default RUN/plots)")
+    plot.add_argument(
+        "--output", default=None, help="folder (default: a new RUN/plots/predict-N)"
+    )
 
     export = tasks.add_parser(
         "export", help="write a SavedModel that captions encoded image bytes"
@@ -115,8 +118,11 @@ def run(args, parser) -> int:
             print(f"{path}: {text}")
 
     def plot():
-        output = args.output or Path(args.run) / "plots"
-        for path in tasks.plot(args.run, args.images, output, args.beam_width):
+        output = plot_folder(args.run, args.output, "captioning")
+        for path in write_plots(
+            output,
+            lambda folder: tasks.plot(args.run, args.images, folder, args.beam_width),
+        ):
             print(path)
 
     def export():

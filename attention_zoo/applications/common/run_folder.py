@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -113,7 +115,8 @@ def repair_run(output) -> None:
         old.rename(output)
 
 
-def _check_replaceable(output: Path, marker: str, flag: str, what: str) -> None:
+def check_replaceable(output: Path, marker: str, flag: str, what: str) -> None:
+    """Raise ValueError unless `output` is missing, empty or holds `marker`."""
     if output.is_dir() and any(output.iterdir()) and not (output / marker).exists():
         raise ValueError(
             f"{flag} is a folder that holds files but no {marker}, so not "
@@ -159,7 +162,7 @@ def start_staged_run(output, flag: str = "--output") -> Path:
     """
     output = output_folder(output, flag)
     repair_run(output)
-    _check_replaceable(output, RUN_MARKER, flag, "a run folder")
+    check_replaceable(output, RUN_MARKER, flag, "a run folder")
     staging = staging_folder(output)
     staging.mkdir(parents=True, exist_ok=True)
     backup = training_backup_dir(staging)
@@ -190,7 +193,7 @@ def replace_folder(output, write, marker: str, what: str, flag: str = "--output"
     """
     output = output_folder(output, flag)
     repair_run(output)
-    _check_replaceable(output, marker, flag, what)
+    check_replaceable(output, marker, flag, what)
     staging = _sibling(output, "partial")
     shutil.rmtree(staging, ignore_errors=True)
     staging.parent.mkdir(parents=True, exist_ok=True)
@@ -199,3 +202,47 @@ def replace_folder(output, write, marker: str, what: str, flag: str = "--output"
         return commit_run(staging, output)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def plot_folder(run_dir, output=None, app: str = "") -> Path:
+    """Where `attention-zoo APP plot` writes: `output`, or a new folder.
+
+    Without `output`, `RUN/plots/predict-N` with the first N not taken, so
+    the run's own training plots (`RUN/plots/*.png`) and earlier plots are
+    never overwritten. The run folder is checked first: nothing is created
+    inside a folder that is not a run.
+    """
+    if output is not None:
+        return output_folder(output)
+    plots = check_run_folder(run_dir, app, (RUN_MARKER,)) / "plots"
+    n = 1
+    while (plots / f"predict-{n}").exists():
+        n += 1
+    return plots / f"predict-{n}"
+
+
+def write_plots(output, plot) -> list[Path]:
+    """`plot(folder)` into a hidden staging folder inside `output`, whose
+    PNGs then move into `output`: a failed plot (a full disk, an input
+    refused) leaves no partial file, and no folder it created.
+
+    Returns:
+        The paths of the PNGs in `output`.
+    """
+    output = output_folder(output)
+    created = not output.exists()
+    output.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".partial-", dir=output))
+    try:
+        written = plot(staging)
+        paths = []
+        for path in written:
+            paths.append(output / Path(path).name)
+            os.replace(path, paths[-1])
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        if created:
+            shutil.rmtree(output, ignore_errors=True)
+        raise
+    shutil.rmtree(staging, ignore_errors=True)
+    return paths

@@ -13,6 +13,7 @@ from attention_zoo.applications.common.cli import (
     integer_range,
     run_task,
 )
+from attention_zoo.applications.common.run_folder import plot_folder, write_plots
 from attention_zoo.applications.translation.config import TrainConfig
 
 
@@ -54,7 +55,9 @@ def add_parser(commands) -> None:
     plot.add_argument("texts", nargs="+", metavar="TEXT")
     plot.add_argument("--run", default="runs/translation")
     plot.add_argument("--beam-width", type=int, default=None)
-    plot.add_argument("--output", default=None, help="folder (default RUN/plots)")
+    plot.add_argument(
+        "--output", default=None, help="folder (default: a new RUN/plots/predict-N)"
+    )
 
     export = tasks.add_parser(
         "export", help="write a SavedModel that translates raw strings"
@@ -104,8 +107,11 @@ def run(args, parser) -> int:
             print(f"{text!r} -> {translation!r}{suffix}")
 
     def plot():
-        output = args.output or Path(args.run) / "plots"
-        for path in tasks.plot(args.run, args.texts, output, args.beam_width):
+        output = plot_folder(args.run, args.output, "translation")
+        for path in write_plots(
+            output,
+            lambda folder: tasks.plot(args.run, args.texts, folder, args.beam_width),
+        ):
             print(path)
 
     def export():
