@@ -6,14 +6,17 @@ import argparse
 import os
 import sys
 
-# TensorFlow's C++ start-up logging drowns the command's own output.
+# TensorFlow's C++ start-up logging drowns the command's own output; only
+# logging is silenced, never a setting that changes the numbers.
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
-from attention_zoo.version import __version__
+from attention_zoo.applications.common.cli import OneLineParser  # noqa: E402
+from attention_zoo.applications.common.errors import run_guarded  # noqa: E402
+from attention_zoo.version import __version__  # noqa: E402
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="attention-zoo",
         description="Keras 3 attention mechanisms and the applications built on them.",
     )
@@ -45,6 +48,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command of `argv`; its exit status.
+
+    The whole command runs inside the error boundary
+    (`common.errors.run_guarded`): what the tasks' own boundary does not
+    see (the parser's lazy imports, say) still ends in one line.
+    """
+    status = []
+    code = run_guarded("attention-zoo", lambda: status.append(_main(argv)))
+    return status[0] if status else code
+
+
+def _main(argv) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

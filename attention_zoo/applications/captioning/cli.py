@@ -7,12 +7,14 @@ from pathlib import Path
 
 from attention_zoo.applications.captioning.config import TrainConfig
 from attention_zoo.applications.common.cli import (
+    MAX_BEAM_WIDTH,
     add_config_arguments,
     check_flags,
     config_from_args,
-    positive,
+    integer_range,
     run_task,
 )
+from attention_zoo.applications.common.run_folder import plot_folder, write_plots
 
 
 def add_parser(commands) -> None:
@@ -62,7 +64,9 @@ def add_parser(commands) -> None:
     plot.add_argument("images", nargs="+", metavar="IMAGE")
     plot.add_argument("--run", default="runs/captioning")
     plot.add_argument("--beam-width", type=int, default=None)
-    plot.add_argument("--output", default=None, help="folder (default RUN/plots)")
+    plot.add_argument(
+        "--output", default=None, help="folder (default: a new RUN/plots/predict-N)"
+    )
 
     export = tasks.add_parser(
         "export", help="write a SavedModel that captions encoded image bytes"
@@ -75,7 +79,10 @@ def add_parser(commands) -> None:
 def run(args, parser) -> int:
     from attention_zoo.applications.captioning import tasks
 
-    check_flags(parser, [("--beam-width", getattr(args, "beam_width", None), positive)])
+    beam_width = getattr(args, "beam_width", None)
+    check_flags(
+        parser, [("--beam-width", beam_width, integer_range(1, MAX_BEAM_WIDTH))]
+    )
 
     def train():
         dataset, images_dir, captions_file = "scenes", None, None
@@ -111,8 +118,11 @@ def run(args, parser) -> int:
             print(f"{path}: {text}")
 
     def plot():
-        output = args.output or Path(args.run) / "plots"
-        for path in tasks.plot(args.run, args.images, output, args.beam_width):
+        output = plot_folder(args.run, args.output, "captioning")
+        for path in write_plots(
+            output,
+            lambda folder: tasks.plot(args.run, args.images, folder, args.beam_width),
+        ):
             print(path)
 
     def export():

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from attention_zoo.applications.common.cli import (
+    MAX_BEAM_WIDTH,
+    finite_positive,
+    integer_range,
     non_negative,
     positive,
     unit_interval,
@@ -100,14 +103,15 @@ class TrainConfig:
     doubly_stochastic: float = field(
         default=0.0,
         metadata={
-            "help": "lambda of the doubly stochastic attention term (the paper: 1)"
+            "check": non_negative,
+            "help": "lambda of the doubly stochastic attention term (the paper: 1)",
         },
     )
     vocab_size: int = field(default=5000, metadata={"cli": False})
-    batch_size: int = field(default=64, metadata={"check": positive})
+    batch_size: int = field(default=64, metadata={"check": integer_range(1, 4096)})
     epochs: int = field(default=15, metadata={"check": positive})
-    max_minutes: float | None = None
-    learning_rate: float = 2e-3
+    max_minutes: float | None = field(default=None, metadata={"check": finite_positive})
+    learning_rate: float = field(default=2e-3, metadata={"check": finite_positive})
     warmup_epochs: float = field(  # linear warm-up, at most half of the training
         default=1.0,
         metadata={
@@ -117,8 +121,15 @@ class TrainConfig:
         },
     )
     patience: int = field(default=3, metadata={"cli": False})
-    beam_width: int = field(default=3, metadata={"check": positive})
+    beam_width: int = field(
+        default=3, metadata={"check": integer_range(1, MAX_BEAM_WIDTH)}
+    )
     alpha: float = field(
-        default=0.0, metadata={"flag": "--length-penalty", "help": "GNMT alpha"}
+        default=0.0,
+        metadata={
+            "flag": "--length-penalty",
+            "check": non_negative,
+            "help": "GNMT alpha",
+        },
     )
     seed: int = 0

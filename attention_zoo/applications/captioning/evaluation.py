@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -12,6 +13,7 @@ from attention_zoo.applications.captioning.features import extract_features
 from attention_zoo.applications.captioning.predictor import Captioner
 from attention_zoo.applications.captioning.scenes import SHAPES
 from attention_zoo.applications.common import decoding_name, decodings
+from attention_zoo.applications.common.errors import read_examples
 
 
 def bleu_scores(hypotheses, references, max_order: int = 4) -> dict:
@@ -132,7 +134,10 @@ def _references(item: Item):
 
 def evaluate(run_dir, beam_width: int | None = None) -> dict:
     captioner = Captioner(run_dir, beam_width=beam_width)
-    return evaluate_items(captioner, test_items(run_dir))
+    items = read_examples(
+        Path(run_dir) / "data" / "test.json", lambda _: test_items(run_dir)
+    )
+    return evaluate_items(captioner, items)
 
 
 def format_metrics(metrics: dict) -> str:

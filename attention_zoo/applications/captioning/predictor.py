@@ -34,7 +34,7 @@ class Captioner(RunPredictor):
         super().__init__(run_dir)
         self.vocabulary = WordVocabulary.load(self.run_dir / "vocabulary.json")
         self.encoder = self.load_model("encoder.keras")
-        self.model = self.load_model()
+        self.model = self.load_model(model_names=("captioner",))
         self.image_size = int(self.config["resolved_image_size"])
         self.grid_shape = tuple(self.config["grid_shape"])
         self.max_length = int(self.config["max_caption_length"])

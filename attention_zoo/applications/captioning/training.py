@@ -22,12 +22,15 @@ from attention_zoo.applications.captioning.features import (
 )
 from attention_zoo.applications.captioning.predictor import Captioner, plot
 from attention_zoo.applications.common import (
+    StopOnDivergence,
+    check_config,
     check_max_minutes,
     check_positive_integers,
+    commit_run,
     fit_verbosity,
     history_lists,
     output_folder,
-    start_run_folder,
+    start_staged_run,
     tensorboard_callbacks,
     time_budget,
 )
@@ -41,6 +44,7 @@ FEATURE_KEY = (
 
 
 def _check_config(config: TrainConfig):
+    check_config(config)
     check_positive_integers(
         config,
         (
@@ -128,7 +132,7 @@ def train(
     start = time.perf_counter()
     train_set, validation_set, test_set = load_dataset(config)
     data_seconds = time.perf_counter() - start
-    run = start_run_folder(output, ("model.keras", "encoder.keras", "metrics.json"))
+    run = start_staged_run(output)
     encoder = build_encoder(config)
     image_size = int(encoder.input_shape[1])
     grid = grid_shape(encoder)
@@ -205,6 +209,7 @@ def train(
             f"vocabulary {len(vocabulary)}; backend {keras.backend.backend()}"
         )
     callbacks = [
+        StopOnDivergence(),
         keras.callbacks.EarlyStopping(
             patience=config.patience, restore_best_weights=True
         ),
@@ -243,4 +248,5 @@ def train(
     }
     (run / "metrics.json").write_text(json.dumps(metrics, indent=1))
     plot(run, [i.image for i in test_set[:3]], run / "plots", captioner=captioner)
+    commit_run(run, output)
     return metrics

@@ -12,9 +12,11 @@ returns outputs and attention) and these hooks into the skeleton:
    the run folder (`load_model`) after `super().__init__`, `check` for the
    inputs the model cannot read (raise `InputError`), and a batched predict
    that runs its `compiled` function through `run_batches`.
-3. `train(output, config, verbose)`: start the folder (`start_run_folder`),
-   write `config.json` and the vocabulary, fit with `tensorboard_callbacks`
-   (`TimeBudget` for a wall-clock budget), save `model.keras`, evaluate.
+3. `train(output, config, verbose)`: check the config (`check_config`),
+   train into a staging folder (`start_staged_run`), write `config.json`
+   and the vocabulary, fit with `training_callbacks` (`TimeBudget` for a
+   wall-clock budget, `StopOnDivergence`), save `model.keras`, evaluate,
+   then `commit_run`, which replaces the old run atomically.
 4. `export(run_dir, output)`: `export_folder`, a `serve` function of a
    `tf.string` batch, `write_saved_model`.
 5. `cli.py`: `add_parser(commands)` with the tasks' subparsers (train's
@@ -27,19 +29,28 @@ Shared text handling (the word tokenizer and `WordVocabulary`) is
 `common.text`.
 """
 
+from attention_zoo.applications.common.cli import check_config
 from attention_zoo.applications.common.compile import compile_function
 from attention_zoo.applications.common.decodings import decoding_name, decodings
 from attention_zoo.applications.common.export import export_folder, write_saved_model
 from attention_zoo.applications.common.predictor import InputError, RunPredictor
 from attention_zoo.applications.common.run_folder import (
     check_run_folder,
+    commit_run,
     load_run_model,
     output_folder,
-    start_run_folder,
+    repair_run,
+    replace_folder,
+    staged_run,
+    staging_folder,
+    start_staged_run,
+    training_backup_dir,
 )
 from attention_zoo.applications.common.tfds import tfds_builder, tfds_split
 from attention_zoo.applications.common.training import (
+    StopOnDivergence,
     TimeBudget,
+    TrainingDiverged,
     check_max_minutes,
     check_positive_integers,
     fit_verbosity,
@@ -51,10 +62,14 @@ from attention_zoo.applications.common.training import (
 __all__ = [
     "InputError",
     "RunPredictor",
+    "StopOnDivergence",
     "TimeBudget",
+    "TrainingDiverged",
+    "check_config",
     "check_max_minutes",
     "check_positive_integers",
     "check_run_folder",
+    "commit_run",
     "compile_function",
     "decoding_name",
     "decodings",
@@ -63,7 +78,12 @@ __all__ = [
     "history_lists",
     "load_run_model",
     "output_folder",
-    "start_run_folder",
+    "repair_run",
+    "replace_folder",
+    "staged_run",
+    "staging_folder",
+    "start_staged_run",
+    "training_backup_dir",
     "tensorboard_callbacks",
     "tfds_builder",
     "tfds_split",

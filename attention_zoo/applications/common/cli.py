@@ -12,7 +12,9 @@ default. The field's metadata refines it:
               then computes the field, e.g. from several flags)
     group     fields of one group name are mutually exclusive flags
     check     a function of the value that returns what is wrong with it
-              ("must be a positive integer") or None; `positive` is one
+              ("must be a positive integer") or None; `positive`,
+              `finite_positive`, `unit_interval`, `integer_range(1, 64)`
+              are some. Every float value is checked to be finite first.
     cli       False: no flag (the app sets the field, or keeps its default)
 
 A bool field that defaults to False is a `store_true` flag; one that
@@ -21,17 +23,57 @@ defaults to True is a `store_false` flag named by its metadata (`--no-gate`).
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
-import sys
+import math
+
+from attention_zoo.applications.common.errors import run_guarded
 
 OPTIONAL = " | None"
+# The widest beam the command line decodes with: the memory and time of a
+# beam search grow with it, and wider beams gain nothing on these models.
+MAX_BEAM_WIDTH = 64
 TYPES = {"int": int, "float": float, "str": None, "bool": bool}
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line on stderr (exit 2), the
+    usage left to `--help`, as every other error of the command line."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def positive(value) -> str | None:
     """The `check` of a positive integer flag (None, an unset flag, passes)."""
     if value is not None and value < 1:
         return "must be a positive integer"
+    return None
+
+
+def integer_range(low: int, high: int):
+    """The `check` of an integer flag from `low` to `high` (a documented bound
+    that keeps one call's memory and time in reach; None passes)."""
+
+    def check(value) -> str | None:
+        if value is not None and not low <= value <= high:
+            return f"must be an integer from {low} to {high}"
+        return None
+
+    return check
+
+
+def finite(value) -> str | None:
+    """The check every float value gets: NaN and infinities are refused."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "must be a finite number"
+    return None
+
+
+def finite_positive(value) -> str | None:
+    """The `check` of a finite positive number, such as a learning rate."""
+    if value is not None and not 0 < value < math.inf:
+        return "must be a finite positive number"
     return None
 
 
@@ -92,12 +134,36 @@ def _dest(field, flag) -> str:
     return flag.lstrip("-").replace("-", "_")
 
 
+def _problem(value, check) -> str | None:
+    # The field's own check first: it names the range ("a finite positive
+    # number"); `finite` covers a float field without one.
+    return (check(value) if check else None) or finite(value)
+
+
 def check_flags(parser, checks) -> None:
-    """`parser.error` (exit 2) for the first `(flag, value, check)` refused."""
+    """`parser.error` (exit 2) for the first `(flag, value, check)` refused.
+
+    A float value must be finite whatever its check (which may be None).
+    """
     for flag, value, check in checks:
-        problem = check(value)
+        problem = _problem(value, check)
         if problem:
             parser.error(f"{flag} {problem}. Received: {flag} {value}")
+
+
+def check_config(config) -> None:
+    """Raise ValueError naming the first field of the dataclass `config`
+    refused by its metadata's `check` (a float: by `finite` first).
+
+    The Python API's form of the flag checks of `config_from_args`.
+    """
+    for field in dataclasses.fields(config):
+        value = getattr(config, field.name)
+        problem = _problem(value, field.metadata.get("check"))
+        if problem:
+            raise ValueError(
+                f"`{field.name}` {problem}. Received: {field.name}={value!r}"
+            )
 
 
 def config_from_args(config_class, args, parser, **fields):
@@ -110,26 +176,22 @@ def config_from_args(config_class, args, parser, **fields):
     for field, flag in _flag_fields(config_class):
         value = getattr(args, _dest(field, flag))
         values[field.name] = value
-        if "check" in field.metadata:
-            checks.append((flag, value, field.metadata["check"]))
+        checks.append((flag, value, field.metadata.get("check")))
     check_flags(parser, checks)
     return config_class(**{**values, **fields})
 
 
 def run_task(app: str, task: str, job, errors=()) -> int:
-    """`job()`, with expected failures reported in one line (exit status 2).
+    """`job()` inside the CLI's error boundary (`errors.run_guarded`).
 
-    `ValueError` (the apps' `InputError` among them) and `OSError` (a
-    missing file among them), plus the app's own `errors`, print
-    `attention-zoo APP TASK: error: MESSAGE` on stderr instead of a
-    traceback.
+    Expected failures (`ValueError`, the apps' `InputError` and
+    `MalformedFileError` among them; `OSError`, a missing file or a full
+    disk among them; `ImportError` of an optional package; the app's own
+    `errors`) print `attention-zoo APP TASK: error: MESSAGE`, one line on
+    stderr, and give 2; any other exception one line that says where to
+    report it, and 1.
 
     Returns:
-        0 when `job` returns, 2 when it raises one of those errors.
+        The command's exit status.
     """
-    try:
-        job()
-    except (ValueError, OSError, *errors) as error:
-        print(f"attention-zoo {app} {task}: error: {error}", file=sys.stderr)
-        return 2
-    return 0
+    return run_guarded(f"attention-zoo {app} {task}", job, errors)

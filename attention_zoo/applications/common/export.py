@@ -6,7 +6,11 @@ from pathlib import Path
 
 import keras
 
-from attention_zoo.applications.common.run_folder import output_folder
+from attention_zoo.applications.common.run_folder import (
+    check_replaceable,
+    output_folder,
+    replace_folder,
+)
 
 
 def export_folder(output) -> Path:
@@ -14,14 +18,18 @@ def export_folder(output) -> Path:
 
     Raises:
         ValueError: when the backend is not TensorFlow (a SavedModel is a
-            TensorFlow graph), or when `output` is an existing file.
+            TensorFlow graph), when `output` is an existing file, or a
+            folder with files that is not a SavedModel (only a previous
+            SavedModel, with its saved_model.pb, is replaced).
     """
     if keras.backend.backend() != "tensorflow":
         raise ValueError(
             "export writes a TensorFlow SavedModel and needs KERAS_BACKEND=tensorflow. "
             f"Received: {keras.backend.backend()}"
         )
-    return output_folder(output)
+    output = output_folder(output)
+    check_replaceable(output, "saved_model.pb", "--output", "a SavedModel")
+    return output
 
 
 def write_saved_model(output, serve, input_name: str, tracked) -> Path:
@@ -46,5 +54,11 @@ def write_saved_model(output, serve, input_name: str, tracked) -> Path:
         serve,
         input_signature=[tf.TensorSpec([None], tf.string, name=input_name)],
     )
-    archive.write_out(str(output), verbose=False)
-    return Path(output)
+    # Into a staging sibling, then swapped in: a failed write (a full disk)
+    # leaves no partial SavedModel, and a previous one is replaced whole.
+    return replace_folder(
+        output,
+        lambda staging: archive.write_out(str(staging), verbose=False),
+        "saved_model.pb",
+        "a SavedModel",
+    )

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-import json
+import sys
 
 import keras
 
 from attention_zoo.applications.common.compile import compile_function
+from attention_zoo.applications.common.errors import (
+    MalformedFileError,
+    read_json,
+    reading,
+)
 from attention_zoo.applications.common.run_folder import (
     check_run_folder,
     load_run_model,
@@ -15,6 +20,25 @@ from attention_zoo.applications.common.run_folder import (
 
 class InputError(ValueError):
     """An input the command line refuses, with the reason."""
+
+
+class RunConfig(dict):
+    """A run's `config.json`: a missing key names the file."""
+
+    def __init__(self, content, path):
+        super().__init__(content)
+        self.path = path
+
+    def __missing__(self, key):
+        raise MalformedFileError(
+            f"{self.path} is not a file of this run (no {key!r}); train the run "
+            "again or restore the file"
+        )
+
+
+# What a model of another application, or of another vocabulary, raises
+# when traced or run with this run's inputs.
+MISFIT_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 
 
 class RunPredictor:
@@ -38,12 +62,36 @@ class RunPredictor:
 
     def __init__(self, run_dir):
         self.run_dir = check_run_folder(run_dir, self.app, self.required_files)
-        self.config = json.loads((self.run_dir / "config.json").read_text())
+        config = self.run_dir / "config.json"
+        self.config = RunConfig(read_json(config), config)
         self._fns = {}
 
-    def load_model(self, name: str = "model.keras") -> keras.Model:
-        """The model file `name` of the run folder (see `load_run_model`)."""
-        return load_run_model(self.run_dir / name)
+    def reading(self, name: str):
+        """A context in which a failure to interpret the run's file `name`
+        is a `MalformedFileError` naming it (see `errors.reading`)."""
+        return reading(self.run_dir / name)
+
+    def load_model(
+        self, name: str = "model.keras", model_names: tuple[str, ...] = ()
+    ) -> keras.Model:
+        """The model file `name` of the run folder (see `load_run_model`).
+
+        Args:
+            name: the file's name in the run folder.
+            model_names: the names (`keras.Model.name`) the run's training
+                gives its model; a model of another name (another
+                application's, copied into the folder) is refused with a
+                `MalformedFileError`. Empty: any name.
+        """
+        path = self.run_dir / name
+        model = load_run_model(path)
+        if model_names and model.name not in model_names:
+            raise MalformedFileError(
+                f"{path} holds a model named {model.name!r}, not this {self.app} "
+                f"run's ({', '.join(map(repr, model_names))}): another "
+                "application's or another run's model; train the run again"
+            )
+        return model
 
     def compiled(
         self,
@@ -58,10 +106,28 @@ class RunPredictor:
         `input_shape`, `dtype` and `jit_compile` are `compile_function`'s.
         """
         if key not in self._fns:
-            self._fns[key] = compile_function(
-                make_fn(), input_shape, dtype, jit_compile
-            )
+            with self._misfit():
+                fn = compile_function(make_fn(), input_shape, dtype, jit_compile)
+
+            def checked(x):
+                with self._misfit():
+                    return fn(x)
+
+            self._fns[key] = checked
         return self._fns[key]
+
+    def _misfit(self):
+        """Errors of a model that does not fit the run, naming its file."""
+        errors = MISFIT_ERRORS
+        tf = sys.modules.get("tensorflow")
+        if tf is not None:
+            errors = (*errors, tf.errors.InvalidArgumentError)
+        return reading(
+            self.run_dir / "model.keras",
+            f"a model of this {self.app} run (another application's model, or "
+            "one that does not fit its config.json and vocabulary)",
+            errors,
+        )
 
     def check(self, item) -> None:
         """Hook: raise `InputError` for an input the model cannot read."""

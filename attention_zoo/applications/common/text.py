@@ -14,6 +14,8 @@ import json
 import re
 from pathlib import Path
 
+from attention_zoo.applications.common.errors import read_json, reading
+
 PUNCTUATION = ".,;:!?¿¡\"'“”‘’«»()[]{}—–-…/*"
 PUNCTUATION_CLASS = "[" + re.escape(PUNCTUATION) + "]"
 _PUNCT = re.compile(f"({PUNCTUATION_CLASS})")
@@ -79,4 +81,13 @@ class WordVocabulary:
 
     @classmethod
     def load(cls, path):
-        return cls(json.loads(Path(path).read_text()))
+        """The vocabulary `save` wrote to `path`.
+
+        Raises:
+            MalformedFileError: naming `path` when it holds anything else.
+        """
+        tokens = read_json(path, list, "a vocabulary file")
+        with reading(path, "a vocabulary file"):
+            if not all(isinstance(t, str) for t in tokens):
+                raise TypeError("every token must be a string")
+            return cls(tokens)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import math
 import sys
 import time
 
@@ -68,6 +69,34 @@ def check_positive_integers(config, names) -> None:
 
 
 def check_max_minutes(max_minutes: float | None) -> None:
-    """Raise ValueError unless the wall-clock budget is None or positive."""
-    if max_minutes is not None and not max_minutes > 0:
-        raise ValueError(f"`max_minutes` must be positive. Received: {max_minutes}")
+    """Raise ValueError unless the wall-clock budget is None or a finite
+    positive number."""
+    if max_minutes is not None and not 0 < max_minutes < math.inf:
+        raise ValueError(
+            f"`max_minutes` must be a finite positive number. Received: {max_minutes}"
+        )
+
+
+class TrainingDiverged(ValueError):
+    """The training loss became NaN or infinite."""
+
+
+class StopOnDivergence(keras.callbacks.Callback):
+    """Stop training with `TrainingDiverged` once the loss is not finite.
+
+    Like `keras.callbacks.TerminateOnNaN`, but the training fails instead of
+    ending normally: the caller then never saves or commits a model whose
+    weights are NaN (one that would answer every input with garbage).
+    """
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self.epoch = epoch
+
+    def on_train_batch_end(self, batch, logs=None):
+        loss = (logs or {}).get("loss")
+        if loss is not None and not math.isfinite(float(loss)):
+            raise TrainingDiverged(
+                f"training diverged: the loss became {float(loss)} at epoch "
+                f"{getattr(self, 'epoch', 0) + 1} batch {batch + 1}; try a lower "
+                "--learning-rate"
+            )

@@ -10,6 +10,7 @@ from attention_zoo.applications.common.cli import (
     config_from_args,
     run_task,
 )
+from attention_zoo.applications.common.run_folder import plot_folder, write_plots
 from attention_zoo.applications.dates.config import TrainConfig
 
 
@@ -42,7 +43,9 @@ def add_parser(commands) -> None:
     plot.add_argument("texts", nargs="+", metavar="TEXT")
     plot.add_argument("--run", default="runs/dates")
     plot.add_argument(
-        "--output", default=None, help="folder for the PNGs (default RUN/plots)"
+        "--output",
+        default=None,
+        help="folder for the PNGs (default: a new RUN/plots/predict-N)",
     )
 
     export = tasks.add_parser(
@@ -79,8 +82,10 @@ def run(args, parser) -> int:
             print(f"{text!r} -> {iso}{suffix}")
 
     def plot():
-        output = args.output or Path(args.run) / "plots"
-        for path in tasks.plot(args.run, args.texts, output):
+        output = plot_folder(args.run, args.output, "dates")
+        for path in write_plots(
+            output, lambda folder: tasks.plot(args.run, args.texts, folder)
+        ):
             print(path)
 
     def export():

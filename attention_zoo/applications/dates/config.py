@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from attention_zoo.applications.common.cli import positive
+from attention_zoo.applications.common.cli import (
+    finite_positive,
+    integer_range,
+    positive,
+)
 
 EXAMPLE_INPUTS = ["3rd of May 1979", "Sept. 14, 2001", "jeudi 3 mai 1979", "23.09.1987"]
 
@@ -21,21 +25,28 @@ class TrainConfig:
         },
     )
     epochs: int = field(default=6, metadata={"check": positive})
-    batch_size: int = field(default=128, metadata={"check": positive})
+    batch_size: int = field(default=128, metadata={"check": integer_range(1, 4096)})
     n_train: int = field(
-        default=30000, metadata={"flag": "--train-size", "check": positive}
+        default=30000,
+        metadata={"flag": "--train-size", "check": integer_range(1, 1_000_000)},
     )
     n_validation: int = field(
-        default=2000, metadata={"flag": "--validation-size", "check": positive}
+        default=2000,
+        metadata={
+            "flag": "--validation-size",
+            "check": integer_range(1, 1_000_000),
+        },
     )
     n_test: int = field(
-        default=5000, metadata={"flag": "--test-size", "check": positive}
+        default=5000,
+        metadata={"flag": "--test-size", "check": integer_range(1, 1_000_000)},
     )
     learning_rate: float | None = field(
         default=None,
         metadata={
+            "check": finite_positive,
             "help": "Adam's initial rate (default: 5e-3 for classic; for default "
-            "3e-3, or 1e-2 with --attention monotonic or mocha)"
+            "3e-3, or 1e-2 with --attention monotonic or mocha)",
         },
     )
     seed: int = 0

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
+from attention_zoo.applications.common.errors import read_examples
 from attention_zoo.applications.dates import data
 from attention_zoo.applications.dates.predictor import Normalizer
 
@@ -48,7 +49,7 @@ def evaluate_examples(normalizer: Normalizer, examples) -> dict:
 
 def evaluate(run_dir) -> dict:
     normalizer = Normalizer(run_dir)
-    test_set = data.load_examples(Path(run_dir) / "data" / "test.json")
+    test_set = read_examples(Path(run_dir) / "data" / "test.json", data.load_examples)
     return evaluate_examples(normalizer, test_set)
 
 

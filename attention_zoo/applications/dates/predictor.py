@@ -21,11 +21,12 @@ class Normalizer(RunPredictor):
     def __init__(self, run_dir):
         super().__init__(run_dir)
         self.kind = self.config["model"]
-        self.vocabulary = data.CharVocabulary.from_json(
-            json.loads((self.run_dir / "vocabulary.json").read_text())
-        )
+        with self.reading("vocabulary.json"):
+            self.vocabulary = data.CharVocabulary.from_json(
+                json.loads((self.run_dir / "vocabulary.json").read_text())
+            )
         self.iso = data.IsoVocabulary()
-        self.model = self.load_model()
+        self.model = self.load_model(model_names=(self.kind,))
         self._predict = self.compiled(
             "predict",
             lambda: models.make_predict_fn(self.model, self.kind),

@@ -10,9 +10,12 @@ from pathlib import Path
 import keras
 
 from attention_zoo.applications.common import (
+    StopOnDivergence,
+    check_config,
+    commit_run,
     fit_verbosity,
     history_lists,
-    start_run_folder,
+    start_staged_run,
     tensorboard_callbacks,
 )
 from attention_zoo.applications.dates import data
@@ -59,6 +62,7 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
     line per epoch otherwise.
     """
     verbose = fit_verbosity(verbose)
+    check_config(config)
     if config.model not in models.MODELS:
         raise ValueError(
             f"`model` must be one of {models.MODELS}. Received: {config.model!r}"
@@ -79,7 +83,7 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
             f"`learning_rate` must be positive. Received: learning_rate={config.learning_rate}"
         )
     strategy = _strategy(config.distribute)  # fails before anything is written
-    run = start_run_folder(output, ("model.keras", "metrics.json"))
+    run = start_staged_run(output)
     (run / "data").mkdir(parents=True, exist_ok=True)
     keras.utils.set_random_seed(config.seed)
     train_set, val_set, test_set = data.make_splits(
@@ -141,7 +145,11 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
         batch_size=config.batch_size,
         epochs=config.epochs,
         verbose=verbose,
-        callbacks=[*tensorboard_callbacks(run / "logs"), epoch_timer],
+        callbacks=[
+            *tensorboard_callbacks(run / "logs"),
+            epoch_timer,
+            StopOnDivergence(),
+        ],
     )
     seconds = time.perf_counter() - start
     model.save(run / "model.keras")
@@ -157,6 +165,7 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
     (run / "metrics.json").write_text(json.dumps(metrics, indent=1))
     texts = [e.text for e in test_set[:3]] + EXAMPLE_INPUTS[:1]
     plot(run, texts, run / "plots", normalizer=normalizer)
+    commit_run(run, output)
     return metrics
 
 

@@ -6,12 +6,14 @@ import json
 from pathlib import Path
 
 from attention_zoo.applications.common.cli import (
+    MAX_BEAM_WIDTH,
     add_config_arguments,
     check_flags,
     config_from_args,
-    positive,
+    integer_range,
     run_task,
 )
+from attention_zoo.applications.common.run_folder import plot_folder, write_plots
 from attention_zoo.applications.translation.config import TrainConfig
 
 
@@ -53,7 +55,9 @@ def add_parser(commands) -> None:
     plot.add_argument("texts", nargs="+", metavar="TEXT")
     plot.add_argument("--run", default="runs/translation")
     plot.add_argument("--beam-width", type=int, default=None)
-    plot.add_argument("--output", default=None, help="folder (default RUN/plots)")
+    plot.add_argument(
+        "--output", default=None, help="folder (default: a new RUN/plots/predict-N)"
+    )
 
     export = tasks.add_parser(
         "export", help="write a SavedModel that translates raw strings"
@@ -66,7 +70,10 @@ def add_parser(commands) -> None:
 def run(args, parser) -> int:
     from attention_zoo.applications.translation import tasks
 
-    check_flags(parser, [("--beam-width", getattr(args, "beam_width", None), positive)])
+    beam_width = getattr(args, "beam_width", None)
+    check_flags(
+        parser, [("--beam-width", beam_width, integer_range(1, MAX_BEAM_WIDTH))]
+    )
 
     def train():
         corpus = (
@@ -100,8 +107,11 @@ def run(args, parser) -> int:
             print(f"{text!r} -> {translation!r}{suffix}")
 
     def plot():
-        output = args.output or Path(args.run) / "plots"
-        for path in tasks.plot(args.run, args.texts, output, args.beam_width):
+        output = plot_folder(args.run, args.output, "translation")
+        for path in write_plots(
+            output,
+            lambda folder: tasks.plot(args.run, args.texts, folder, args.beam_width),
+        ):
             print(path)
 
     def export():

@@ -113,4 +113,6 @@ def plot_lengths(named_metrics: dict, path, decoding: str = "greedy") -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
-    return path
+    # savefig adds .png to a name without a suffix: the file it wrote.
+    path = Path(path)
+    return path if path.suffix else path.with_name(path.name + ".png")

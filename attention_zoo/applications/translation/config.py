@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from attention_zoo.applications.common.cli import positive
+from attention_zoo.applications.common.cli import (
+    MAX_BEAM_WIDTH,
+    finite_positive,
+    integer_range,
+    non_negative,
+    positive,
+    unit_interval,
+)
 
 CORPORA = ("bible", "numbers", "tsv", "tfds")
 EXAMPLE_SENTENCES = [
@@ -71,18 +78,26 @@ class TrainConfig:
             "help": "size of the attentional state before the softmax (Luong forms)"
         },
     )
-    dropout: float = 0.2
+    dropout: float = field(default=0.2, metadata={"check": unit_interval})
     source_vocab_size: int = 5000
     target_vocab_size: int = 5000
-    batch_size: int = field(default=64, metadata={"check": positive})
+    batch_size: int = field(default=64, metadata={"check": integer_range(1, 4096)})
     epochs: int = field(default=10, metadata={"check": positive})
     max_minutes: float | None = field(
-        default=None, metadata={"help": "wall-clock budget of fit"}
+        default=None,
+        metadata={"check": finite_positive, "help": "wall-clock budget of fit"},
     )
-    learning_rate: float = 2e-3
+    learning_rate: float = field(default=2e-3, metadata={"check": finite_positive})
     patience: int = field(default=3, metadata={"help": "early stopping"})
-    beam_width: int = field(default=4, metadata={"check": positive})
+    beam_width: int = field(
+        default=4, metadata={"check": integer_range(1, MAX_BEAM_WIDTH)}
+    )
     alpha: float = field(
-        default=0.6, metadata={"flag": "--length-penalty", "help": "GNMT alpha"}
+        default=0.6,
+        metadata={
+            "flag": "--length-penalty",
+            "check": non_negative,
+            "help": "GNMT alpha",
+        },
     )
     seed: int = 0

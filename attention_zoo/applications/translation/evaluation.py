@@ -7,6 +7,7 @@ from pathlib import Path
 
 from attention_zoo.applications.common import decoding_name, decodings
 from attention_zoo.applications.common import text as tokenizer
+from attention_zoo.applications.common.errors import read_examples
 from attention_zoo.applications.translation.corpus import read_pairs
 from attention_zoo.applications.translation.predictor import Translator
 
@@ -63,7 +64,9 @@ def evaluate_pairs(translator: Translator, pairs, beam_widths=None) -> dict:
 
 def evaluate(run_dir, beam_width: int | None = None) -> dict:
     translator = Translator(run_dir, beam_width=beam_width)
-    return evaluate_pairs(translator, read_pairs(Path(run_dir) / "data" / "test.tsv"))
+    return evaluate_pairs(
+        translator, read_examples(Path(run_dir) / "data" / "test.tsv", read_pairs)
+    )
 
 
 def format_metrics(metrics: dict) -> str:

@@ -46,7 +46,10 @@ class Translator(RunPredictor):
         self.target_vocabulary = tokenizer.WordVocabulary.load(
             self.run_dir / "target_vocabulary.json"
         )
-        self.model = self.load_model()
+        attention, decoder = self.config["attention"], self.config["decoder"]
+        self.model = self.load_model(
+            model_names=(f"{attention}_{decoder}", "no_attention")
+        )
         self.beam_width = beam_width or self.config["beam_width"]
         self.alpha = self.config["alpha"] if alpha is None else alpha
 

@@ -9,12 +9,15 @@ from dataclasses import asdict
 import keras
 
 from attention_zoo.applications.common import (
+    StopOnDivergence,
+    check_config,
     check_max_minutes,
     check_positive_integers,
+    commit_run,
     fit_verbosity,
     history_lists,
     output_folder,
-    start_run_folder,
+    start_staged_run,
     tensorboard_callbacks,
     time_budget,
 )
@@ -41,6 +44,7 @@ class TokenCounter(keras.callbacks.Callback):
 
 
 def _check_config(config: TrainConfig):
+    check_config(config)
     if config.attention not in models.ATTENTIONS:
         raise ValueError(
             f"`attention` must be one of {models.ATTENTIONS}. Received: "
@@ -84,9 +88,7 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
     _check_config(config)
     output_folder(output)  # before the corpus, which can take long
     train_set, validation_set, test_set = load_corpus(config)
-    run = start_run_folder(
-        output, ("model.keras", "metrics.json", "checkpoints/best.keras")
-    )
+    run = start_staged_run(output)
     keras.utils.set_random_seed(config.seed)
     source_vocabulary = WordVocabulary.from_texts(
         [p.source for p in train_set], config.source_vocab_size
@@ -128,6 +130,7 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
     counter = TokenCounter(train_batches)
     callbacks = [
         counter,
+        StopOnDivergence(),
         keras.callbacks.EarlyStopping(
             patience=config.patience, restore_best_weights=True
         ),
@@ -166,4 +169,5 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
     metrics = {"training": training, "test": evaluate_pairs(translator, test_set)}
     (run / "metrics.json").write_text(json.dumps(metrics, indent=1))
     plot(run, [p.source for p in test_set[:3]], run / "plots", translator=translator)
+    commit_run(run, output)
     return metrics

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import re
 from dataclasses import dataclass, field
 
 import pytest
 
 from attention_zoo.applications.common import InputError
 from attention_zoo.applications.common.cli import (
+    OneLineParser,
     add_config_arguments,
+    check_config,
     config_from_args,
+    finite_positive,
+    integer_range,
     non_negative,
     positive,
     run_task,
@@ -113,13 +118,74 @@ def test_run_task_reports_expected_errors_in_one_line(error, capsys):
     assert capsys.readouterr().err == "attention-zoo app task: error: bad\n"
 
 
-def test_run_task_returns_0_and_lets_other_errors_through(capsys):
+def test_run_task_returns_0_and_reports_other_errors_as_bugs(capsys, monkeypatch):
     assert run_task("app", "task", lambda: print("done")) == 0
     assert capsys.readouterr().out == "done\n"
 
     def job():
         raise RuntimeError("boom")
 
-    with pytest.raises(RuntimeError):
-        run_task("app", "task", job)
+    # An unexpected error: one line that says where to report it, exit 1.
+    monkeypatch.delenv("ATTENTION_ZOO_DEBUG", raising=False)
+    assert run_task("app", "task", job) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("attention-zoo app task: internal error: RuntimeError: boom")
+    assert "report it" in err and "ATTENTION_ZOO_DEBUG=1" in err
+    assert err.count("\n") == 1 and "Traceback" not in err
     assert run_task("app", "task", job, errors=(RuntimeError,)) == 2
+    capsys.readouterr()
+    # ATTENTION_ZOO_DEBUG=1 adds the traceback.
+    monkeypatch.setenv("ATTENTION_ZOO_DEBUG", "1")
+    assert run_task("app", "task", job) == 1
+    assert "Traceback" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "check, value, problem",
+    [
+        (finite_positive, float("inf"), "must be a finite positive number"),
+        (finite_positive, float("nan"), "must be a finite positive number"),
+        (finite_positive, 0.0, "must be a finite positive number"),
+        (unit_interval, float("nan"), "must be in [0, 1)"),
+        (None, float("-inf"), "must be a finite number"),
+        (non_negative, float("inf"), "must be a finite number"),
+    ],
+)
+def test_non_finite_and_out_of_range_values_are_refused(check, value, problem):
+    @dataclass
+    class Rates:
+        rate: float = field(default=1.0, metadata={"check": check} if check else {})
+
+    parser = OneLineParser(prog="prog")
+    add_config_arguments(parser, Rates)
+    with pytest.raises(ValueError, match=rf"`rate` {re.escape(problem)}\."):
+        check_config(Rates(rate=value))
+    args = argparse.Namespace(rate=value)
+    with pytest.raises(SystemExit):
+        config_from_args(Rates, args, parser)
+    assert check_config(Rates(rate=0.5)) is None
+
+
+def test_integer_range_bounds_both_ends():
+    check = integer_range(1, 64)
+    assert check(None) is None and check(1) is None and check(64) is None
+    assert check(0) == check(65) == "must be an integer from 1 to 64"
+
+
+def test_parser_errors_are_one_line(capsys):
+    parser = OneLineParser(prog="prog")
+    parser.add_argument("--n", type=int)
+    with pytest.raises(SystemExit) as exit_info:
+        parser.parse_args(["--n", "x"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("prog: error: argument --n")
+
+
+def test_error_messages_are_one_line_and_cut(capsys):
+    def job():
+        raise FileNotFoundError("x" * 100_000 + "\nsecond line")
+
+    assert run_task("app", "task", job) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and len(err) < 1000 and "second line" in err

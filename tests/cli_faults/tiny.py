@@ -1,0 +1,30 @@
+"""The smallest models and runs the fault tests need, made once per process."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+
+def tiny_dates_model(path) -> Path:
+    """An untrained date model saved at `path` (a model of another app)."""
+    from attention_zoo.applications.dates import model as models
+
+    models.build_default(12, units=4, embedding_dim=4).save(path)
+    return Path(path)
+
+
+@functools.cache
+def _trained(path: Path) -> Path:
+    from attention_zoo.applications.dates import tasks
+
+    config = tasks.TrainConfig(
+        epochs=1, n_train=256, n_validation=32, n_test=32, batch_size=64, units=8
+    )
+    tasks.train(path, config, verbose=0)
+    return path
+
+
+def tiny_dates_run(path) -> Path:
+    """A dates run trained for one short epoch into `path`."""
+    return _trained(Path(path))
