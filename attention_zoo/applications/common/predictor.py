@@ -16,6 +16,7 @@ from attention_zoo.applications.common.run_folder import (
     check_run_folder,
     load_run_model,
 )
+from attention_zoo.presets.files import has_model, preset_model_files, read_model
 
 
 class InputError(ValueError):
@@ -47,7 +48,10 @@ class RunPredictor:
     The constructor checks that the folder holds `required_files` and reads
     `config.json` into `config`; a subclass then loads its vocabulary and
     models (`load_model`) and names its compiled predict functions
-    (`compiled`).
+    (`compiled`). A preset folder (`attention_zoo.presets`) loads the same
+    way: its models are `NAME.json` + `NAME.weights.h5` instead of
+    `NAME.keras`. Calling the predictor on a list of inputs gives one dict
+    per input (`predict_items`).
 
     Class attributes (hooks):
         app: the application's command name, as in `attention-zoo APP train`.
@@ -61,10 +65,35 @@ class RunPredictor:
     required_files: tuple[str, ...] = ("model.keras", "config.json")
 
     def __init__(self, run_dir):
-        self.run_dir = check_run_folder(run_dir, self.app, self.required_files)
+        assets = [f for f in self.required_files if not f.endswith(".keras")]
+        self.run_dir = check_run_folder(run_dir, self.app, assets)
+        models = [f for f in self.required_files if f.endswith(".keras")]
+        missing = [f for f in models if not has_model(self.run_dir, f)]
+        if missing:
+            raise FileNotFoundError(
+                f"{self.run_dir} is not a run folder of `attention-zoo "
+                f"{self.app} train` (no {', '.join(missing)})"
+            )
         config = self.run_dir / "config.json"
         self.config = RunConfig(read_json(config), config)
         self._fns = {}
+
+    @classmethod
+    def from_preset(cls, preset):
+        """The predictor of a shipped preset name or a preset folder.
+
+        Example: `Normalizer.from_preset("dates_multilingual")(["3 May 1979"])`.
+        """
+        from attention_zoo.presets import preset_folder, read_metadata
+
+        folder = preset_folder(preset)
+        app = read_metadata(folder)["app"]
+        if cls.app and app != cls.app:
+            raise ValueError(
+                f"{cls.__name__} reads presets of the {cls.app} application. "
+                f"Received: preset={str(preset)!r}, a {app} preset"
+            )
+        return cls(folder)
 
     def reading(self, name: str):
         """A context in which a failure to interpret the run's file `name`
@@ -74,7 +103,10 @@ class RunPredictor:
     def load_model(
         self, name: str = "model.keras", model_names: tuple[str, ...] = ()
     ) -> keras.Model:
-        """The model file `name` of the run folder (see `load_run_model`).
+        """The model `name` of the run folder (see `load_run_model`), or of a preset.
+
+        A preset keeps the model as `NAME.json` + `NAME.weights.h5`
+        (`attention_zoo.presets.files`) instead of `NAME.keras`.
 
         Args:
             name: the file's name in the run folder.
@@ -84,7 +116,11 @@ class RunPredictor:
                 `MalformedFileError`. Empty: any name.
         """
         path = self.run_dir / name
-        model = load_run_model(path)
+        if path.exists():
+            model = load_run_model(path)
+        else:
+            with reading(self.run_dir / preset_model_files(name)[0]):
+                model = read_model(self.run_dir, name)
         if model_names and model.name not in model_names:
             raise MalformedFileError(
                 f"{path} holds a model named {model.name!r}, not this {self.app} "
@@ -92,6 +128,16 @@ class RunPredictor:
                 "application's or another run's model; train the run again"
             )
         return model
+
+    def predict_items(self, inputs) -> list[dict]:
+        """Hook: one dict per input with its `text`, `score`, `valid` and `attention`."""
+        raise NotImplementedError(f"{type(self).__name__} has no predict_items")
+
+    def __call__(self, inputs) -> list[dict]:
+        """`predict_items(inputs)`; a single input gives a list of one."""
+        if isinstance(inputs, (str, bytes)):
+            inputs = [inputs]
+        return self.predict_items(list(inputs))
 
     def compiled(
         self,

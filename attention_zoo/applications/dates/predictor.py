@@ -61,6 +61,20 @@ class Normalizer(RunPredictor):
         ids, attention = self.predict_ids(list(texts), batch_size)
         return self.iso.decode(ids), attention
 
+    def predict_items(self, inputs) -> list[dict]:
+        """`{"input", "text", "valid", "attention"}` per text (see `RunPredictor`)."""
+        self.check_all(inputs)
+        isos, attention = self.predict(inputs)
+        return [
+            {
+                "input": text,
+                "text": iso,
+                "valid": data.is_calendar_date(iso),
+                "attention": weights,
+            }
+            for text, iso, weights in zip(inputs, isos, attention)
+        ]
+
 
 def predict(run_dir, texts, normalizer: Normalizer | None = None):
     """`[(text, iso, is_calendar_date, unknown_characters)]`; raises InputError."""

@@ -1,0 +1,106 @@
+"""Pretrained models shipped inside the package: list, find, load, make.
+
+A preset is what a run folder becomes when it is shipped, in the keras-hub
+spirit: a folder holding
+
+    config.json          the run's configuration (as `train` wrote it)
+    *.json               vocabulary and other assets the predictor reads
+    MODEL.json           each model's architecture (`model.to_json()`)
+    MODEL.weights.h5     its weights
+    metadata.json        versions, parameters, training command and seed,
+                         data signature, date, test metrics, and the outputs
+                         on a few fixed inputs recorded at build time
+    README.md            the model card
+
+The presets of the package are the folders beside this file; any folder of
+that form (one written by `save_to_preset`) loads the same way. Nothing here
+reads the network.
+
+Example:
+
+>>> names = [p["name"] for p in list_presets()]
+>>> isinstance(names, list)
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+
+from attention_zoo.presets.saving import save_to_preset
+
+PRESETS_DIR = Path(__file__).resolve().parent
+
+
+def _is_preset(folder: Path) -> bool:
+    return (folder / "metadata.json").is_file()
+
+
+def list_presets() -> list[dict]:
+    """The shipped presets: `[{"name", "app", "description", "metrics"}]`, by name."""
+    presets = []
+    for folder in sorted(PRESETS_DIR.iterdir()):
+        if folder.is_dir() and _is_preset(folder):
+            metadata = read_metadata(folder)
+            presets.append(
+                {
+                    "name": folder.name,
+                    "app": metadata["app"],
+                    "description": metadata.get("description", ""),
+                    "metrics": metadata.get("metrics", {}),
+                }
+            )
+    return presets
+
+
+def preset_folder(name_or_folder) -> Path:
+    """The folder of a shipped preset name, or a preset folder on disk.
+
+    Raises:
+        ValueError: naming `preset` and the shipped names when it is neither.
+    """
+    text = str(name_or_folder)
+    shipped = PRESETS_DIR / text
+    if "/" not in text and "\\" not in text and _is_preset(shipped):
+        return shipped
+    folder = Path(name_or_folder).expanduser()
+    if folder.is_dir() and _is_preset(folder):
+        return folder
+    names = ", ".join(p["name"] for p in list_presets()) or "none"
+    raise ValueError(
+        "`preset` must be the name of a shipped preset "
+        f"({names}) or a folder written by save_to_preset (with metadata.json). "
+        f"Received: preset={text[:200]!r}"
+    )
+
+
+def read_metadata(name_or_folder) -> dict:
+    """The `metadata.json` of a preset, as a dict."""
+    folder = Path(name_or_folder)
+    if not folder.is_dir():
+        folder = preset_folder(name_or_folder)
+    return json.loads((folder / "metadata.json").read_text(encoding="utf-8"))
+
+
+def load_preset(name_or_folder):
+    """The predictor of a preset (`Normalizer`, `Translator`, `Captioner`, ...).
+
+    The predictor class is the one named in the preset's metadata, so a
+    preset of any application loads through this one function.
+    """
+    folder = preset_folder(name_or_folder)
+    module_name, _, class_name = read_metadata(folder)["predictor"].rpartition(".")
+    predictor = getattr(importlib.import_module(module_name), class_name)
+    return predictor(folder)
+
+
+__all__ = [
+    "PRESETS_DIR",
+    "list_presets",
+    "load_preset",
+    "preset_folder",
+    "read_metadata",
+    "save_to_preset",
+]

@@ -1,0 +1,101 @@
+"""A model of a preset as two files: its architecture and its weights.
+
+A run folder keeps `NAME.keras`; a preset keeps `NAME.json`
+(`model.to_json()`) and `NAME.weights.h5`, the form keras-hub ships, so the
+weights can be stored in float16 and read by anything that reads HDF5.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import keras
+import numpy as np
+
+
+def preset_model_files(name: str) -> tuple[str, str]:
+    """`("NAME.json", "NAME.weights.h5")` for the run folder's `NAME.keras`."""
+    stem = name[: -len(".keras")] if name.endswith(".keras") else name
+    return f"{stem}.json", f"{stem}.weights.h5"
+
+
+def has_model(folder, name: str) -> bool:
+    """Whether `folder` holds the model `name` as a `.keras` file or as a preset."""
+    folder = Path(folder)
+    return (folder / name).is_file() or all(
+        (folder / f).is_file() for f in preset_model_files(name)
+    )
+
+
+def write_model(model: keras.Model, folder, name: str, float16: bool = False):
+    """Writes `model` as the preset files of `name` into `folder`.
+
+    With `float16`, floating-point weights are stored in half precision
+    (the model's variables keep their dtype when the file is read back).
+    """
+    folder = Path(folder)
+    architecture, weights = preset_model_files(name)
+    (folder / architecture).write_text(model.to_json(), encoding="utf-8")
+    if not float16:
+        model.save_weights(folder / weights)
+        return
+    originals = [v.numpy() for v in model.weights]
+    try:
+        for variable, value in zip(model.weights, originals):
+            if np.issubdtype(value.dtype, np.floating):
+                # Round to half precision so the stored file holds the values
+                # a float16 copy reads back.
+                variable.assign(value.astype("float16").astype(value.dtype))
+        model.save_weights(folder / weights)
+    finally:
+        for variable, value in zip(model.weights, originals):
+            variable.assign(value)
+    _to_float16(folder / weights)
+
+
+def _to_float16(path):
+    import h5py
+
+    with h5py.File(path, "r+") as file:
+        datasets = []
+        file.visititems(
+            lambda name, obj: (
+                datasets.append(name)
+                if isinstance(obj, h5py.Dataset) and obj.dtype == np.float32
+                else None
+            )
+        )
+        for name in datasets:
+            values = file[name][()].astype("float16")
+            attributes = dict(file[name].attrs)
+            del file[name]
+            file.create_dataset(name, data=values)
+            file[name].attrs.update(attributes)
+
+
+def read_model(folder, name: str) -> keras.Model:
+    """The model `name` from its preset files in `folder`.
+
+    Raises:
+        ValueError: naming the file when the architecture is not valid JSON
+            for a Keras model, or the weights do not fit it.
+    """
+    folder = Path(folder)
+    architecture, weights = preset_model_files(name)
+    try:
+        model = keras.models.model_from_json(
+            (folder / architecture).read_text(encoding="utf-8")
+        )
+    except (ValueError, TypeError, KeyError) as error:
+        raise ValueError(
+            f"{folder / architecture} is not the architecture of a Keras model "
+            f"({type(error).__name__}: {str(error)[:200]})"
+        ) from error
+    try:
+        model.load_weights(folder / weights)
+    except (ValueError, KeyError, OSError) as error:
+        raise ValueError(
+            f"{folder / weights} does not hold the weights of {architecture} "
+            f"({type(error).__name__}: {str(error)[:200]})"
+        ) from error
+    return model

@@ -1,0 +1,222 @@
+"""`save_to_preset`: a trained run folder, or its predictor, as a preset folder."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import keras
+
+from attention_zoo.presets.files import write_model
+from attention_zoo.version import __version__
+
+CARD_SECTIONS = ("intended_use", "data_and_licence", "limitations")
+
+
+def data_signature(run_dir) -> str:
+    """SHA-256 of the run's `data/` files (sorted by name), or of `config.json`.
+
+    The generated and split data a training used is written into `data/`;
+    its hash says whether two presets were trained on the same examples.
+    """
+    run = Path(run_dir)
+    digest = hashlib.sha256()
+    files = sorted(p for p in (run / "data").rglob("*") if p.is_file())
+    for path in files or [run / "config.json"]:
+        digest.update(path.relative_to(run).as_posix().encode())
+        digest.update(path.read_bytes())
+    return "sha256:" + digest.hexdigest()
+
+
+def _predictor_of(run_or_predictor, predictor_class):
+    if hasattr(run_or_predictor, "run_dir") and hasattr(run_or_predictor, "app"):
+        return run_or_predictor
+    if predictor_class is None:
+        raise ValueError(
+            "save_to_preset needs `predictor_class` (e.g. "
+            "attention_zoo.applications.dates.predictor.Normalizer) when given "
+            f"a folder. Received: run={str(run_or_predictor)[:200]!r}"
+        )
+    return predictor_class(run_or_predictor)
+
+
+def save_to_preset(
+    run,
+    folder,
+    *,
+    predictor_class=None,
+    description: str = "",
+    training_command: str | None = None,
+    seed: int | None = None,
+    metrics: dict | None = None,
+    fixed_inputs=None,
+    card: dict | None = None,
+    float16: bool = False,
+) -> Path:
+    """Writes the preset folder of a trained run.
+
+    The run's configuration and assets are copied, each `.keras` model of
+    the run becomes `NAME.json` + `NAME.weights.h5`, and `metadata.json`
+    records the versions, the parameter count, the training command and
+    seed, the data signature, today's date, the metrics and the predictor's
+    outputs on `fixed_inputs` (what the preset tests compare against). The
+    folder is written next to its destination and moved into place, so a
+    failure never leaves half a preset.
+
+    Args:
+        run: a predictor (`Normalizer`, `Translator`, `Captioner`, ...) or a
+            run folder (then `predictor_class` loads it).
+        folder: the preset folder to write; an existing preset there is
+            replaced.
+        predictor_class: the predictor class, for a run folder.
+        description: one line for `list_presets`.
+        training_command: the command that trained the run.
+        seed: its seed.
+        metrics: test metrics for the card (default: the run's
+            `metrics.json` top-level numbers).
+        fixed_inputs: a few inputs whose outputs are recorded.
+        card: the model card's sections: `intended_use`, `data_and_licence`,
+            `limitations` (text), `reproduce` (a command).
+        float16: store floating-point weights in half precision.
+
+    Returns:
+        The preset folder.
+    """
+    predictor = _predictor_of(run, predictor_class)
+    run_dir = Path(predictor.run_dir)
+    folder = Path(folder)
+    metrics = metrics if metrics is not None else _run_metrics(run_dir)
+    parent = folder.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=parent))
+    try:
+        parameters = 0
+        for name in predictor.required_files:
+            if name.endswith(".keras"):
+                model = predictor.load_model(name)
+                parameters += model.count_params()
+                write_model(model, staging, name, float16=float16)
+            else:
+                shutil.copy2(run_dir / name, staging / name)
+        outputs = predictor.predict_items(list(fixed_inputs)) if fixed_inputs else []
+        cls = type(predictor)
+        metadata = {
+            "name": folder.name,
+            "app": predictor.app,
+            "predictor": f"{cls.__module__}.{cls.__name__}",
+            "description": description,
+            "attention_zoo_version": __version__,
+            "keras_version": keras.__version__,
+            "backend": keras.backend.backend(),
+            "parameters": parameters,
+            "weights_dtype": "float16" if float16 else "float32",
+            "training_command": training_command,
+            "seed": seed,
+            "data_signature": data_signature(run_dir),
+            "date": datetime.date.today().isoformat(),
+            "metrics": metrics,
+            "card": card or {},
+            "fixed_outputs": [
+                {k: v for k, v in item.items() if k != "attention"} for item in outputs
+            ],
+        }
+        (staging / "metadata.json").write_text(
+            json.dumps(metadata, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+        (staging / "README.md").write_text(model_card(metadata), encoding="utf-8")
+        os.chmod(staging, 0o755)
+        if folder.exists():
+            old = parent / f".{folder.name}.old"
+            shutil.rmtree(old, ignore_errors=True)
+            folder.rename(old)
+            staging.rename(folder)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            staging.rename(folder)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return folder
+
+
+def _run_metrics(run_dir: Path) -> dict:
+    path = run_dir / "metrics.json"
+    if not path.is_file():
+        return {}
+    metrics = json.loads(path.read_text())
+    return {k: v for k, v in metrics.items() if isinstance(v, (int, float))}
+
+
+def model_card(metadata: dict) -> str:
+    """The preset's `README.md`, written from its metadata alone.
+
+    What it is for, its data and licence, its limits (`metadata["card"]`),
+    its metrics, and how it was trained and is rebuilt. The preset tests
+    compare the shipped card with this function's output.
+    """
+    card = metadata.get("card", {})
+    lines = [
+        f"# {metadata['name']}",
+        "",
+        metadata["description"] or f"A trained {metadata['app']} model.",
+        "",
+        "```python",
+        "from attention_zoo.presets import load_preset",
+        "",
+        f"predictor = load_preset({metadata['name']!r})",
+        "```",
+        "",
+    ]
+    titles = {
+        "intended_use": "Intended use",
+        "data_and_licence": "Data and licence",
+        "limitations": "Known limitations",
+    }
+    for key in CARD_SECTIONS:
+        if card.get(key):
+            lines += [f"## {titles[key]}", "", card[key].strip(), ""]
+    lines += ["## Metrics", ""]
+    if metadata["metrics"]:
+        lines += ["On the run's test set:", ""]
+        lines += ["| metric | value |", "| --- | ---: |"]
+        lines += [f"| {k} | {v:.4g} |" for k, v in metadata["metrics"].items()]
+    else:
+        lines += ["None recorded."]
+    if metadata.get("slice_metrics"):
+        lines += [
+            "",
+            "On the test slice shipped with the preset (`test_slice.json`):",
+            "",
+        ]
+        lines += ["| metric | value |", "| --- | ---: |"]
+        lines += [f"| {k} | {v:.4g} |" for k, v in metadata["slice_metrics"].items()]
+    lines += [
+        "",
+        "## Training",
+        "",
+        f"- parameters: {metadata['parameters']:,}",
+        f"- weights stored as {metadata['weights_dtype']}",
+        f"- seed: {metadata['seed']}",
+        f"- data signature: `{metadata['data_signature']}`",
+        f"- attention-zoo {metadata['attention_zoo_version']}, Keras "
+        f"{metadata['keras_version']}, backend {metadata['backend']}, "
+        f"{metadata['date']}",
+        "",
+    ]
+    if metadata["training_command"]:
+        lines += [
+            "Trained with:",
+            "",
+            "```bash",
+            metadata["training_command"],
+            "```",
+            "",
+        ]
+    if card.get("reproduce"):
+        lines += ["Rebuilt with:", "", "```bash", card["reproduce"], "```", ""]
+    return "\n".join(lines)

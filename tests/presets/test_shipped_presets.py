@@ -1,0 +1,50 @@
+"""Every shipped preset loads on this backend and answers as when it was built."""
+
+import pytest
+
+from attention_zoo.presets import PRESETS_DIR, list_presets, load_preset, read_metadata
+from attention_zoo.presets.saving import model_card
+from attention_zoo.presets.slices import score_slice
+
+SHIPPED = [p["name"] for p in list_presets()]
+# Float16 storage and another backend's kernels move scores by rounding only.
+SLICE_TOLERANCE = 0.01
+
+
+def test_the_package_ships_presets():
+    assert SHIPPED, f"no preset folder with metadata.json in {PRESETS_DIR}"
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_preset_matches_its_build(name):
+    metadata = read_metadata(name)
+    predictor = load_preset(name)
+    assert predictor.app == metadata["app"]
+    fixed = metadata["fixed_outputs"]
+    outputs = predictor([item["input"] for item in fixed])
+    assert [o["text"] for o in outputs] == [item["text"] for item in fixed]
+    assert [o["valid"] for o in outputs] == [item["valid"] for item in fixed]
+    models = [
+        m
+        for m in (
+            getattr(predictor, "model", None),
+            getattr(predictor, "encoder", None),
+        )
+        if m is not None
+    ]
+    assert sum(m.count_params() for m in models) == metadata["parameters"]
+    scores = score_slice(predictor, PRESETS_DIR / name)
+    for key, value in metadata["slice_metrics"].items():
+        assert abs(scores[key] - value) <= SLICE_TOLERANCE * max(1.0, abs(value)), key
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_card_agrees_with_the_metadata(name):
+    metadata = read_metadata(name)
+    assert (PRESETS_DIR / name / "README.md").read_text() == model_card(metadata)
+    assert metadata["training_command"] and metadata["seed"] is not None
+    assert (
+        metadata["card"]
+        .get("reproduce", "")
+        .startswith("python -m attention_zoo.presets.build")
+    )
