@@ -5,7 +5,20 @@ serialization, so a `.keras` file that uses them loads after
 `import attention_zoo`.
 """
 
-from attention_zoo import decoders, decoding, encoders, layers, losses, metrics, ops
+from attention_zoo import _quiet_startup
+
+if _quiet_startup.running_as_command():
+    _quiet_startup.start_tensorflow_quietly()
+
+from attention_zoo import (  # noqa: E402
+    decoders,
+    decoding,
+    encoders,
+    layers,
+    losses,
+    metrics,
+    ops,
+)
 from attention_zoo.decoders import (
     AttentionRNNDecoder,
     ParallelAttentionDecoder,

@@ -56,6 +56,9 @@ def test_python_dash_m_runs_the_command():
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == f"attention-zoo {attention_zoo.__version__}"
+    # TensorFlow's start-up lines (oneDNN, CUDA, absl) stay off the command's
+    # standard error.
+    assert out.stderr == ""
 
 
 def test_applications_install_under_the_package_namespace():
