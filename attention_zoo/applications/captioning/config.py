@@ -9,6 +9,7 @@ from attention_zoo.applications.common.cli import (
     positive,
     unit_interval,
 )
+from attention_zoo.applications.common.distribute import distribute_field
 
 BACKBONES = ("efficientnet_lite0", "inception_v3", "resnet50", "mobilenet_v2")
 DATASETS = ("scenes", "flickr8k", "coco", "tfds")
@@ -122,3 +123,4 @@ class TrainConfig:
         default=0.0, metadata={"flag": "--length-penalty", "help": "GNMT alpha"}
     )
     seed: int = 0
+    distribute: str | None = distribute_field()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from attention_zoo.applications.common.cli import positive
+from attention_zoo.applications.common.distribute import distribute_field
 
 CORPORA = ("bible", "numbers", "tsv", "tfds")
 EXAMPLE_SENTENCES = [
@@ -86,3 +87,4 @@ class TrainConfig:
         default=0.6, metadata={"flag": "--length-penalty", "help": "GNMT alpha"}
     )
     seed: int = 0
+    distribute: str | None = distribute_field()
