@@ -273,9 +273,11 @@ def _build_from_local_batches() -> None:
         if iterator is not None:
             for _, _, batches in iterator:
                 data_batch = keras.tree.map_structure(
-                    lambda v: self.distribute_strategy.experimental_local_results(v)[0]
-                    if isinstance(v, tf.distribute.DistributedValues)
-                    else v,
+                    lambda v: (
+                        self.distribute_strategy.experimental_local_results(v)[0]
+                        if isinstance(v, tf.distribute.DistributedValues)
+                        else v
+                    ),
                     next(batches),
                 )
                 break
