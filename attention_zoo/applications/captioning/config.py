@@ -12,6 +12,7 @@ from attention_zoo.applications.common.cli import (
     positive,
     unit_interval,
 )
+from attention_zoo.applications.common.distribute import distribute_field
 
 BACKBONES = ("efficientnet_lite0", "inception_v3", "resnet50", "mobilenet_v2")
 DATASETS = ("scenes", "flickr8k", "coco", "tfds")
@@ -133,3 +134,4 @@ class TrainConfig:
         },
     )
     seed: int = 0
+    distribute: str | None = distribute_field()

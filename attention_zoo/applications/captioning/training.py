@@ -34,6 +34,11 @@ from attention_zoo.applications.common import (
     tensorboard_callbacks,
     time_budget,
 )
+from attention_zoo.applications.common.distribute import (
+    backup_callbacks,
+    select_distribution,
+)
+from attention_zoo.applications.common.run_folder import training_backup_dir
 from attention_zoo.applications.common.text import WordVocabulary
 
 # The settings that make two runs' frozen-encoder features the same.
@@ -71,6 +76,13 @@ def _check_config(config: TrainConfig):
             f"doubly_stochastic={config.doubly_stochastic}"
         )
     check_max_minutes(config.max_minutes)
+    if config.distribute and config.fine_tune_blocks:
+        # The encoder is built, and extracts features, outside the scope.
+        raise ValueError(
+            "--distribute trains the caption model on cached features; it "
+            "cannot fine-tune the encoder. Received: distribute="
+            f"{config.distribute!r}, fine_tune_blocks={config.fine_tune_blocks}"
+        )
 
 
 def _inputs(config, encoder, splits, image_size, feature_cache):
@@ -127,6 +139,11 @@ def train(
 
     verbose = fit_verbosity(verbose)
     _check_config(config)
+    # --distribute: fails before anything is written; a worker other than
+    # the chief trains into a temporary folder.
+    distribution = select_distribution(config.distribute)
+    distribution.check_batch_size(config.batch_size)
+    output = distribution.worker_output(output)
     output_folder(output)  # before the data, which can take long
     keras.utils.set_random_seed(config.seed)
     start = time.perf_counter()
@@ -175,7 +192,8 @@ def train(
         {} if feature_cache is None else feature_cache,
     )
     feature_seconds = time.perf_counter() - start
-    caption_model = _caption_model(config, encoder, vocabulary)
+    with distribution.scope():
+        caption_model = _caption_model(config, encoder, vocabulary)
     train_batches = CaptionBatches(
         train_inputs, train_pairs, config.batch_size, length, seed=config.seed
     )
@@ -191,13 +209,14 @@ def train(
     warmup_steps = min(
         round(config.warmup_epochs * len(train_batches)), total_steps // 2
     )
-    models.compile_caption_model(
-        trained,
-        config.learning_rate,
-        config.doubly_stochastic,
-        decay_steps=total_steps,
-        warmup_steps=warmup_steps,
-    )
+    with distribution.scope():
+        models.compile_caption_model(
+            trained,
+            config.learning_rate,
+            config.doubly_stochastic,
+            decay_steps=total_steps,
+            warmup_steps=warmup_steps,
+        )
     if verbose:
         channels = int(encoder.output_shape[2])
         print(
@@ -214,18 +233,22 @@ def train(
             patience=config.patience, restore_best_weights=True
         ),
         *tensorboard_callbacks(run / "logs"),
+        *backup_callbacks(training_backup_dir(run)),
     ]
     budget = time_budget(config.max_minutes)
     if budget:
         callbacks.insert(0, budget)
     start = time.perf_counter()
-    history = trained.fit(
-        train_batches,
-        validation_data=validation_batches if len(validation_pairs) else None,
-        epochs=config.epochs,
-        verbose=verbose,
-        callbacks=callbacks,
-    )
+    with distribution.scope():
+        history = trained.fit(
+            distribution.for_replicas(train_batches),
+            validation_data=distribution.for_replicas(validation_batches)
+            if len(validation_pairs)
+            else None,
+            epochs=config.epochs,
+            verbose=verbose,
+            callbacks=callbacks,
+        )
     seconds = time.perf_counter() - start
     encoder.save(run / "encoder.keras")
     caption_model.save(run / "model.keras")
@@ -248,5 +271,8 @@ def train(
     }
     (run / "metrics.json").write_text(json.dumps(metrics, indent=1))
     plot(run, [i.image for i in test_set[:3]], run / "plots", captioner=captioner)
-    commit_run(run, output)
+    if distribution.is_chief:
+        commit_run(run, output)
+    else:
+        distribution.discard_worker_output(run)
     return metrics

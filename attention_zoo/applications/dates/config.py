@@ -9,6 +9,7 @@ from attention_zoo.applications.common.cli import (
     integer_range,
     positive,
 )
+from attention_zoo.applications.common.distribute import distribute_field
 
 EXAMPLE_INPUTS = ["3rd of May 1979", "Sept. 14, 2001", "jeudi 3 mai 1979", "23.09.1987"]
 
@@ -50,11 +51,5 @@ class TrainConfig:
         },
     )
     seed: int = 0
-    distribute: str | None = field(
-        default=None,
-        metadata={
-            "choices": ("mirrored",),
-            "help": "train under tf.distribute.MirroredStrategy (TensorFlow backend)",
-        },
-    )
+    distribute: str | None = distribute_field()
     units: int = field(default=64, metadata={"cli": False})

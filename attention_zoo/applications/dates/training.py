@@ -18,28 +18,16 @@ from attention_zoo.applications.common import (
     start_staged_run,
     tensorboard_callbacks,
 )
+from attention_zoo.applications.common.distribute import (
+    backup_callbacks,
+    select_distribution,
+)
+from attention_zoo.applications.common.run_folder import training_backup_dir
 from attention_zoo.applications.dates import data
 from attention_zoo.applications.dates import model as models
 from attention_zoo.applications.dates.config import EXAMPLE_INPUTS, TrainConfig
 from attention_zoo.applications.dates.evaluation import evaluate_examples
 from attention_zoo.applications.dates.predictor import Normalizer, plot
-
-
-def _strategy(distribute):
-    if distribute is None:
-        return None
-    if distribute != "mirrored":
-        raise ValueError(
-            f"`distribute` must be 'mirrored' or None. Received: {distribute!r}"
-        )
-    if keras.backend.backend() != "tensorflow":
-        raise ValueError(
-            "--distribute mirrored needs the TensorFlow backend (tf.distribute). "
-            f"Received: KERAS_BACKEND={keras.backend.backend()}"
-        )
-    import tensorflow as tf
-
-    return tf.distribute.MirroredStrategy()
 
 
 class EpochTimer(keras.callbacks.Callback):
@@ -82,7 +70,11 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
         raise ValueError(
             f"`learning_rate` must be positive. Received: learning_rate={config.learning_rate}"
         )
-    strategy = _strategy(config.distribute)  # fails before anything is written
+    # --distribute: fails before anything is written; a worker other than
+    # the chief trains into a temporary folder.
+    distribution = select_distribution(config.distribute)
+    distribution.check_batch_size(config.batch_size)
+    output = distribution.worker_output(output)
     run = start_staged_run(output)
     (run / "data").mkdir(parents=True, exist_ok=True)
     keras.utils.set_random_seed(config.seed)
@@ -111,10 +103,9 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
             iso.encode([e.iso for e in examples]),
         )
 
-    x, y = arrays(train_set)
-    validation = arrays(val_set)
-    scope = strategy.scope() if strategy else _null_scope()
-    with scope:
+    x, y = distribution.for_replicas(arrays(train_set))
+    validation = distribution.for_replicas(arrays(val_set))
+    with distribution.scope():
         if config.model == "classic":
             model = models.build_classic(len(vocabulary))
         else:
@@ -129,28 +120,28 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
             total_steps=steps,
             attention=config.attention,
         )
-    if verbose:
-        replicas = strategy.num_replicas_in_sync if strategy else 1
-        print(
-            f"{config.model} model: {model.count_params():,} parameters, "
-            f"{len(train_set):,} training dates, backend {keras.backend.backend()}, "
-            f"{replicas} replica(s)"
+        if verbose:
+            print(
+                f"{config.model} model: {model.count_params():,} parameters, "
+                f"{len(train_set):,} training dates, backend "
+                f"{keras.backend.backend()}, {distribution.replicas} replica(s)"
+            )
+        epoch_timer = EpochTimer()
+        start = time.perf_counter()
+        history = model.fit(
+            x,
+            y,
+            validation_data=validation,
+            batch_size=distribution.local_batch_size(config.batch_size),
+            epochs=config.epochs,
+            verbose=verbose,
+            callbacks=[
+                *tensorboard_callbacks(run / "logs"),
+                epoch_timer,
+                StopOnDivergence(),
+                *backup_callbacks(training_backup_dir(run)),
+            ],
         )
-    epoch_timer = EpochTimer()
-    start = time.perf_counter()
-    history = model.fit(
-        x,
-        y,
-        validation_data=validation,
-        batch_size=config.batch_size,
-        epochs=config.epochs,
-        verbose=verbose,
-        callbacks=[
-            *tensorboard_callbacks(run / "logs"),
-            epoch_timer,
-            StopOnDivergence(),
-        ],
-    )
     seconds = time.perf_counter() - start
     model.save(run / "model.keras")
     normalizer = Normalizer(run)
@@ -160,18 +151,13 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
         "epochs": config.epochs,
         "epoch_seconds": [round(t, 2) for t in epoch_timer.seconds],
         "history": history_lists(history),
-        "replicas": strategy.num_replicas_in_sync if strategy else 1,
+        "replicas": distribution.replicas,
     }
     (run / "metrics.json").write_text(json.dumps(metrics, indent=1))
     texts = [e.text for e in test_set[:3]] + EXAMPLE_INPUTS[:1]
     plot(run, texts, run / "plots", normalizer=normalizer)
-    commit_run(run, output)
+    if distribution.is_chief:
+        commit_run(run, output)
+    else:
+        distribution.discard_worker_output(run)
     return metrics
-
-
-class _null_scope:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False

@@ -12,6 +12,7 @@ from attention_zoo.applications.common.cli import (
     positive,
     unit_interval,
 )
+from attention_zoo.applications.common.distribute import distribute_field
 
 CORPORA = ("bible", "numbers", "tsv", "tfds")
 EXAMPLE_SENTENCES = [
@@ -101,3 +102,4 @@ class TrainConfig:
         },
     )
     seed: int = 0
+    distribute: str | None = distribute_field()

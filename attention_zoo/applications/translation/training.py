@@ -21,6 +21,11 @@ from attention_zoo.applications.common import (
     tensorboard_callbacks,
     time_budget,
 )
+from attention_zoo.applications.common.distribute import (
+    backup_callbacks,
+    select_distribution,
+)
+from attention_zoo.applications.common.run_folder import training_backup_dir
 from attention_zoo.applications.common.text import WordVocabulary
 from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation.batches import BUCKETS, BucketedBatches
@@ -86,6 +91,11 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
     """Load the corpus, fit the model, save the run folder, evaluate it."""
     verbose = fit_verbosity(verbose)
     _check_config(config)
+    # --distribute: fails before anything is written; a worker other than
+    # the chief trains into a temporary folder.
+    distribution = select_distribution(config.distribute)
+    distribution.check_batch_size(config.batch_size)
+    output = distribution.worker_output(output)
     output_folder(output)  # before the corpus, which can take long
     train_set, validation_set, test_set = load_corpus(config)
     run = start_staged_run(output)
@@ -118,7 +128,8 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
             f"no training batch: every bucket holds fewer than batch_size="
             f"{config.batch_size} training pairs of at most {BUCKETS[-1]} tokens"
         )
-    model = build_model(config, len(source_vocabulary), len(target_vocabulary))
+    with distribution.scope():
+        model = build_model(config, len(source_vocabulary), len(target_vocabulary))
     if verbose:
         kept = sum(len(b) for b in train_batches.buckets.values())
         print(
@@ -138,19 +149,21 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
             str(run / "checkpoints" / "best.keras"), save_best_only=True
         ),
         *tensorboard_callbacks(run / "logs"),
+        *backup_callbacks(training_backup_dir(run)),
     ]
     budget = time_budget(config.max_minutes)
     if budget:
         callbacks.insert(0, budget)
     (run / "checkpoints").mkdir(exist_ok=True)
     start = time.perf_counter()
-    history = model.fit(
-        train_batches,
-        validation_data=validation_batches,
-        epochs=config.epochs,
-        verbose=verbose,
-        callbacks=callbacks,
-    )
+    with distribution.scope():
+        history = model.fit(
+            distribution.for_replicas(train_batches),
+            validation_data=distribution.for_replicas(validation_batches),
+            epochs=config.epochs,
+            verbose=verbose,
+            callbacks=callbacks,
+        )
     seconds = time.perf_counter() - start
     # EarlyStopping(restore_best_weights=True) has put back the weights of the
     # best validation epoch, however training ended (patience, epochs or the
@@ -169,5 +182,8 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
     metrics = {"training": training, "test": evaluate_pairs(translator, test_set)}
     (run / "metrics.json").write_text(json.dumps(metrics, indent=1))
     plot(run, [p.source for p in test_set[:3]], run / "plots", translator=translator)
-    commit_run(run, output)
+    if distribution.is_chief:
+        commit_run(run, output)
+    else:
+        distribution.discard_worker_output(run)
     return metrics

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from attention_zoo.applications.cli import main
-from attention_zoo.applications.dates import data, tasks, training
+from attention_zoo.applications.dates import data, tasks
 from attention_zoo.applications.dates import model as models
 from tests.helpers import assert_cli_refuses_a_file_as_output, run_json_script
 
@@ -225,39 +225,3 @@ def test_saved_model_matches_in_memory_predictions(run, tmp_path):
     np.testing.assert_allclose(attention_edge[3:].sum(-1), 1.0, atol=1e-5)
     in_memory, _ = normalizer.predict(edge[3:])
     assert served_edge[3:] == in_memory
-
-
-MIRRORED = """
-import json, sys
-import tensorflow as tf
-cpu = tf.config.list_physical_devices("CPU")[0]
-tf.config.set_logical_device_configuration(
-    cpu, [tf.config.LogicalDeviceConfiguration(), tf.config.LogicalDeviceConfiguration()]
-)
-from attention_zoo.applications.dates import tasks
-config = tasks.TrainConfig(epochs=1, n_train=512, n_validation=64, n_test=64, batch_size=64,
-                           distribute="mirrored")
-metrics = tasks.train(sys.argv[1], config, verbose=0)
-print(json.dumps({"replicas": metrics["training"]["replicas"],
-                  "loss": metrics["training"]["history"]["loss"]}))
-"""
-
-
-def test_distribute_mirrored_on_two_logical_cpus(tmp_path):
-    if keras.backend.backend() != "tensorflow":
-        pytest.skip("tf.distribute needs the TensorFlow backend")
-    result = run_json_script(
-        tmp_path, MIRRORED, tmp_path / "run", env={"KERAS_BACKEND": "tensorflow"}
-    )
-    assert result["replicas"] == 2
-    assert np.isfinite(result["loss"]).all()
-
-
-def test_distribute_errors(monkeypatch, tmp_path):
-    with pytest.raises(ValueError, match="`distribute` must be 'mirrored' or None"):
-        training._strategy("multiworker")
-    monkeypatch.setattr(keras.backend, "backend", lambda: "jax")
-    config = tasks.TrainConfig(distribute="mirrored", n_train=10)
-    with pytest.raises(ValueError, match="needs the TensorFlow backend"):
-        tasks.train(tmp_path / "run", config)
-    assert not (tmp_path / "run").exists()  # nothing written before the error
