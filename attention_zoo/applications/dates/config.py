@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from attention_zoo.applications.common.cli import positive
+from attention_zoo.applications.common.cli import non_negative, positive
 
 EXAMPLE_INPUTS = ["3rd of May 1979", "Sept. 14, 2001", "jeudi 3 mai 1979", "23.09.1987"]
 
@@ -30,6 +30,14 @@ class TrainConfig:
     )
     n_test: int = field(
         default=5000, metadata={"flag": "--test-size", "check": positive}
+    )
+    negatives: float = field(
+        default=0.25,
+        metadata={
+            "check": non_negative,
+            "help": "generated non-dates per training date, which the default "
+            "model learns to answer <invalid> (default 0.25; classic ignores it)",
+        },
     )
     learning_rate: float | None = field(
         default=None,

@@ -8,6 +8,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 import keras
+import numpy as np
 
 from attention_zoo.applications.common import (
     fit_verbosity,
@@ -19,7 +20,11 @@ from attention_zoo.applications.dates import data
 from attention_zoo.applications.dates import model as models
 from attention_zoo.applications.dates.config import EXAMPLE_INPUTS, TrainConfig
 from attention_zoo.applications.dates.evaluation import evaluate_examples
-from attention_zoo.applications.dates.predictor import Normalizer, plot
+from attention_zoo.applications.dates.predictor import (
+    THRESHOLD_QUANTILE,
+    Normalizer,
+    plot,
+)
 
 
 def _strategy(distribute):
@@ -82,8 +87,15 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
     run = start_run_folder(output, ("model.keras", "metrics.json"))
     (run / "data").mkdir(parents=True, exist_ok=True)
     keras.utils.set_random_seed(config.seed)
+    default = config.model == "default"
+    tx = data.TX if default else data.TX_CLASSIC
     train_set, val_set, test_set = data.make_splits(
-        config.n_train, config.n_validation, config.n_test, seed=config.seed
+        config.n_train,
+        config.n_validation,
+        config.n_test,
+        seed=config.seed,
+        negatives=config.negatives if default else 0.0,
+        max_length=tx,
     )
     for name, examples in (
         ("train", train_set),
@@ -91,20 +103,20 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
         ("test", test_set),
     ):
         data.save_examples(run / "data" / f"{name}.json", examples)
-    vocabulary = data.CharVocabulary.from_texts([e.text for e in train_set])
+    # Dates only: characters seen only in non-dates (other scripts, emoji)
+    # stay <unk>, which the model learns to read as "not a date".
+    vocabulary = data.CharVocabulary.from_texts([e.text for e in train_set if e.iso])
     (run / "vocabulary.json").write_text(
         json.dumps(vocabulary.to_json(), ensure_ascii=False)
     )
-    (run / "config.json").write_text(
-        json.dumps({**asdict(config), "tx": data.TX, "ty": data.TY})
-    )
-    iso = data.IsoVocabulary()
+    run_config = {**asdict(config), "tx": tx, "ty": data.TY}
+    (run / "config.json").write_text(json.dumps(run_config))
 
     def arrays(examples):
         return models.training_arrays(
             config.model,
-            vocabulary.encode([e.text for e in examples]),
-            iso.encode([e.iso for e in examples]),
+            vocabulary.encode([e.text for e in examples], tx),
+            [e.iso for e in examples],
         )
 
     x, y = arrays(train_set)
@@ -146,6 +158,10 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
     seconds = time.perf_counter() - start
     model.save(run / "model.keras")
     normalizer = Normalizer(run)
+    threshold = choose_threshold(normalizer, val_set)
+    run_config["score_threshold"] = threshold
+    (run / "config.json").write_text(json.dumps(run_config))
+    normalizer.threshold = threshold
     metrics = evaluate_examples(normalizer, test_set)
     metrics["training"] = {
         "seconds": round(seconds, 1),
@@ -158,6 +174,14 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
     texts = [e.text for e in test_set[:3]] + EXAMPLE_INPUTS[:1]
     plot(run, texts, run / "plots", normalizer=normalizer)
     return metrics
+
+
+def choose_threshold(normalizer: Normalizer, validation) -> float:
+    """The validity threshold: the `THRESHOLD_QUANTILE` quantile of the
+    scores of the validation dates (non-dates left out), so about 99.8 % of
+    dates like them pass it."""
+    _, _, scores = normalizer.predict_ids([e.text for e in validation if e.iso])
+    return float(np.quantile(scores, THRESHOLD_QUANTILE))
 
 
 class _null_scope:
