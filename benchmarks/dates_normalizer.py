@@ -71,14 +71,19 @@ def real_date_rows(normalizer) -> tuple[list, list, float]:
     table = [
         [
             language,
-            len(v),
+            str(len(v)),
             f"{100 * np.mean([h for h, _ in v]):.1f}",
             f"{100 * np.mean([o for _, o in v]):.1f}",
         ]
         for language, v in sorted(groups.items())
     ]
     table.append(
-        ["all", len(rows), f"{100 * exact.mean():.1f}", f"{100 * valid.mean():.1f}"]
+        [
+            "all",
+            str(len(rows)),
+            f"{100 * exact.mean():.1f}",
+            f"{100 * valid.mean():.1f}",
+        ]
     )
     misses = [
         f"{text!r} -> {p or '<invalid>'} (expected {iso})"
@@ -121,7 +126,7 @@ def leave_one_family_out(train_size, epochs, test_size, seed) -> list:
         rows.append(
             [
                 family,
-                len(test),
+                str(len(test)),
                 f"{100 * exact:.1f}",
                 f"{100 * unk:.0f}",
                 f"{seconds:.0f}",

@@ -17,6 +17,7 @@ one space, stripped. The exported SavedModel applies the same rule in-graph.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import json
 import random
@@ -75,6 +76,22 @@ def _noise(text: str, rng: random.Random) -> str:
     return text
 
 
+# Share of dates moved to a boundary of what is a date: the last day of
+# their month (31 December beside the impossible 31 November) or, half the
+# time, the day equal to the month (09/09/2009 beside the ambiguous
+# 09/08/2009). Uniform dates alone make these about 1/30 and 1/365 of the
+# data, and a model trained with impossible and ambiguous non-dates then
+# refuses them.
+BOUNDARY_SHARE = 0.15
+
+
+def _boundary(date: dt.date, rng: random.Random) -> dt.date:
+    if rng.random() < 0.5:
+        return date.replace(day=date.month)
+    last = calendar.monthrange(date.year, date.month)[1]
+    return date.replace(day=last)
+
+
 @dataclass
 class Example:
     text: str
@@ -115,6 +132,8 @@ def generate(
         fmt = rng.choice(by_family[rng.choice(family_names)])
         low, high = SHORT_YEAR_RANGE if fmt.short_year else (MIN_DATE, MAX_DATE)
         date = fake.date_between_dates(low, high)
+        if rng.random() < BOUNDARY_SHARE:
+            date = _boundary(date, rng)
         text = _noise(fmt.render(date), rng)
         key = normalize(text)
         readings = numeric_readings(key)

@@ -141,7 +141,9 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
         replicas = strategy.num_replicas_in_sync if strategy else 1
         print(
             f"{config.model} model: {model.count_params():,} parameters, "
-            f"{len(train_set):,} training dates, backend {keras.backend.backend()}, "
+            f"{sum(1 for e in train_set if e.iso):,} training dates + "
+            f"{sum(1 for e in train_set if not e.iso):,} non-dates, "
+            f"backend {keras.backend.backend()}, "
             f"{replicas} replica(s)"
         )
     epoch_timer = EpochTimer()
