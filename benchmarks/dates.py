@@ -37,6 +37,14 @@ Usage:
     python -m benchmarks.dates --quick            # smoke test, < 90 s
     python -m benchmarks.dates --classic-epochs 30 --train-size 20000
     KERAS_BACKEND=jax python -m benchmarks.dates --quick
+
+The normalizer as a user meets it (`benchmarks/dates_normalizer.py`:
+non-dates flagged, hand-written real dates, leave-one-family-out, serving
+speed of the SavedModel against the in-process predictor):
+
+    python -m benchmarks.dates --normalizer --run runs/dates --serving
+    python -m benchmarks.dates --normalizer --run runs/dates --lofo
+    python -m benchmarks.dates --normalizer --quick --lofo --serving   # trains tiny runs
 """
 
 from __future__ import annotations
@@ -60,6 +68,10 @@ QUICK_OPTIONS = {
     "val_size": (2000, 200, "validation dates"),
     "classic_epochs": (40, 2, "epoch cap of classic"),
     "default_epochs": (20, 2, "epoch cap of default"),
+    "epochs": (6, 1, "--normalizer: epochs of the run trained when --run is not given"),
+    "lofo_train_size": (10000, 1500, "--lofo: training dates per family left out"),
+    "lofo_epochs": (3, 1, "--lofo: epochs per family left out"),
+    "lofo_test_size": (500, 200, "--lofo: test dates of the family left out"),
 }
 
 # ----------------------------------------------------------------- report
@@ -231,6 +243,20 @@ def report(args, results, decoding, header_lines):
 
 def parse_args(argv=None):
     parser = harness.argument_parser(__doc__)
+    parser.add_argument(
+        "--normalizer",
+        action="store_true",
+        help="the normalizer's tables (non-dates, real dates) instead of the race",
+    )
+    parser.add_argument(
+        "--run", default=None, help="--normalizer: a trained run folder"
+    )
+    parser.add_argument(
+        "--lofo", action="store_true", help="--normalizer: leave one family out"
+    )
+    parser.add_argument(
+        "--serving", action="store_true", help="--normalizer: serving speed"
+    )
     return harness.parse_quick_args(
         parser, argv, "tiny sizes: a smoke test, < 90 s", QUICK_OPTIONS
     )
@@ -239,13 +265,21 @@ def parse_args(argv=None):
 def main(argv=None):
     args = parse_args(argv)
     harness.quiet_tensorflow()
+    if args.normalizer:
+        from benchmarks.dates_normalizer import run_normalizer
+
+        started = time.perf_counter()
+        run_normalizer(args)
+        print(f"Total time {time.perf_counter() - started:.0f} s.")
+        return
     started = time.perf_counter()
     load_before = harness.load_average()
     print(f"backend {harness.backend_version()}", file=sys.stderr)
 
     start = time.perf_counter()
+    # Dates short enough for the classic model's Tx of 30, no non-dates.
     train_set, val_set, _ = data.make_splits(
-        args.train_size, args.val_size, 0, seed=args.seed
+        args.train_size, args.val_size, 0, seed=args.seed, max_length=data.TX_CLASSIC
     )
     data_s = time.perf_counter() - start
     vocabulary = data.CharVocabulary.from_texts([e.text for e in train_set])
@@ -275,9 +309,10 @@ def main(argv=None):
             f"{k} {results[k]['load'][0]} -> {results[k]['load'][1]}"
             for k in training.KINDS
         ),
-        f"data: `make_splits({args.train_size}, {args.val_size}, 0, seed={args.seed})`"
+        f"data: `make_splits({args.train_size}, {args.val_size}, 0, seed={args.seed}, "
+        f"max_length={data.TX_CLASSIC})`"
         f" in {data_s:.1f} s; input vocabulary {len(vocabulary)} (with pad, unk); "
-        f"Tx {data.TX}, Ty {data.TY}; `keras.utils.set_random_seed({args.seed})` "
+        f"Tx {data.TX_CLASSIC} (classic) / {data.TX} (default), Ty {data.TY}; `keras.utils.set_random_seed({args.seed})` "
         "before building each model",
         f"threshold: validation exact match >= {100 * training.THRESHOLD:g} % at an epoch end "
         f"({monitors})",

@@ -28,6 +28,13 @@ VARIANTS = {
 KINDS = tuple(VARIANTS)
 BATCH_SIZE = {"classic": 100, "default": 128}  # classic: the course's
 DECODE_REPEATS = 5
+
+
+def tx(kind: str) -> int:
+    """The input width of each model (the race's dates fit both)."""
+    return data.TX_CLASSIC if kind == "classic" else data.TX
+
+
 DECODE_MIN_SAMPLE_S = 0.2
 
 
@@ -78,13 +85,12 @@ class TimeToAccuracy(keras.callbacks.Callback):
 
 def train(variant, vocabulary, train_set, val_set, epochs, seed):
     kind, course_decay = VARIANTS[variant]
-    iso = data.IsoVocabulary()
 
     def arrays(examples):
         return models.training_arrays(
             kind,
-            vocabulary.encode([e.text for e in examples]),
-            iso.encode([e.iso for e in examples]),
+            vocabulary.encode([e.text for e in examples], tx(kind)),
+            [e.iso for e in examples],
         )
 
     x, y = arrays(train_set)
@@ -126,12 +132,12 @@ def train(variant, vocabulary, train_set, val_set, epochs, seed):
 
 def measure_decoding(model, kind, vocabulary, val_set):
     """Compiled predict on the whole validation set: seq/s and exact match."""
-    source = vocabulary.encode([e.text for e in val_set])
+    source = vocabulary.encode([e.text for e in val_set], tx(kind))
     target = data.IsoVocabulary().encode([e.iso for e in val_set])
-    predict = models.compiled(models.make_predict_fn(model, kind))
+    predict = models.compiled(models.make_predict_fn(model, kind), tx(kind))
 
     def call():
-        ids, attention = predict(source)
+        ids, attention, _ = predict(source)
         return keras.ops.convert_to_numpy(ids), keras.ops.convert_to_numpy(attention)
 
     start = time.perf_counter()

@@ -19,7 +19,8 @@ def add_parser(commands) -> None:
         "dates",
         help="date normalization: '3rd of May 1979' -> 1979-05-03",
         description="Normalize human-written dates (English, French, German, "
-        "Spanish) to ISO 8601 with an attention model.",
+        "Spanish, Italian, Portuguese, Dutch) to ISO 8601 with an attention "
+        "model that says 'not a date' when it does not know.",
     )
     tasks = dates.add_subparsers(dest="task", metavar="TASK", required=True)
 
@@ -72,14 +73,14 @@ def run(args, parser) -> int:
         )
 
     def predict():
-        for text, iso, valid, unknown in tasks.predict(args.run, args.texts):
-            notes = []
-            if not valid:
-                notes.append("not a real calendar date")
-            if unknown:
-                notes.append(f"unknown characters read as <unk>: {''.join(unknown)!r}")
-            suffix = f"   [{'; '.join(notes)}]" if notes else ""
-            print(f"{text!r} -> {iso}{suffix}")
+        for p in tasks.predict(args.run, args.texts):
+            answer = p.iso if p.valid else f"not a date: {p.reason}"
+            notes = [f"score {p.score:.2f}"]
+            if p.unknown:
+                notes.append(
+                    f"unknown characters read as <unk>: {''.join(p.unknown)!r}"
+                )
+            print(f"{p.text!r} -> {answer}   [{'; '.join(notes)}]")
 
     def plot():
         output = plot_folder(args.run, args.output, "dates")

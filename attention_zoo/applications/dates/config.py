@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from attention_zoo.applications.common.cli import (
     finite_positive,
     integer_range,
+    non_negative,
     positive,
 )
 from attention_zoo.applications.common.distribute import distribute_field
@@ -41,6 +42,14 @@ class TrainConfig:
     n_test: int = field(
         default=5000,
         metadata={"flag": "--test-size", "check": integer_range(1, 1_000_000)},
+    )
+    negatives: float = field(
+        default=0.25,
+        metadata={
+            "check": non_negative,
+            "help": "generated non-dates per training date, which the default "
+            "model learns to answer <invalid> (default 0.25; classic ignores it)",
+        },
     )
     learning_rate: float | None = field(
         default=None,

@@ -1,14 +1,15 @@
 """Human-written dates and their ISO form, generated offline with Faker + Babel.
 
 Every example is `(text, iso, format_name, language, family)`; language is
-`en`, `fr`, `de`, `es`, or `any` for year-first numeric forms. Formats come in
-families (`babel`, `pattern`, `ordinal`, `abbreviation`, `numeric`); each is
+one of `formats.LANGUAGES` or `any` for numeric forms read the same way
+everywhere. The formats and their families are `formats.py`; each is
 rendered in one locale, then the whole string gets a random case (original,
-lower, upper, title) and, sometimes, stray whitespace.
+lower, upper, title) and, sometimes, stray whitespace. All-numeric
+renderings are kept only when they have exactly one reading
+(`readings.numeric_readings`), so `03/04/2005` is never a training date.
 
-Numeric formats follow an explicit day/month convention: `MM/dd/y` (US) and
-`dd/MM/y` (British, French, Spanish) share the slash, so a slash date is only
-generated when it reads the same both ways (day > 12, or day == month).
+Non-dates (`negatives.py`) have `iso == ""` and family `non_date`; the
+default model learns to answer them with the `<invalid>` token.
 
 The model sees `normalize(text)`: lower case, runs of whitespace collapsed to
 one space, stripped. The exported SavedModel applies the same rule in-graph.
@@ -16,6 +17,7 @@ one space, stripped. The exported SavedModel applies the same rule in-graph.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import json
 import random
@@ -24,14 +26,29 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from babel.dates import format_date
 from faker import Faker
 
-MIN_DATE, MAX_DATE = dt.date(1900, 1, 1), dt.date(2099, 12, 31)
-TX = 30  # longest normalized input, in characters
+from attention_zoo.applications.dates.formats import (
+    FAMILIES,
+    FORMATS,
+    SHORT_YEAR_RANGE,
+    DateFormat,
+)
+from attention_zoo.applications.dates.negatives import NegativeGenerator
+from attention_zoo.applications.dates.readings import (
+    MAX_DATE,
+    MIN_DATE,
+    numeric_readings,
+)
+
+TX = 64  # longest normalized input of the default model, in characters
+TX_CLASSIC = 30  # the course's Tx, kept by the classic model
 TY = 10  # "YYYY-MM-DD"
+NON_DATE = "non_date"  # the family of generated non-dates
 
 _WHITESPACE = re.compile(r"[ \t\n\r\f\v]+")
+
+__all__ = ["FAMILIES", "FORMATS", "DateFormat", "MAX_DATE", "MIN_DATE"]
 
 
 def normalize(text: str) -> str:
@@ -40,178 +57,7 @@ def normalize(text: str) -> str:
     return _WHITESPACE.sub(" ", text.lower()).strip(" \t\n\r\f\v")
 
 
-# ------------------------------------------------------------------ formats
-
-_EN_DOTTED = [
-    "Jan.",
-    "Feb.",
-    "Mar.",
-    "Apr.",
-    "May",
-    "June",
-    "July",
-    "Aug.",
-    "Sept.",
-    "Oct.",
-    "Nov.",
-    "Dec.",
-]
-
-
-def _ordinal_en(day: int) -> str:
-    if 10 <= day % 100 <= 20:
-        return f"{day}th"
-    return str(day) + {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
-
-
-def _ordinal_fr(day: int) -> str:
-    return "1er" if day == 1 else str(day)
-
-
-def _babel(pattern, locale):
-    def render(date):
-        return format_date(date, pattern, locale=locale)
-
-    return render
-
-
-def _month(date, locale, width="wide"):
-    return format_date(date, "MMMM" if width == "wide" else "MMM", locale=locale)
-
-
-@dataclass(frozen=True)
-class DateFormat:
-    name: str
-    family: str
-    language: str
-    render: object  # date -> str
-    # Numeric formats whose day/month order a reader cannot tell apart from
-    # the other slash convention when day <= 12 and day != month.
-    slash_ambiguous: bool = False
-
-
-def _formats() -> list[DateFormat]:
-    out = []
-    add = out.append
-    # Babel's named formats ("short" only where it keeps four year digits).
-    for locale, language, styles in (
-        ("en_US", "en", ("full", "long", "medium")),
-        ("en_GB", "en", ("full", "long", "medium")),
-        ("fr_FR", "fr", ("full", "long", "medium")),
-        ("de_DE", "de", ("full", "long", "medium")),
-        ("es_ES", "es", ("full", "long", "medium")),
-    ):
-        for style in styles:
-            add(
-                DateFormat(
-                    f"babel_{style}_{locale}", "babel", language, _babel(style, locale)
-                )
-            )
-    add(
-        DateFormat("babel_short_en_GB", "numeric", "en", _babel("short", "en_GB"), True)
-    )
-    add(
-        DateFormat("babel_short_fr_FR", "numeric", "fr", _babel("short", "fr_FR"), True)
-    )
-    # CLDR patterns written out (Babel's `y` is the calendar year; `Y` would
-    # be the week-based year and is never used).
-    patterns = [
-        ("en_US", "en", "EEE, MMM d, y"),
-        ("en_US", "en", "EEEE MMMM d y"),
-        ("en_US", "en", "MMM d y"),
-        ("en_GB", "en", "EEE d MMM y"),
-        ("en_GB", "en", "d MMM, y"),
-        ("en_GB", "en", "EEEE d MMMM y"),
-        ("fr_FR", "fr", "EEE d MMM y"),
-        ("fr_FR", "fr", "'le' d MMMM y"),
-        ("fr_FR", "fr", "dd MMMM y"),
-        ("fr_FR", "fr", "EEEE d MMM y"),
-        ("de_DE", "de", "EEE, d. MMM y"),
-        ("de_DE", "de", "'am' d. MMMM y"),
-        ("de_DE", "de", "d. MMM y"),
-        ("de_DE", "de", "EEEE, d. MMM y"),
-        ("es_ES", "es", "d 'de' MMM 'de' y"),
-        ("es_ES", "es", "EEE, d MMM y"),
-        ("es_ES", "es", "d-MMM-y"),
-        ("es_ES", "es", "EEEE d 'de' MMMM 'de' y"),
-    ]
-    for locale, language, pattern in patterns:
-        add(
-            DateFormat(
-                f"pattern[{pattern}]_{locale}",
-                "pattern",
-                language,
-                _babel(pattern, locale),
-            )
-        )
-    # Numeric conventions.
-    for name, pattern, language, ambiguous in (
-        ("iso", "y-MM-dd", "any", False),
-        ("ymd_slash", "y/MM/dd", "any", False),
-        ("mdy_slash_us", "MM/dd/y", "en", True),
-        ("mdy_slash_us_short", "M/d/y", "en", True),
-        ("dmy_slash", "dd/MM/y", "es", True),
-        ("dmy_dot_de", "dd.MM.y", "de", False),
-        ("dmy_dot_de_short", "d.M.y", "de", False),
-        ("dmy_dash", "dd-MM-y", "fr", False),
-    ):
-        add(
-            DateFormat(
-                f"numeric_{name}",
-                "numeric",
-                language,
-                _babel(pattern, "en_US"),
-                ambiguous,
-            )
-        )
-
-    # English ordinals and dotted abbreviations, French "1er".
-    ordinal_forms = {
-        "ordinal_d_month_y": lambda d: (
-            f"{_ordinal_en(d.day)} {_month(d, 'en_US')} {d.year}"
-        ),
-        "ordinal_the_d_of_month_y": lambda d: (
-            f"the {_ordinal_en(d.day)} of {_month(d, 'en_US')} {d.year}"
-        ),
-        "ordinal_month_d_y": lambda d: (
-            f"{_month(d, 'en_US')} {_ordinal_en(d.day)}, {d.year}"
-        ),
-        "ordinal_d_of_mon_y": lambda d: (
-            f"{_ordinal_en(d.day)} of {_month(d, 'en_US', 'abbr')} {d.year}"
-        ),
-        "ordinal_weekday_the_d": lambda d: (
-            f"{format_date(d, 'EEE', locale='en_US')} the {_ordinal_en(d.day)} of "
-            f"{_month(d, 'en_US', 'abbr')} {d.year}"
-        ),
-        "ordinal_fr_le_d": lambda d: (
-            f"le {_ordinal_fr(d.day)} {_month(d, 'fr_FR')} {d.year}"
-        ),
-    }
-    for name, fn in ordinal_forms.items():
-        add(DateFormat(name, "ordinal", "fr" if "_fr_" in name else "en", fn))
-    abbreviation_forms = {
-        "abbr_dotted_mon_d_y": lambda d: f"{_EN_DOTTED[d.month - 1]} {d.day}, {d.year}",
-        "abbr_d_dotted_mon_y": lambda d: f"{d.day} {_EN_DOTTED[d.month - 1]} {d.year}",
-        "abbr_undotted_mon_d_y": lambda d: (
-            f"{_EN_DOTTED[d.month - 1].rstrip('.')} {d.day} {d.year}"
-        ),
-        "abbr_fr_dotted": lambda d: format_date(d, "d MMM y", locale="fr_FR"),
-        "abbr_de_undotted": lambda d: (
-            f"{d.day} {format_date(d, 'MMM', locale='de_DE').rstrip('.')} {d.year}"
-        ),
-    }
-    for name, fn in abbreviation_forms.items():
-        language = name.split("_")[1] if name.split("_")[1] in ("fr", "de") else "en"
-        add(DateFormat(name, "abbreviation", language, fn))
-    return out
-
-
-FORMATS = _formats()
 FORMAT_NAMES = [f.name for f in FORMATS]
-
-
-def _ambiguous(fmt: DateFormat, date: dt.date) -> bool:
-    return fmt.slash_ambiguous and date.day <= 12 and date.day != date.month
 
 
 def _noise(text: str, rng: random.Random) -> str:
@@ -230,25 +76,52 @@ def _noise(text: str, rng: random.Random) -> str:
     return text
 
 
+# Share of dates moved to a boundary of what is a date: the last day of
+# their month (31 December beside the impossible 31 November) or, half the
+# time, the day equal to the month (09/09/2009 beside the ambiguous
+# 09/08/2009). Uniform dates alone make these about 1/30 and 1/365 of the
+# data, and a model trained with impossible and ambiguous non-dates then
+# refuses them.
+BOUNDARY_SHARE = 0.15
+
+
+def _boundary(date: dt.date, rng: random.Random) -> dt.date:
+    if rng.random() < 0.5:
+        return date.replace(day=date.month)
+    last = calendar.monthrange(date.year, date.month)[1]
+    return date.replace(day=last)
+
+
 @dataclass
 class Example:
     text: str
-    iso: str
+    iso: str  # "" for a non-date
     format_name: str
     language: str
     family: str
 
 
-def generate(n: int, seed: int = 0, max_length: int = TX, exclude=()) -> list[Example]:
-    """`n` examples with distinct normalized inputs, none of them in `exclude`.
+def generate(
+    n: int, seed: int = 0, max_length: int = TX, exclude=(), families=None
+) -> list[Example]:
+    """`n` dates with distinct normalized inputs, none of them in `exclude`.
 
-    A format and a date (uniform in 1900-2099, Faker) are drawn together;
-    pairs that are ambiguous (slash formats), too long once normalized or
-    already seen are redrawn, so slash formats end up somewhat rarer.
+    A family (of `families`, default all), one of its formats and a date (uniform in 1900-2099,
+    Faker; 1969-2068 for two-digit years) are drawn together; renderings
+    that are all-numeric without exactly one reading, too long once
+    normalized or already seen are redrawn.
     """
     rng = random.Random(seed)
     fake = Faker()
     fake.seed_instance(seed)
+    by_family = {}
+    for f in FORMATS:
+        if families is None or f.family in families:
+            by_family.setdefault(f.family, []).append(f)
+    # A family, then one of its formats: families are equally common whatever
+    # their number of formats (seven languages of `separated` would
+    # otherwise drown the four `compact` forms).
+    family_names = sorted(by_family)
     seen = set(exclude)
     out = []
     attempts = 0
@@ -256,12 +129,16 @@ def generate(n: int, seed: int = 0, max_length: int = TX, exclude=()) -> list[Ex
         attempts += 1
         if attempts > 50 * n + 1000:
             raise RuntimeError(f"could only generate {len(out)} of {n} distinct dates")
-        fmt = rng.choice(FORMATS)
-        date = fake.date_between_dates(MIN_DATE, MAX_DATE)
-        if _ambiguous(fmt, date):
-            continue
+        fmt = rng.choice(by_family[rng.choice(family_names)])
+        low, high = SHORT_YEAR_RANGE if fmt.short_year else (MIN_DATE, MAX_DATE)
+        date = fake.date_between_dates(low, high)
+        if rng.random() < BOUNDARY_SHARE:
+            date = _boundary(date, rng)
         text = _noise(fmt.render(date), rng)
         key = normalize(text)
+        readings = numeric_readings(key)
+        if readings is not None and readings != {date.isoformat()}:
+            continue
         if len(key) > max_length or key in seen:
             continue
         seen.add(key)
@@ -269,19 +146,67 @@ def generate(n: int, seed: int = 0, max_length: int = TX, exclude=()) -> list[Ex
     return out
 
 
-def make_splits(n_train: int, n_val: int, n_test: int, seed: int = 0):
-    """Train, validation and test lists that never share a normalized input."""
-    train = generate(n_train, seed=seed)
-    val = generate(n_val, seed=seed + 1, exclude={normalize(e.text) for e in train})
+def generate_negatives(
+    n: int, seed: int = 0, max_length: int = TX, exclude=()
+) -> list[Example]:
+    """`n` distinct non-dates (`negatives.py`), none of them in `exclude`."""
+    rng = random.Random(seed)
+    generator = NegativeGenerator(seed)
+    seen = set(exclude)
+    out = []
+    while len(out) < n:
+        text, kind, language = generator.draw(rng)
+        if rng.random() < 0.3:
+            text = _noise(text, rng)
+        key = normalize(text)
+        if not key or len(key) > max_length or key in seen:
+            continue
+        if len(numeric_readings(key) or ()) == 1:  # a code that reads as a date
+            continue
+        seen.add(key)
+        out.append(Example(text, "", f"non_date_{kind}", language, NON_DATE))
+    return out
+
+
+def make_splits(
+    n_train: int,
+    n_val: int,
+    n_test: int,
+    seed: int = 0,
+    negatives: float = 0.0,
+    max_length: int = TX,
+    families=None,
+):
+    """Train, validation and test lists that never share a normalized input.
+
+    `negatives` adds that many non-dates per date to training and validation
+    (test stays dates only: `metrics.json` measures dates; the committed
+    non-dates measure refusals). `families` restricts the dates' formats.
+    """
+    train = generate(n_train, seed, max_length, families=families)
+    val = generate(
+        n_val, seed + 1, max_length, {normalize(e.text) for e in train}, families
+    )
     taken = {normalize(e.text) for e in train + val}
-    test = generate(n_test, seed=seed + 2, exclude=taken)
+    test = generate(n_test, seed + 2, max_length, taken, families)
+    if negatives:
+        taken |= {normalize(e.text) for e in test}
+        extra = generate_negatives(
+            round(negatives * n_train) + round(negatives * n_val),
+            seed + 3,
+            max_length,
+            taken,
+        )
+        cut = round(negatives * n_train)
+        train, val = train + extra[:cut], val + extra[cut:]
+        random.Random(seed + 4).shuffle(train)
     return train, val, test
 
 
 # -------------------------------------------------------------- vocabularies
 
 PAD, UNK = "<pad>", "<unk>"
-START, END = "<start>", "<end>"
+START, END, INVALID = "<start>", "<end>", "<invalid>"
 ISO_CHARS = "0123456789-"
 
 
@@ -324,27 +249,43 @@ class CharVocabulary:
 
 
 class IsoVocabulary:
-    """Output characters: `<pad>`=0, `<start>`=1, `<end>`=2, digits and '-'."""
+    """Output tokens: `<pad>`=0, `<start>`=1, `<end>`=2, digits and '-',
+    then `<invalid>`=14, the default model's whole answer to a non-date."""
 
-    tokens = [PAD, START, END, *ISO_CHARS]
+    tokens = [PAD, START, END, *ISO_CHARS, INVALID]
     pad_id, start_id, end_id = 0, 1, 2
+    invalid_id = len(tokens) - 1
     index = {c: i for i, c in enumerate(tokens)}
 
     def __len__(self):
         return len(self.tokens)
 
     def encode(self, isos) -> np.ndarray:
-        """int32 `(N, TY)`: the characters of each ISO date."""
-        return np.array([[self.index[c] for c in iso] for iso in isos], "int32")
+        """int32 `(N, TY)`: the characters of each ISO date; `""` (a
+        non-date) is `<invalid>` then padding."""
+        out = np.full((len(isos), TY), self.pad_id, "int32")
+        for row, iso in enumerate(isos):
+            ids = [self.index[c] for c in iso] if iso else [self.invalid_id]
+            out[row, : len(ids)] = ids
+        return out
+
+    def targets(self, isos) -> np.ndarray:
+        """int32 `(N, TY + 1)`: `encode` with `<end>` after the last token."""
+        encoded = self.encode(isos)
+        out = np.concatenate([encoded, np.zeros((len(isos), 1), "int32")], axis=1)
+        lengths = (encoded != self.pad_id).sum(axis=1)
+        out[np.arange(len(isos)), lengths] = self.end_id
+        return out
 
     def decode(self, ids) -> list[str]:
+        """Strings up to `<end>`; `<invalid>` and other specials read as ""."""
         out = []
         for row in np.asarray(ids):
             chars = []
             for i in row:
                 if i == self.end_id or i == self.pad_id:
                     break
-                chars.append(self.tokens[i] if i >= 3 else "")
+                chars.append(self.tokens[i] if 3 <= i < self.invalid_id else "")
             out.append("".join(chars))
         return out
 

@@ -13,8 +13,13 @@ from attention_zoo.applications.dates.predictor import Normalizer
 
 
 def evaluate_examples(normalizer: Normalizer, examples) -> dict:
-    """Exact match, character accuracy, and exact match per format/family/language."""
-    predictions, _ = normalizer.predict([e.text for e in examples])
+    """Exact match, character accuracy, and exact match per format/family/language.
+
+    `valid` is the share of the dates whose answer is valid (a calendar
+    date scored above the run's threshold); `exact_and_valid` the share
+    both right and valid.
+    """
+    predictions, valid, _, _ = normalizer.predict_scored([e.text for e in examples])
     exact = np.array([p == e.iso for p, e in zip(predictions, examples)])
     chars = np.array(
         [
@@ -36,6 +41,8 @@ def evaluate_examples(normalizer: Normalizer, examples) -> dict:
         "n": len(examples),
         "exact_match": float(exact.mean()),
         "character_accuracy": float(chars.mean()),
+        "valid": float(valid.mean()),
+        "exact_and_valid": float((exact & valid).mean()),
         "by_language": breakdown("language"),
         "by_family": breakdown("family"),
         "by_format": breakdown("format_name"),
@@ -44,6 +51,27 @@ def evaluate_examples(normalizer: Normalizer, examples) -> dict:
             for p, e, hit in zip(predictions, examples, exact)
             if not hit
         ][:50],
+    }
+
+
+def evaluate_non_dates(normalizer: Normalizer, texts) -> dict:
+    """Share of `texts` (non-dates) flagged invalid, with the reasons and
+    the ones that slipped through."""
+    isos, valid, scores, _ = normalizer.predict_scored(list(texts))
+    reasons = collections.Counter(
+        normalizer.reason(iso, float(s)).split(" (")[0]
+        for iso, s, ok in zip(isos, scores, valid)
+        if not ok
+    )
+    return {
+        "n": len(texts),
+        "flagged": float(1 - valid.mean()),
+        "reasons": dict(reasons.most_common()),
+        "accepted": [
+            {"text": t, "predicted": iso, "score": round(float(s), 3)}
+            for t, iso, s, ok in zip(texts, isos, scores, valid)
+            if ok
+        ],
     }
 
 
@@ -58,6 +86,7 @@ def format_metrics(metrics: dict, per_format: bool = True) -> str:
         f"test dates: {metrics['n']:,}",
         f"exact match: {100 * metrics['exact_match']:.2f} %",
         f"character accuracy: {100 * metrics['character_accuracy']:.2f} %",
+        f"valid (calendar date, score above threshold): {100 * metrics['valid']:.2f} %",
         "",
         "| language | n | exact match |",
         "| --- | ---: | ---: |",

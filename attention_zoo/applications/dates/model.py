@@ -21,7 +21,13 @@ import numpy as np
 from keras import ops
 
 from attention_zoo.applications.common.compile import compile_function
-from attention_zoo.applications.dates.data import ISO_CHARS, TX, TY, IsoVocabulary
+from attention_zoo.applications.dates.data import (
+    ISO_CHARS,
+    TX,
+    TX_CLASSIC,
+    TY,
+    IsoVocabulary,
+)
 from attention_zoo.decoders import ParallelAttentionDecoder
 from attention_zoo.decoding import greedy_search, make_step_fn
 from attention_zoo.encoders import BidirectionalRNNEncoder
@@ -135,7 +141,7 @@ class Stack(keras.layers.Layer):
 def build_classic(
     input_vocab_size: int,
     output_vocab_size: int = len(ISO_CHARS),
-    tx: int = TX,
+    tx: int = TX_CLASSIC,
     ty: int = TY,
     n_a: int = 32,
     n_s: int = 64,
@@ -256,30 +262,35 @@ def compile_model(
     return model
 
 
-def training_arrays(kind: str, source_ids, iso_ids):
-    """(x, y) for `fit`: `iso_ids` are IsoVocabulary ids `(N, TY)`."""
+def training_arrays(kind: str, source_ids, isos):
+    """(x, y) for `fit` from ISO strings (`""` for a non-date, default only)."""
+    iso = IsoVocabulary()
     if kind == "classic":
-        return source_ids, iso_ids - 3  # classes 0..10 are ISO_CHARS
-    n = len(iso_ids)
-    start = np.full((n, 1), IsoVocabulary.start_id, "int32")
-    end = np.full((n, 1), IsoVocabulary.end_id, "int32")
-    decoder_input = np.concatenate([start, iso_ids], axis=1)
-    labels = np.concatenate([iso_ids, end], axis=1)
+        return source_ids, iso.encode(isos) - 3  # classes 0..10 are ISO_CHARS
+    labels = iso.targets(isos)  # (N, TY + 1)
+    start = np.full((len(isos), 1), IsoVocabulary.start_id, "int32")
+    decoder_input = np.concatenate([start, labels[:, :-1]], axis=1)
     return (source_ids, decoder_input), labels
 
 
 def make_predict_fn(model: keras.Model, kind: str):
-    """`predict(source_ids) -> (iso_ids (B, TY), attention (B, TY, TX))`.
+    """`predict(source_ids) -> (iso_ids (B, TY), attention (B, TY, TX), scores (B,))`.
 
-    `iso_ids` are IsoVocabulary ids. For `default` this is greedy decoding
-    with `attention_zoo.decoding.greedy_search` over the trained layers.
+    `iso_ids` are IsoVocabulary ids; `scores` the log-probability of the
+    whole answer (float32). For `default` this is greedy decoding with
+    `attention_zoo.decoding.greedy_search` over the trained layers, and the
+    score sums the log-probabilities of the decoded tokens, `<end>`
+    included. For `classic` (no `<end>`) it sums the log-probabilities of
+    the ten most probable characters.
     """
     if kind == "classic":
 
         def predict(source_ids):
             probabilities, attention = model(source_ids)
             ids = ops.cast(ops.argmax(probabilities, axis=-1), "int32") + 3
-            return ids, attention
+            best = ops.max(ops.cast(probabilities, "float32"), axis=-1)
+            scores = ops.sum(ops.log(ops.maximum(best, 1e-30)), axis=-1)
+            return ids, attention, scores
 
         return predict
 
@@ -311,7 +322,7 @@ def make_predict_fn(model: keras.Model, kind: str):
         # application shows the first one's.
         n = len(decoder._mechanisms)
         attention = decoder.split_alignments(attention, [ops.shape(memory)[1]] * n)[0]
-        return out["tokens"][:, :TY], attention
+        return out["tokens"][:, :TY], attention, out["scores"]
 
     return predict
 

@@ -1,19 +1,40 @@
-"""A trained date run: text in, ISO dates and attention out."""
+"""A trained date run: text in, ISO dates, scores, validity and attention out."""
 
 from __future__ import annotations
 
 import json
+import math
+from dataclasses import dataclass
 from pathlib import Path
 
+import keras
 import numpy as np
 
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
 from attention_zoo.applications.dates import data
 from attention_zoo.applications.dates import model as models
 
+# The validity threshold is the score that this share of the validation
+# dates falls below (training.py writes it to config.json).
+THRESHOLD_QUANTILE = 0.002
+
+
+@dataclass
+class Prediction:
+    """One answer: `iso` is the model's output ("" for `<invalid>`);
+    `valid` says it is a real calendar date with `score` (the answer's
+    log-probability) at least the run's threshold; `reason` says why not."""
+
+    text: str
+    iso: str
+    valid: bool
+    score: float
+    reason: str
+    unknown: list
+
 
 class Normalizer(RunPredictor):
-    """A trained run: text in, ISO dates and attention out."""
+    """A trained run: text in, ISO dates, scores and attention out."""
 
     app = "dates"
     required_files = ("model.keras", "config.json", "vocabulary.json")
@@ -21,6 +42,8 @@ class Normalizer(RunPredictor):
     def __init__(self, run_dir):
         super().__init__(run_dir)
         self.kind = self.config["model"]
+        self.tx = self.config.get("tx", data.TX_CLASSIC)
+        self.threshold = self.config.get("score_threshold", -math.inf)
         with self.reading("vocabulary.json"):
             self.vocabulary = data.CharVocabulary.from_json(
                 json.loads((self.run_dir / "vocabulary.json").read_text())
@@ -30,7 +53,7 @@ class Normalizer(RunPredictor):
         self._predict = self.compiled(
             "predict",
             lambda: models.make_predict_fn(self.model, self.kind),
-            (data.TX,),
+            (self.tx,),
             "int32",
         )
 
@@ -41,50 +64,89 @@ class Normalizer(RunPredictor):
             raise InputError(
                 f"empty input: {text!r} has no characters besides whitespace"
             )
-        if len(normalized) > data.TX:
+        if len(normalized) > self.tx:
             raise InputError(
                 f"input too long: {text!r} has {len(normalized)} characters once "
-                f"normalized; the model reads at most {data.TX}"
+                f"normalized; the model reads at most {self.tx}"
             )
 
+    def encode(self, texts):
+        return self.vocabulary.encode(texts, self.tx)
+
     def predict_ids(self, texts, batch_size: int = 1000):
-        ids, attention = [], []
-        for _, i, a in self.run_batches(
-            self._predict, texts, batch_size, self.vocabulary.encode
-        ):
+        """`(ids (N, TY), attention (N, TY, TX), scores (N,))` as NumPy."""
+        ids, attention, scores = [], [], []
+        for start in range(0, len(texts), batch_size):
+            outputs = self._predict(self.encode(texts[start : start + batch_size]))
+            i, a, s = (keras.ops.convert_to_numpy(x) for x in outputs)
             ids.append(i)
-            attention.append(a)
-        return np.concatenate(ids), np.concatenate(attention)
+            attention.append(a.astype("float32"))
+            scores.append(s.astype("float32"))
+        return np.concatenate(ids), np.concatenate(attention), np.concatenate(scores)
 
     def predict(self, texts, batch_size: int = 1000):
         """ISO strings and attention `(N, TY, TX)` for `texts`."""
-        ids, attention = self.predict_ids(list(texts), batch_size)
+        ids, attention, _ = self.predict_ids(list(texts), batch_size)
         return self.iso.decode(ids), attention
 
+    def predict_scored(self, texts, batch_size: int = 1000):
+        """`(isos, valid (N,) bool, scores (N,) float32, attention)`."""
+        ids, attention, scores = self.predict_ids(list(texts), batch_size)
+        isos = self.iso.decode(ids)
+        calendar = np.array([data.is_calendar_date(iso) for iso in isos], bool)
+        return isos, calendar & (scores >= self.threshold), scores, attention
+
     def predict_items(self, inputs) -> list[dict]:
-        """`{"input", "text", "valid", "attention"}` per text (see `RunPredictor`)."""
+        """`{"input", "text", "score", "valid", "reason", "attention"}` per text.
+
+        See `RunPredictor.__call__`; `reason` says why an answer is not valid.
+        """
         self.check_all(inputs)
-        isos, attention = self.predict(inputs)
+        isos, valid, scores, attention = self.predict_scored(inputs)
         return [
             {
                 "input": text,
                 "text": iso,
-                "valid": data.is_calendar_date(iso),
+                "score": float(score),
+                "valid": bool(ok),
+                "reason": self.reason(iso, float(score)),
                 "attention": weights,
             }
-            for text, iso, weights in zip(inputs, isos, attention)
+            for text, iso, ok, score, weights in zip(
+                inputs, isos, valid, scores, attention
+            )
+        ]
+
+    def reason(self, iso: str, score: float) -> str:
+        """Why an answer is not valid ("" when it is)."""
+        if iso == "":
+            return "the model reads no date in it"
+        if not data.is_calendar_date(iso):
+            return f"not a real calendar date ({iso})"
+        if score < self.threshold:
+            return f"low confidence (score {score:.2f} < {self.threshold:.2f})"
+        return ""
+
+    def predictions(self, texts) -> list[Prediction]:
+        isos, valid, scores, _ = self.predict_scored(texts)
+        return [
+            Prediction(
+                text,
+                iso,
+                bool(ok),
+                float(score),
+                self.reason(iso, float(score)),
+                self.vocabulary.unknown(text),
+            )
+            for text, iso, ok, score in zip(texts, isos, valid, scores)
         ]
 
 
-def predict(run_dir, texts, normalizer: Normalizer | None = None):
-    """`[(text, iso, is_calendar_date, unknown_characters)]`; raises InputError."""
+def predict(run_dir, texts, normalizer: Normalizer | None = None) -> list[Prediction]:
+    """A `Prediction` per text; raises InputError for an unreadable one."""
     normalizer = normalizer or Normalizer(run_dir)
     normalizer.check_all(texts)
-    isos, _ = normalizer.predict(list(texts))
-    return [
-        (text, iso, data.is_calendar_date(iso), normalizer.vocabulary.unknown(text))
-        for text, iso in zip(texts, isos)
-    ]
+    return normalizer.predictions(list(texts))
 
 
 def plot(
@@ -99,10 +161,15 @@ def plot(
     paths = []
     output_dir = output_folder(output_dir)
     for i, (text, iso) in enumerate(zip(texts, isos)):
-        source = list(data.normalize(text))[: data.TX]
+        source = list(data.normalize(text))[: normalizer.tx]
         path = output_dir / f"attention_{i}.png"
+        label = list(iso) or ["<invalid>"]
         save_attention_plot(
-            path, attention[i], source, list(iso), title=f"{text!r} -> {iso}"
+            path,
+            attention[i][: len(label), : len(source)],
+            source,
+            label,
+            title=f"{text!r} -> {iso or 'not a date'}",
         )
         paths.append(path)
     return paths

@@ -8,6 +8,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 import keras
+import numpy as np
 
 from attention_zoo.applications.common import (
     StopOnDivergence,
@@ -27,7 +28,11 @@ from attention_zoo.applications.dates import data
 from attention_zoo.applications.dates import model as models
 from attention_zoo.applications.dates.config import EXAMPLE_INPUTS, TrainConfig
 from attention_zoo.applications.dates.evaluation import evaluate_examples
-from attention_zoo.applications.dates.predictor import Normalizer, plot
+from attention_zoo.applications.dates.predictor import (
+    THRESHOLD_QUANTILE,
+    Normalizer,
+    plot,
+)
 
 
 class EpochTimer(keras.callbacks.Callback):
@@ -78,8 +83,15 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
     run = start_staged_run(output)
     (run / "data").mkdir(parents=True, exist_ok=True)
     keras.utils.set_random_seed(config.seed)
+    default = config.model == "default"
+    tx = data.TX if default else data.TX_CLASSIC
     train_set, val_set, test_set = data.make_splits(
-        config.n_train, config.n_validation, config.n_test, seed=config.seed
+        config.n_train,
+        config.n_validation,
+        config.n_test,
+        seed=config.seed,
+        negatives=config.negatives if default else 0.0,
+        max_length=tx,
     )
     for name, examples in (
         ("train", train_set),
@@ -87,20 +99,20 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
         ("test", test_set),
     ):
         data.save_examples(run / "data" / f"{name}.json", examples)
-    vocabulary = data.CharVocabulary.from_texts([e.text for e in train_set])
+    # Dates only: characters seen only in non-dates (other scripts, emoji)
+    # stay <unk>, which the model learns to read as "not a date".
+    vocabulary = data.CharVocabulary.from_texts([e.text for e in train_set if e.iso])
     (run / "vocabulary.json").write_text(
         json.dumps(vocabulary.to_json(), ensure_ascii=False)
     )
-    (run / "config.json").write_text(
-        json.dumps({**asdict(config), "tx": data.TX, "ty": data.TY})
-    )
-    iso = data.IsoVocabulary()
+    run_config = {**asdict(config), "tx": tx, "ty": data.TY}
+    (run / "config.json").write_text(json.dumps(run_config))
 
     def arrays(examples):
         return models.training_arrays(
             config.model,
-            vocabulary.encode([e.text for e in examples]),
-            iso.encode([e.iso for e in examples]),
+            vocabulary.encode([e.text for e in examples], tx),
+            [e.iso for e in examples],
         )
 
     x, y = distribution.for_replicas(arrays(train_set))
@@ -123,8 +135,10 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
         if verbose:
             print(
                 f"{config.model} model: {model.count_params():,} parameters, "
-                f"{len(train_set):,} training dates, backend "
-                f"{keras.backend.backend()}, {distribution.replicas} replica(s)"
+                f"{sum(1 for e in train_set if e.iso):,} training dates + "
+                f"{sum(1 for e in train_set if not e.iso):,} non-dates, "
+                f"backend {keras.backend.backend()}, "
+                f"{distribution.replicas} replica(s)"
             )
         epoch_timer = EpochTimer()
         start = time.perf_counter()
@@ -145,6 +159,10 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
     seconds = time.perf_counter() - start
     model.save(run / "model.keras")
     normalizer = Normalizer(run)
+    threshold = choose_threshold(normalizer, val_set)
+    run_config["score_threshold"] = threshold
+    (run / "config.json").write_text(json.dumps(run_config))
+    normalizer.threshold = threshold
     metrics = evaluate_examples(normalizer, test_set)
     metrics["training"] = {
         "seconds": round(seconds, 1),
@@ -161,3 +179,11 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
     else:
         distribution.discard_worker_output(run)
     return metrics
+
+
+def choose_threshold(normalizer: Normalizer, validation) -> float:
+    """The validity threshold: the `THRESHOLD_QUANTILE` quantile of the
+    scores of the validation dates (non-dates left out), so about 99.8 % of
+    dates like them pass it."""
+    _, _, scores = normalizer.predict_ids([e.text for e in validation if e.iso])
+    return float(np.quantile(scores, THRESHOLD_QUANTILE))

@@ -1,19 +1,40 @@
-"""The accuracy claim of docs/dates.md, with the command line's defaults."""
+"""The accuracy claims of docs/dates.md, with the command line's defaults."""
 
 import keras
 import pytest
 
 from attention_zoo.applications.dates import tasks
+from tests.applications.dates.hand_written import read_real_dates
+
+pytestmark = [pytest.mark.slow, pytest.mark.tf_only]
 
 
-@pytest.mark.slow
-@pytest.mark.tf_only
-def test_default_model_reaches_99_9_percent_on_5000_test_dates(tmp_path):
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
     if keras.backend.backend() != "tensorflow":
         pytest.skip("the application's reference run uses the TensorFlow backend")
-    metrics = tasks.train(tmp_path / "run", tasks.TrainConfig(), verbose=2)
+    run = tmp_path_factory.mktemp("dates") / "run"
+    metrics = tasks.train(run, tasks.TrainConfig(), verbose=2)
+    return run, metrics
+
+
+def test_default_model_reaches_99_percent_on_5000_test_dates(trained):
+    # The claims of docs/dates.md for the seven-language generator with
+    # non-dates (measured: 99.08 % overall, languages 97.99-99.48 %, the
+    # numeric family 94.61 %); the four-language generator reached 100 %.
+    _, metrics = trained
     assert metrics["n"] == 5000
-    assert metrics["exact_match"] >= 0.999, metrics["errors"][:10]
-    for group in ("by_language", "by_family"):
-        for name, result in metrics[group].items():
-            assert result["exact_match"] >= 0.99, (group, name, result)
+    assert metrics["exact_match"] >= 0.99, metrics["errors"][:10]
+    for name, result in metrics["by_language"].items():
+        assert result["exact_match"] >= 0.97, (name, result)
+    for name, result in metrics["by_family"].items():
+        assert result["exact_match"] >= 0.94, (name, result)
+
+
+def test_default_model_reaches_98_percent_on_the_hand_written_dates(trained):
+    run, _ = trained
+    rows = read_real_dates()
+    normalizer = tasks.Normalizer(run)
+    isos, _ = normalizer.predict([text for _, _, text in rows])
+    misses = [(text, iso, p) for (iso, _, text), p in zip(rows, isos) if p != iso]
+    assert len(misses) <= 0.02 * len(rows), misses

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from attention_zoo.applications.cli import main
-from attention_zoo.applications.dates import data, tasks
+from attention_zoo.applications.dates import data, formats, tasks
 from attention_zoo.applications.dates import model as models
 from tests.helpers import assert_cli_refuses_a_file_as_output, run_json_script
 
@@ -41,14 +41,16 @@ def test_every_attention_builds_and_decodes_compiled(attention):
     model = models.build_default(40, units=8, embedding_dim=8, attention=attention)
     source = np.random.default_rng(0).integers(1, 40, size=(4, data.TX))
     source[0, 12:] = 0
-    ids, attention_weights = models.compiled(models.make_predict_fn(model, "default"))(
-        source.astype("int32")
-    )
-    ids, attention_weights = (
+    ids, attention_weights, scores = models.compiled(
+        models.make_predict_fn(model, "default")
+    )(source.astype("int32"))
+    ids, attention_weights, scores = (
         keras.ops.convert_to_numpy(ids),
         np.asarray(keras.ops.convert_to_numpy(attention_weights)),
+        keras.ops.convert_to_numpy(scores),
     )
     assert ids.shape == (4, data.TY)
+    assert scores.shape == (4,) and (scores <= 0).all() and np.isfinite(scores).all()
     assert np.isfinite(attention_weights).all()
     assert (attention_weights[0, :, 12:] == 0).all()
     # Feeding the decoded tokens back teacher-forced gives back every decoded
@@ -115,27 +117,41 @@ def test_run_folder(run):
     assert list((run / "logs").rglob("events.out.tfevents.*"))
     metrics = json.loads((run / "metrics.json").read_text())
     assert metrics["n"] == 1000
-    assert set(metrics["by_language"]) == {"en", "fr", "de", "es", "any"}
-    assert set(metrics["by_family"]) == {
-        "babel",
-        "pattern",
-        "ordinal",
-        "abbreviation",
-        "numeric",
-    }
+    assert set(metrics["by_language"]) == {*formats.LANGUAGES, "any"}
+    assert (
+        set(metrics["by_family"])
+        == set(formats.FAMILIES)
+        >= {
+            "babel",
+            "pattern",
+            "ordinal",
+            "abbreviation",
+            "numeric",
+            "spelled",
+        }
+    )
+    assert 0 <= metrics["valid"] <= 1
+    config = json.loads((run / "config.json").read_text())
+    assert config["tx"] == data.TX == 64
+    assert config["score_threshold"] <= 0
+    # The run trained on non-dates too (the test set is dates only).
+    train = data.load_examples(run / "data" / "train.json")
+    assert sum(e.iso == "" for e in train) == round(0.25 * 2000)
 
 
 def test_cli_predict_flags_and_errors(run, capsys):
     assert (
-        main(["dates", "predict", "--run", str(run), "3rd of May 1979", "mañana über"])
+        main(["dates", "predict", "--run", str(run), "3rd of May 1979", "mañana øre"])
         == 0
     )
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("'3rd of May 1979' -> ")
-    assert "unknown characters read as <unk>: 'ñü'" in out[1]
+    assert "unknown characters read as <unk>: 'ñø'" in out[1]
     assert main(["dates", "predict", "--run", str(run), "   "]) == 2
     assert "empty input" in capsys.readouterr().err
-    assert main(["dates", "predict", "--run", str(run), "x" * 31]) == 2
+    assert main(["dates", "predict", "--run", str(run), "x" * 64]) == 0
+    capsys.readouterr()
+    assert main(["dates", "predict", "--run", str(run), "x" * 65]) == 2
     assert "input too long" in capsys.readouterr().err
     assert main(["dates", "predict", "--run", str(run / "missing"), "1 May 1999"]) == 2
     assert "not a run folder" in capsys.readouterr().err
@@ -188,6 +204,9 @@ texts = json.load(open(sys.argv[2]))
 out = serve(text=tf.constant(texts))
 print(json.dumps({
     "text": [t.decode() for t in out["text"].numpy()],
+    "valid": out["valid"].numpy().tolist(),
+    "score": [str(s) for s in out["score"].numpy().tolist()],
+    "dtypes": [out["valid"].dtype.name, out["score"].dtype.name],
     "attention": out["attention"].numpy().tolist(),
     "modules": [m for m in sys.modules if m.startswith("attention_zoo") or m.startswith("applications")],
 }))
@@ -201,7 +220,7 @@ def test_saved_model_matches_in_memory_predictions(run, tmp_path):
     edge = [
         "",
         "   ",
-        "x" * 31,
+        "x" * 65,
         "mañana 3 Mai 1979 über",
         "ÉTÉ 2001",
         "1er août 1999",
@@ -211,17 +230,81 @@ def test_saved_model_matches_in_memory_predictions(run, tmp_path):
     got = run_json_script(tmp_path, LOAD, tmp_path / "saved", "texts.json")
     assert got["modules"] == []
     normalizer = tasks.Normalizer(run)
-    expected_text, expected_attention = normalizer.predict(texts)
+    expected_text, expected_valid, expected_score, expected_attention = (
+        normalizer.predict_scored(texts)
+    )
     assert got["text"][:1000] == expected_text
     np.testing.assert_allclose(
         np.array(got["attention"][:1000]), expected_attention, atol=1e-5
     )
+    assert got["dtypes"] == ["bool", "float32"]
+    score = np.array([float(s) for s in got["score"]], "float32")
+    np.testing.assert_allclose(score[:1000], expected_score, atol=1e-4)
+    # Validity agrees wherever the score is not within rounding of the threshold.
+    clear = np.abs(expected_score - normalizer.threshold) > 1e-3
+    assert np.array_equal(np.array(got["valid"][:1000])[clear], expected_valid[clear])
     # Documented rule: empty or over-long inputs give "" and zero attention;
     # unknown characters are read as <unk> and still give an output.
     served_edge, attention_edge = got["text"][1000:], np.array(got["attention"][1000:])
     assert served_edge[:3] == ["", "", ""]
     assert (attention_edge[:3] == 0).all()
+    assert got["valid"][1000:1003] == [False] * 3
+    assert (score[1000:1003] == -np.inf).all()
     assert np.isfinite(attention_edge).all()
     np.testing.assert_allclose(attention_edge[3:].sum(-1), 1.0, atol=1e-5)
     in_memory, _ = normalizer.predict(edge[3:])
     assert served_edge[3:] == in_memory
+
+
+def test_in_graph_calendar_check_matches_python():
+    import tensorflow as tf
+
+    from attention_zoo.applications.dates.export import calendar_dates
+
+    texts = [
+        "2000-02-29",
+        "1900-02-29",
+        "2024-02-29",
+        "2023-02-29",
+        "1987-09-23",
+        "1987-09-31",
+        "1987-13-01",
+        "1987-00-10",
+        "1987-01-00",
+        "0000-01-01",
+        "9999-12-31",
+        "",
+        "19-0-0-0-0",
+        "1987-9-23",
+        "1987-09-233",
+        "abcd-ef-gh",
+    ]
+    got = calendar_dates(tf.constant(texts)).numpy().tolist()
+    assert got == [data.is_calendar_date(t) for t in texts]
+
+
+def test_reasons_name_why_an_answer_is_not_a_date(run):
+    normalizer = tasks.Normalizer(run)
+    normalizer.threshold = -0.9
+    assert normalizer.reason("", -0.1) == "the model reads no date in it"
+    assert normalizer.reason("2001-02-30", -0.1) == (
+        "not a real calendar date (2001-02-30)"
+    )
+    assert normalizer.reason("2001-02-03", -3.2) == (
+        "low confidence (score -3.20 < -0.90)"
+    )
+    assert normalizer.reason("2001-02-03", -0.1) == ""
+
+
+def test_cli_prints_not_a_date_with_the_reason(run, capsys, monkeypatch):
+    # A threshold no answer reaches: every answer is refused, with a reason.
+    monkeypatch.setattr(tasks.Normalizer, "reason", lambda self, iso, s: "why")
+    original = tasks.Normalizer.predict_scored
+
+    def refuse_all(self, texts, batch_size=1000):
+        isos, valid, scores, attention = original(self, texts, batch_size)
+        return isos, valid & False, scores, attention
+
+    monkeypatch.setattr(tasks.Normalizer, "predict_scored", refuse_all)
+    assert main(["dates", "predict", "--run", str(run), "😀"]) == 0
+    assert capsys.readouterr().out.startswith("'😀' -> not a date: why   [score ")

@@ -1,0 +1,72 @@
+"""Which dates an all-numeric input can mean: the ambiguity rule.
+
+An all-numeric date is three groups of digits with one separator (`-`, `/`,
+`.` or a space) repeated, or eight or six digits with none. Its readings:
+
+- four-digit year first (`1987-09-23`, `1987.09.23`, `19870923`): year,
+  month, day. Nobody writes year, day, month in the seven languages.
+- year last, four or two digits: day-month-year and month-day-year
+  (British and American), except with dots, which only day-month-year uses
+  (`23.09.87`, `03.04.2005`).
+- six digits (`230987`): day-month-year or month-day-year.
+- a two-digit year first (`87-09-23`) is not read at all.
+
+Two-digit years pivot at 69: 69-99 are 1969-1999, 00-68 are 2000-2068.
+Only readings that are real dates in 1900-2099 count. An input with one
+reading is that date; with two (`03/04/05`) or none (`31/02/2001`) it is
+not a date, and the model is trained to say so.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+PIVOT = 69
+MIN_DATE, MAX_DATE = dt.date(1900, 1, 1), dt.date(2099, 12, 31)
+_NUMERIC = re.compile(r"[0-9 ./-]+")
+_GROUPS = re.compile(r"(\d{1,4})([-/. ])(\d{1,2})\2(\d{1,4})\.?")
+
+
+def expand_year(digits: str) -> int:
+    year = int(digits)
+    if len(digits) == 2:
+        return year + (1900 if year >= PIVOT else 2000)
+    return year
+
+
+def _date(year: str, month: str, day: str):
+    if len(year) not in (2, 4):
+        return None
+    try:
+        date = dt.date(expand_year(year), int(month), int(day))
+    except ValueError:
+        return None
+    return date if MIN_DATE <= date <= MAX_DATE else None
+
+
+def numeric_readings(text: str) -> set[str] | None:
+    """ISO dates an all-numeric `text` (normalized) can mean; None if not all-numeric."""
+    if not _NUMERIC.fullmatch(text):
+        return None
+    if re.fullmatch(r"\d{8}", text):
+        candidates = [
+            (text[:4], text[4:6], text[6:]),
+            (text[4:], text[2:4], text[:2]),
+            (text[4:], text[:2], text[2:4]),
+        ]
+    elif re.fullmatch(r"\d{6}", text):
+        candidates = [(text[4:], text[2:4], text[:2]), (text[4:], text[:2], text[2:4])]
+    else:
+        match = _GROUPS.fullmatch(text)
+        if not match:
+            return set()
+        a, sep, b, c = match.groups()
+        if len(a) == 4:
+            candidates = [(a, b, c)]
+        elif len(a) <= 2 and len(c) in (2, 4):
+            candidates = [(c, b, a)] + ([] if sep == "." else [(c, a, b)])
+        else:
+            candidates = []
+    dates = (_date(*candidate) for candidate in candidates)
+    return {d.isoformat() for d in dates if d is not None}

@@ -1,0 +1,227 @@
+"""The date normalizer as a user meets it: `python -m benchmarks.dates --normalizer`.
+
+Four tables, each on a trained run folder (`--run`, trained first with
+`attention-zoo dates train` defaults, or by this script into a temporary
+folder with the `--train-size`/`--epochs` given):
+
+1. Non-dates: the share of the hand-written `non_dates.txt` flagged invalid
+   (target >= 99 %), with the reasons, beside the share of the run's test
+   dates that stay valid (target >= 99.5 %).
+2. Hand-written real dates (`real_dates.tsv`): exact match, valid, per
+   language (target >= 98 % exact).
+3. Leave one family out: for each format family, a default model trained
+   on the other families (plus non-dates) and tested on that family.
+4. Serving speed: the exported SavedModel (loaded with plain
+   `tf.saved_model.load`) against the in-process compiled predictor, one
+   string (p50) and batches of 1,000 (dates/s).
+"""
+
+from __future__ import annotations
+
+import collections
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import keras
+import numpy as np
+
+from attention_zoo.applications.dates import data, tasks
+from attention_zoo.applications.dates import model as models
+from benchmarks import harness
+from tests.applications.dates.hand_written import read_non_dates, read_real_dates
+
+
+def non_date_rows(normalizer, run) -> list:
+    non_dates = tasks.evaluate_non_dates(normalizer, read_non_dates())
+    test = data.load_examples(Path(run) / "data" / "test.json")
+    _, valid, _, _ = normalizer.predict_scored([e.text for e in test])
+    reasons = ", ".join(f"{k}: {v}" for k, v in non_dates["reasons"].items())
+    accepted = "; ".join(
+        f"{a['text']!r} -> {a['predicted']}" for a in non_dates["accepted"][:8]
+    )
+    return (
+        [
+            [
+                f"non-dates flagged invalid (n = {non_dates['n']})",
+                f"{100 * non_dates['flagged']:.2f} %",
+                ">= 99 %",
+                harness.verdict(non_dates["flagged"] >= 0.99),
+            ],
+            [
+                f"run's test dates still valid (n = {len(test)})",
+                f"{100 * valid.mean():.2f} %",
+                ">= 99.5 %",
+                harness.verdict(valid.mean() >= 0.995),
+            ],
+        ],
+        reasons,
+        accepted,
+    )
+
+
+def real_date_rows(normalizer) -> tuple[list, list, float]:
+    rows = read_real_dates()
+    isos, valid, _, _ = normalizer.predict_scored([text for _, _, text in rows])
+    exact = np.array([p == iso for p, (iso, _, _) in zip(isos, rows)])
+    groups = collections.defaultdict(list)
+    for hit, ok, (_, language, _) in zip(exact, valid, rows):
+        groups[language].append((hit, ok))
+    table = [
+        [
+            language,
+            str(len(v)),
+            f"{100 * np.mean([h for h, _ in v]):.1f}",
+            f"{100 * np.mean([o for _, o in v]):.1f}",
+        ]
+        for language, v in sorted(groups.items())
+    ]
+    table.append(
+        [
+            "all",
+            str(len(rows)),
+            f"{100 * exact.mean():.1f}",
+            f"{100 * valid.mean():.1f}",
+        ]
+    )
+    misses = [
+        f"{text!r} -> {p or '<invalid>'} (expected {iso})"
+        for p, (iso, _, text) in zip(isos, rows)
+        if p != iso
+    ]
+    return table, misses, float(exact.mean())
+
+
+def leave_one_family_out(train_size, epochs, test_size, seed) -> list:
+    """Per family: exact match of a model trained without it, tested on it."""
+    rows = []
+    for family in data.FAMILIES:
+        others = [f for f in data.FAMILIES if f != family]
+        train, val, _ = data.make_splits(
+            train_size, 200, 0, seed, negatives=0.25, families=others
+        )
+        seen = {data.normalize(e.text) for e in train + val}
+        test = data.generate(test_size, seed + 7, exclude=seen, families=[family])
+        vocabulary = data.CharVocabulary.from_texts([e.text for e in train if e.iso])
+        keras.utils.set_random_seed(seed)
+        model = models.build_default(len(vocabulary))
+        steps = -(-len(train) // 128) * epochs
+        models.compile_model(model, "default", total_steps=steps)
+        x, y = models.training_arrays(
+            "default",
+            vocabulary.encode([e.text for e in train]),
+            [e.iso for e in train],
+        )
+        start = time.perf_counter()
+        model.fit(x, y, batch_size=128, epochs=epochs, verbose=0)
+        seconds = time.perf_counter() - start
+        predict = models.compiled(models.make_predict_fn(model, "default"))
+        ids = keras.ops.convert_to_numpy(
+            predict(vocabulary.encode([e.text for e in test]))[0]
+        )
+        isos = data.IsoVocabulary().decode(ids)
+        exact = np.mean([p == e.iso for p, e in zip(isos, test)])
+        unk = np.mean([bool(vocabulary.unknown(e.text)) for e in test])
+        rows.append(
+            [
+                family,
+                str(len(test)),
+                f"{100 * exact:.1f}",
+                f"{100 * unk:.0f}",
+                f"{seconds:.0f}",
+            ]
+        )
+        print(f"  left out {family}: {100 * exact:.1f} %", flush=True)
+    return rows
+
+
+def serving_rows(normalizer, run, seed) -> list:
+    import tensorflow as tf
+
+    test = [e.text for e in data.load_examples(Path(run) / "data" / "test.json")]
+    batch = (test * (1000 // len(test) + 1))[:1000]
+    with tempfile.TemporaryDirectory() as folder:
+        tasks.export(run, Path(folder) / "saved")
+        loaded = tf.saved_model.load(str(Path(folder) / "saved"))
+        serve = loaded.signatures["serving_default"]
+        one = tf.constant(batch[:1])
+        many = tf.constant(batch)
+
+        def saved(x):
+            return lambda: serve(text=x)["valid"].numpy()
+
+        def local(texts):
+            return lambda: normalizer.predict_scored(texts)[1]
+
+        cases = {
+            "SavedModel": (saved(one), saved(many)),
+            "in-process compiled predictor": (local(batch[:1]), local(batch)),
+        }
+        rows = []
+        for name, (single, thousand) in cases.items():
+            single_s = statistics.median(harness.sample_times(single, 200, warmup=3))
+            batch_s = statistics.median(
+                harness.sample_times(thousand, 7, warmup=2, min_sample_s=0.2)
+            )
+            rows.append([name, f"{1000 * single_s:.2f}", f"{1000 / batch_s:,.0f}"])
+    return rows
+
+
+def run_normalizer(args) -> None:
+    harness.print_facts(
+        harness.run_facts() + [f"load average: {harness.load_average()}"]
+    )
+    with tempfile.TemporaryDirectory() as temporary:
+        run = args.run
+        if run is None:
+            run = Path(temporary) / "run"
+            config = tasks.TrainConfig(
+                n_train=args.train_size, epochs=args.epochs, seed=args.seed
+            )
+            print(f"training {config}", flush=True)
+            tasks.train(run, config, verbose=0)
+        normalizer = tasks.Normalizer(run)
+        print(f"\nrun: {run}; threshold {normalizer.threshold:.3f}\n")
+        rows, reasons, accepted = non_date_rows(normalizer, run)
+        harness.print_table(["", "measured", "target", "result"], rows)
+        print(
+            f"Reasons: {reasons}.\n\nAccepted non-dates (first 8): {accepted or 'none'}\n"
+        )
+        table, misses, exact = real_date_rows(normalizer)
+        harness.print_table(
+            ["language", "n", "exact match, %", "valid, %"], table, True
+        )
+        print(
+            f"Target >= 98 % exact: {harness.verdict(exact >= 0.98)}. Misses ({len(misses)}):\n"
+        )
+        for miss in misses:
+            print(f"- {miss}")
+        print()
+        if args.serving:
+            harness.print_table(
+                ["", "one string, p50 ms", "batch of 1,000, dates/s"],
+                serving_rows(normalizer, run, args.seed),
+                True,
+            )
+            print("Targets (SavedModel): p50 <= 3 ms, >= 20,000 dates/s.\n")
+    if args.lofo:
+        print(
+            f"Leave one family out: {args.lofo_train_size} training dates of the other "
+            f"families (+25 % non-dates), {args.lofo_epochs} epoch(s), "
+            f"{args.lofo_test_size} test dates of the family left out\n"
+        )
+        rows = leave_one_family_out(
+            args.lofo_train_size, args.lofo_epochs, args.lofo_test_size, args.seed
+        )
+        harness.print_table(
+            [
+                "family left out",
+                "n",
+                "exact match, %",
+                "inputs with unseen characters, %",
+                "fit s",
+            ],
+            rows,
+            True,
+        )
