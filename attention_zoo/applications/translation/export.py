@@ -66,7 +66,15 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
             normalize_strings(valid_utf8(split), lowercase=False)
         ).to_tensor("")
         cased = tf.pad(cased, [[0, 0], [0, width]], constant_values="")[:, :width]
-        text = readable_text(tokens, attention, lengths, cased, tables, cases)
+        text = readable_text(
+            tokens,
+            attention,
+            lengths,
+            cased,
+            tables,
+            cases,
+            translator.truecaser.capitalize_starts,
+        )
         return {"text": tf.where(valid, text, tf.constant("")), "attention": attention}
 
     return write_saved_model(
@@ -80,7 +88,9 @@ def _is_one_of(strings, values):
     return tf.reduce_any(tf.equal(strings[..., None], tf.constant(values)), axis=-1)
 
 
-def readable_text(tokens, attention, lengths, cased_source, tables, cases):
+def readable_text(
+    tokens, attention, lengths, cased_source, tables, cases, capitalize_starts=True
+):
     """The graph twin of `postprocess.readable_tokens` then `detokenize`.
 
     Args:
@@ -90,6 +100,7 @@ def readable_text(tokens, attention, lengths, cased_source, tables, cases):
         cased_source: string `(B, Tx)`, the source tokens as written.
         tables: the `TokenTables` of the target vocabulary (`<unk>` kept).
         cases: the `StringTable` of the truecaser.
+        capitalize_starts: the truecaser's: capitalise sentence starts.
     """
     import tensorflow as tf
 
@@ -125,7 +136,8 @@ def readable_text(tokens, attention, lengths, cased_source, tables, cases):
             & (tf.equal(position, 1) | _is_one_of(before, ends))
         )
     )
-    dense = tf.where(starts, capitalize_first(dense), dense)
+    if capitalize_starts:
+        dense = tf.where(starts, capitalize_first(dense), dense)
     kept = tf.RaggedTensor.from_tensor(dense, lengths=kept.row_lengths())
     joined = tf.strings.reduce_join(kept, axis=1, separator=" ")
     return rewrite_strings(

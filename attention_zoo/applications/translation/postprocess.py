@@ -73,43 +73,61 @@ class Truecaser:
         forms: `{lower: cased}` for the words whose usual form is not their
             lower-cased one ("jesús": "Jesús"); any other word stays
             lower-case.
+        capitalize_starts: whether a sentence's first word is capitalised
+            (as in prose; not in data that never capitalises, such as
+            number words).
     """
 
-    def __init__(self, forms: dict[str, str]):
+    def __init__(self, forms: dict[str, str], capitalize_starts: bool = True):
         self.forms = dict(forms)
+        self.capitalize_starts = bool(capitalize_starts)
 
     @classmethod
     def learn(cls, texts) -> Truecaser:
         """Count the cased forms of the tokens of `texts` that start no sentence.
 
-        Ties go to the lower-cased form, then to the alphabetically first.
-        A word seen only at sentence starts stays lower-case.
+        A token after `:` is not counted either way (quoted speech starts
+        there with a capital in the Reina-Valera, a list does not). Ties go
+        to the lower-cased form, then to the alphabetically first.
+        A word seen only at sentence starts stays lower-case. Sentence starts
+        are capitalised when most of those of `texts` that begin with a
+        letter are.
         """
         counts = collections.defaultdict(collections.Counter)
+        starts = upper_starts = 0
         for text in texts:
             tokens = cased_tokens(text)
             for i, token in enumerate(tokens):
+                if i and tokens[i - 1] == ":":
+                    continue  # quoted speech may start here ("dijo: Haya luz")
                 if not starts_sentence(tokens, i):
                     counts[token.lower()][token] += 1
+                elif token[:1].isalpha():
+                    starts += 1
+                    upper_starts += token[:1].isupper()
         forms = {}
         for lower, seen in counts.items():
             best = min(seen, key=lambda form: (-seen[form], form != lower, form))
             if best != lower:
                 forms[lower] = best
-        return cls(forms)
+        return cls(forms, capitalize_starts=2 * upper_starts > starts)
 
     def case(self, token: str) -> str:
         return self.forms.get(token, token)
 
     def save(self, path) -> None:
-        Path(path).write_text(json.dumps(self.forms, ensure_ascii=False, indent=0))
+        data = {"capitalize_starts": self.capitalize_starts, "forms": self.forms}
+        Path(path).write_text(json.dumps(data, ensure_ascii=False, indent=0))
 
     @classmethod
     def load(cls, path) -> Truecaser:
-        """The truecaser saved at `path`; an empty one when there is no file
-        (a run trained before truecasing: only sentence starts are cased)."""
+        """The truecaser saved at `path`; with no file (a run trained before
+        truecasing) one that only capitalises sentence starts."""
         path = Path(path)
-        return cls(json.loads(path.read_text()) if path.is_file() else {})
+        if not path.is_file():
+            return cls({})
+        data = json.loads(path.read_text())
+        return cls(data["forms"], data["capitalize_starts"])
 
 
 def readable_tokens(
@@ -139,7 +157,7 @@ def readable_tokens(
             out.append(truecaser.case(token))
         else:
             out.append(token)
-    if truecase:
+    if truecase and (truecaser is None or truecaser.capitalize_starts):
         out = [
             capitalize(t) if starts_sentence(out, i) else t for i, t in enumerate(out)
         ]

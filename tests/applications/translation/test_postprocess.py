@@ -34,8 +34,9 @@ def test_truecaser_learns_forms_inside_sentences():
     truecaser = Truecaser.learn(
         [
             "Y Jesús lloró.",
-            "Entonces Jesús dijo: Señor. Y el Señor habló.",
+            "Entonces Jesús dijo: Señor. Y el Señor habló al Señor.",
             "Y el señor de la casa vino.",
+            "Dijo: Produzca la tierra. Y la tierra produjo.",
             "¿Quién es Jesús?",
             "La casa de Dios.",
         ]
@@ -46,15 +47,25 @@ def test_truecaser_learns_forms_inside_sentences():
     assert truecaser.case("y") == "y" and truecaser.case("quién") == "quién"
     assert "y" not in truecaser.forms and "la" not in truecaser.forms
     assert truecaser.case("nunca") == "nunca"
+    assert truecaser.case("produzca") == "produzca"  # only seen after ":"
     tie = Truecaser.learn(["a Roca roca"])
     assert tie.case("roca") == "roca"
+    assert truecaser.capitalize_starts
+    # Targets that never capitalise their starts (number words) stay so.
+    numbers = Truecaser.learn(["ciento dos", "mil", "¿tres?", "42 Roma"])
+    assert not numbers.capitalize_starts
+    source = cased_tokens("x y")
+    out = readable_tokens(["ciento", "roma"], np.ones((2, 2)), source, numbers)
+    assert out == ["ciento", "Roma"]
 
 
 def test_truecaser_saves_and_loads(tmp_path):
-    truecaser = Truecaser({"jesús": "Jesús"})
+    truecaser = Truecaser({"jesús": "Jesús"}, capitalize_starts=False)
     truecaser.save(tmp_path / "t.json")
-    assert Truecaser.load(tmp_path / "t.json").forms == {"jesús": "Jesús"}
-    assert Truecaser.load(tmp_path / "missing.json").forms == {}
+    loaded = Truecaser.load(tmp_path / "t.json")
+    assert loaded.forms == {"jesús": "Jesús"} and not loaded.capitalize_starts
+    missing = Truecaser.load(tmp_path / "missing.json")
+    assert missing.forms == {} and missing.capitalize_starts
 
 
 def test_sentence_starts():
@@ -87,7 +98,8 @@ def test_capitalize(token):
 
 
 @pytest.mark.tf_only
-def test_graph_readable_text_matches_python():
+@pytest.mark.parametrize("capitalize_starts", [True, False])
+def test_graph_readable_text_matches_python(capitalize_starts):
     tf = pytest.importorskip("tensorflow")
     from attention_zoo.applications.common.text import SPECIALS, UNK
     from attention_zoo.applications.translation.export import readable_text
@@ -97,7 +109,7 @@ def test_graph_readable_text_matches_python():
     vocabulary = SPECIALS + words
     output = [t if i >= 4 or t == UNK else "" for i, t in enumerate(vocabulary)]
     tables = TokenTables(vocabulary, output, unknown_id=1)
-    truecaser = Truecaser({"jesús": "Jesús", "señor": "Señor"})
+    truecaser = Truecaser({"jesús": "Jesús", "señor": "Señor"}, capitalize_starts)
     cases = StringTable(truecaser.forms)
     rng = np.random.default_rng(0)
     sources = ["Naomi wept, ÉLIMELECH 42.", "¿Who?", "x", "a b c d e f"]
@@ -117,6 +129,7 @@ def test_graph_readable_text_matches_python():
         tf.constant(dense),
         tables,
         cases,
+        capitalize_starts,
     ).numpy()
     for row, text in enumerate(got):
         steps = []
