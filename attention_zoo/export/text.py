@@ -125,3 +125,75 @@ class TokenTables:
             keep = tf.logical_and(keep, before_stop)
         kept = tf.ragged.boolean_mask(strings, keep)
         return tf.strings.reduce_join(kept, axis=1, separator=separator)
+
+
+def valid_utf8(texts):
+    """`texts` with every byte sequence that is not UTF-8 read as U+FFFD.
+
+    Python's `raw.decode("utf-8", "replace")` gives the same characters for
+    the common cases (a stray byte, a truncated sequence), so string ops that
+    need valid UTF-8 (`capitalize_first`) can follow.
+    """
+    tf = _tf()
+    return tf.strings.unicode_transcode(
+        texts, "UTF-8", "UTF-8", errors="replace", replacement_char=0xFFFD
+    )
+
+
+def rewrite_strings(texts, rules):
+    """Apply `(pattern, rewrite)` RE2 rules in order, each to every match.
+
+    Written as Python's `re.sub(pattern, rewrite, text)` would be, with
+    `\\1` for a group, for patterns both engines read alike (no `\\w`, `\\b`).
+    """
+    tf = _tf()
+    for pattern, rewrite in rules:
+        texts = tf.strings.regex_replace(texts, pattern, rewrite)
+    return texts
+
+
+def capitalize_first(strings):
+    """Each string with its first character upper-cased (Unicode), the rest kept.
+
+    The graph twin of Python's `s[:1].upper() + s[1:]` on valid UTF-8
+    (`valid_utf8`); a string starting with NUL is left as it is, as
+    `tf.strings.upper` reads NUL as the end of its input.
+    """
+    tf = _tf()
+    first = tf.strings.substr(strings, 0, 1, unit="UTF8_CHAR")
+    length = tf.strings.length(strings, unit="UTF8_CHAR")
+    # Substr refuses a position past the end, so "" starts its rest at 0.
+    start = tf.minimum(length, 1)
+    rest = tf.strings.substr(strings, start, length - start, unit="UTF8_CHAR")
+    upper = tf.strings.upper(first, encoding="utf-8")
+    upper = tf.where(tf.equal(first, "\x00"), first, upper)
+    return tf.strings.join([upper, rest])
+
+
+class StringTable:
+    """A string-to-string lookup that leaves strings outside its keys as they are.
+
+    A SavedModel saves the table when the exporter tracks `table`.
+
+    Args:
+        mapping: `{key: value}` (e.g. lower-cased word to its cased form).
+    """
+
+    def __init__(self, mapping):
+        tf = _tf()
+        # An empty key keeps the initializer's constants non-empty; the
+        # lookup of "" gives "" either way.
+        items = {"": "", **dict(mapping)}
+        self.table = tf.lookup.StaticHashTable(
+            tf.lookup.KeyValueTensorInitializer(
+                tf.constant(list(items), tf.string),
+                tf.constant(list(items.values()), tf.string),
+            ),
+            default_value="\x00",
+        )
+
+    def lookup(self, strings):
+        """`mapping[s]` for each string `s` that is a key, else `s`."""
+        tf = _tf()
+        found = self.table.lookup(strings)
+        return tf.where(tf.equal(found, "\x00"), strings, found)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from attention_zoo.applications.common.cli import (
@@ -15,6 +16,7 @@ from attention_zoo.applications.common.cli import (
 )
 from attention_zoo.applications.common.run_folder import plot_folder, write_plots
 from attention_zoo.applications.translation.config import TrainConfig
+from attention_zoo.applications.translation.lines import FORMATS
 
 
 def add_parser(commands) -> None:
@@ -41,11 +43,49 @@ def add_parser(commands) -> None:
     )
     evaluate.add_argument("--beam-width", type=int, default=None)
     evaluate.add_argument(
+        "--test-pairs",
+        default=None,
+        help="TSV file of pairs to score on (default: the run's data/test.tsv)",
+    )
+    evaluate.add_argument(
+        "--ablation",
+        action="store_true",
+        help="also score the output without unknown-word replacement, "
+        "truecasing and detokenization",
+    )
+    evaluate.add_argument(
         "--plot", default=None, help="PNG of BLEU by source length, one line per run"
     )
 
-    translate = tasks.add_parser("translate", help="translate the given sentences")
-    translate.add_argument("texts", nargs="+", metavar="TEXT")
+    translate = tasks.add_parser(
+        "translate",
+        help="translate sentences: arguments, a file or standard input",
+        description="Translate the TEXT arguments, or the lines of --input "
+        "(a file, or - for standard input), one sentence a line. Arguments are "
+        "printed as 'text' -> 'translation'; lines give exactly one output line "
+        "each, with a message on standard error for a line that is empty, too "
+        "long, not UTF-8 or holds unknown words.",
+    )
+    translate.add_argument("texts", nargs="*", metavar="TEXT", help="- reads stdin")
+    translate.add_argument("--input", default=None, help="file, one sentence a line")
+    translate.add_argument("--output", default=None, help="file (default stdout)")
+    translate.add_argument("--format", choices=FORMATS, default="text")
+    translate.add_argument(
+        "--with-attention",
+        action="store_true",
+        help="jsonl: add the tokens and the attention weights",
+    )
+    translate.add_argument(
+        "--progress",
+        action="store_true",
+        help="progress bar on stderr (default: when stderr is a terminal)",
+    )
+    translate.add_argument(
+        "--tokens",
+        action="store_true",
+        help="the model's lower-cased tokens: no unknown-word replacement, "
+        "truecasing or detokenization",
+    )
     translate.add_argument("--run", default="runs/translation")
     translate.add_argument("--beam-width", type=int, default=None, help="1 = greedy")
 
@@ -88,23 +128,67 @@ def run(args, parser) -> int:
         runs = args.run or ["runs/translation"]
         named = {}
         for run_dir, label in zip(runs, tasks.run_labels(runs)):
-            metrics = tasks.evaluate(run_dir, beam_width=args.beam_width)
+            metrics = tasks.evaluate(run_dir, args.beam_width, args.test_pairs)
             (Path(run_dir) / "metrics_evaluate.json").write_text(
                 json.dumps(metrics, indent=1)
             )
             print(f"## {run_dir}\n")
             print(tasks.format_metrics(metrics) + "\n")
             named[label] = metrics
+            if args.ablation:
+                print(tasks.ablation(run_dir, args.beam_width, args.test_pairs) + "\n")
         print(tasks.compare_runs(named))
         if args.plot:
             print(tasks.plot_lengths(named, args.plot))
 
     def translate():
-        for text, translation, unknown in tasks.translate(
-            args.run, args.texts, args.beam_width
+        from attention_zoo.applications.translation import lines
+
+        stdin = args.input == "-" or args.texts == ["-"]
+        if args.input is None and not args.texts:
+            parser.error("translate needs TEXT arguments, --input FILE or -")
+        if (args.input is not None or stdin) and args.texts and args.texts != ["-"]:
+            parser.error("give TEXT arguments or --input, not both")
+        raw = dict(unk_replace=False, truecase=False, detokenize=False)
+        translator = tasks.Translator(
+            args.run, beam_width=args.beam_width, **(raw if args.tokens else {})
+        )
+        if (
+            args.input is None
+            and not stdin
+            and args.format == "text"
+            and not (args.output)
         ):
-            suffix = f"   [unknown words read as <unk>: {unknown}]" if unknown else ""
-            print(f"{text!r} -> {translation!r}{suffix}")
+            for text, translation, unknown in tasks.translate(
+                args.run, args.texts, args.beam_width, translator=translator
+            ):
+                suffix = (
+                    f"   [unknown words read as <unk>: {unknown}]" if unknown else ""
+                )
+                print(f"{text!r} -> {translation!r}{suffix}")
+            return
+        if stdin:
+            data = sys.stdin.buffer.read()
+        elif args.input is not None:
+            data = Path(args.input).read_bytes()
+        else:
+            data = "\n".join(args.texts).encode("utf-8", "surrogateescape")
+        output = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+        try:
+            flagged = lines.translate_lines(
+                translator,
+                lines.read_lines(data),
+                output,
+                args.format,
+                args.with_attention,
+                args.beam_width,
+                progress=args.progress or sys.stderr.isatty(),
+            )
+        finally:
+            if args.output:
+                output.close()
+        if flagged:
+            print(f"{flagged} line(s) drew a message (above)", file=sys.stderr)
 
     def plot():
         output = plot_folder(args.run, args.output, "translation")

@@ -41,6 +41,17 @@ class TrainConfig:
             "help": "tab-separated pairs file (source, target)",
         },
     )
+    validation_pairs: str | None = field(
+        default=None,
+        metadata={
+            "help": "TSV file of validation pairs (default: held out of the "
+            "corpus: random pairs of --pairs, whole books of the Bible)"
+        },
+    )
+    test_pairs: str | None = field(
+        default=None,
+        metadata={"help": "TSV file of test pairs (default: held out as above)"},
+    )
     tfds_name: str | None = field(  # the dataset of corpus="tfds"
         default=None,
         metadata={

@@ -11,7 +11,22 @@ from attention_zoo.applications.translation.config import CORPORA, TrainConfig
 
 
 def load_corpus(config: TrainConfig):
-    """`(train, validation, test)` lists of `data.Pair` for the config's corpus."""
+    """`(train, validation, test)` lists of `data.Pair` for the config's corpus.
+
+    `validation_pairs` and `test_pairs`, TSV files, replace the held-out
+    split they name; a corpus split at random (`numbers`, `tsv`) then holds
+    out only the splits not given, and keeps every pair for training when
+    both are.
+    """
+    given = [
+        data.read_tsv_pairs(path) if path else None
+        for path in (config.validation_pairs, config.test_pairs)
+    ]
+    splits = _load_splits(config, given)
+    return tuple(g if g is not None else s for g, s in zip((None, *given), splits))
+
+
+def _load_splits(config: TrainConfig, given):
     if config.corpus not in CORPORA:
         raise ValueError(
             f"`corpus` must be one of {CORPORA}. Received: corpus={config.corpus!r}"
@@ -20,11 +35,11 @@ def load_corpus(config: TrainConfig):
         return data.split_by_book(data.bible_pairs())
     if config.corpus == "numbers":
         pairs = data.number_pairs(config.n_pairs, seed=config.seed)
-        return _random_split(pairs, config.seed)
+        return _random_split(pairs, config.seed, given)
     if config.corpus == "tsv":
         if not config.pairs:
             raise ValueError("corpus 'tsv' needs `pairs`, the path of the TSV file")
-        return _random_split(data.read_tsv_pairs(config.pairs), config.seed)
+        return _random_split(data.read_tsv_pairs(config.pairs), config.seed, given)
     if not config.tfds_name:
         raise ValueError(
             "corpus 'tfds' needs `tfds_name`, e.g. 'ted_hrlr_translate/pt_to_en'"
@@ -42,8 +57,12 @@ def load_corpus(config: TrainConfig):
     return tuple(splits)
 
 
-def _random_split(pairs, seed, held_out: float = 0.05):
-    """Seeded train/validation/test split with no source string in two splits."""
+def _random_split(pairs, seed, given=(None, None), held_out: float = 0.05):
+    """Seeded train/validation/test split with no source string in two splits.
+
+    Only the held-out splits that `given` (validation, test) leaves None
+    are drawn; the others come back empty, to be replaced by the given ones.
+    """
     by_source = {}
     for p in pairs:
         by_source.setdefault(p.source, []).append(p)
@@ -51,7 +70,12 @@ def _random_split(pairs, seed, held_out: float = 0.05):
     random.Random(seed).shuffle(sources)
     n = max(1, int(len(sources) * held_out))
     pick = lambda keys: [p for k in keys for p in by_source[k]]  # noqa: E731
-    return pick(sources[2 * n :]), pick(sources[:n]), pick(sources[n : 2 * n])
+    held = []
+    for g in given:
+        held.append([] if g is not None else pick(sources[:n]))
+        if g is None:
+            sources = sources[n:]
+    return pick(sources), *held
 
 
 def write_pairs(path, pairs):

@@ -8,7 +8,9 @@ from pathlib import Path
 from attention_zoo.applications.common import decoding_name, decodings
 from attention_zoo.applications.common import text as tokenizer
 from attention_zoo.applications.common.errors import read_examples
+from attention_zoo.applications.translation import postprocess
 from attention_zoo.applications.translation.corpus import read_pairs
+from attention_zoo.applications.translation.data import read_tsv_pairs
 from attention_zoo.applications.translation.predictor import Translator
 
 LENGTH_BUCKETS = ((0, 10), (10, 20), (20, 30), (30, 40), (40, 50), (50, 60), (60, None))
@@ -21,16 +23,32 @@ def length_bucket(n: int) -> str:
     raise AssertionError(n)
 
 
+def _scores(hypotheses, pairs) -> dict:
+    """Cased 13a scores against the raw references, then the normalized ones."""
+    from attention_zoo.metrics import corpus_scores
+
+    scores = corpus_scores(hypotheses, [p.target for p in pairs])
+    normalized = corpus_scores(
+        [tokenizer.normalize(h) for h in hypotheses],
+        [tokenizer.normalize(p.target) for p in pairs],
+        tokenized=True,
+    )
+    scores["bleu_normalized"] = normalized["bleu"]
+    scores["chrf_normalized"] = normalized["chrf"]
+    scores["bleu_normalized_signature"] = normalized["bleu_signature"]
+    return scores
+
+
 def evaluate_pairs(translator: Translator, pairs, beam_widths=None) -> dict:
     """sacreBLEU BLEU and chrF, greedy and beam, overall and by source length.
 
-    Hypotheses and references are compared in the tokenizer's normalized
-    form (lower case, punctuation split off), as the model writes them.
+    `bleu` and `chrf` score the translator's output (readable text, see
+    `postprocess`) against the raw references with sacreBLEU's default
+    tokenization (13a), case-sensitive; `bleu_normalized` and
+    `chrf_normalized` compare both sides in the tokenizer's normalized form
+    (lower case, punctuation split off), the figures of earlier versions.
     """
-    from attention_zoo.metrics import corpus_scores
-
     beam_widths = beam_widths or [1, translator.beam_width]
-    references = [tokenizer.normalize(p.target) for p in pairs]
     lengths = [len(tokenizer.tokenize(p.source)) for p in pairs]
     results = {"n": len(pairs)}
     for width in dict.fromkeys(beam_widths):
@@ -38,7 +56,7 @@ def evaluate_pairs(translator: Translator, pairs, beam_widths=None) -> dict:
         hypotheses, _ = translator.translate([p.source for p in pairs], width)
         seconds = time.perf_counter() - start
         name = decoding_name(width)
-        scores = corpus_scores(hypotheses, references, tokenized=True)
+        scores = _scores(hypotheses, pairs)
         scores["sentences_per_second"] = round(len(pairs) / seconds, 1)
         if width > 1:
             scores["alpha"] = translator.alpha
@@ -47,40 +65,107 @@ def evaluate_pairs(translator: Translator, pairs, beam_widths=None) -> dict:
             label = length_bucket(low)
             rows = [i for i, n in enumerate(lengths) if length_bucket(n) == label]
             if rows:
-                s = corpus_scores(
-                    [hypotheses[i] for i in rows],
-                    [references[i] for i in rows],
-                    tokenized=True,
-                )
-                buckets[label] = {"n": len(rows), "bleu": s["bleu"], "chrf": s["chrf"]}
+                s = _scores([hypotheses[i] for i in rows], [pairs[i] for i in rows])
+                buckets[label] = {
+                    "n": len(rows),
+                    **{k: s[k] for k in ("bleu", "chrf", "bleu_normalized")},
+                }
         scores["by_source_length"] = buckets
         scores["examples"] = [
-            {"source": p.source, "reference": r, "translation": h}
-            for p, r, h in list(zip(pairs, references, hypotheses))[:5]
+            {"source": p.source, "reference": p.target, "translation": h}
+            for p, h in list(zip(pairs, hypotheses))[:5]
         ]
         results[name] = scores
     return results
 
 
-def evaluate(run_dir, beam_width: int | None = None) -> dict:
+# (label, unk_replace, truecase, detokenize) of `postprocessing_ablation`.
+ABLATION = (
+    ("model tokens (before)", False, False, False),
+    ("+ detokenize", False, False, True),
+    ("+ detokenize + unk replacement", True, False, True),
+    ("+ detokenize + truecase", False, True, True),
+    ("+ all three (default)", True, True, True),
+)
+
+
+def postprocessing_ablation(translator: Translator, pairs, beam_width=None) -> list:
+    """Scores of one decoding of `pairs` post-processed each way of `ABLATION`.
+
+    The first row is the output of earlier versions (lower-cased tokens,
+    `<unk>` kept) scored the standard way (cased, 13a).
+    """
+    texts = [p.source for p in pairs]
+    ids, attention = translator.translate_ids(texts, beam_width)
+    rows = []
+    for label, unk_replace, truecase, detokenize in ABLATION:
+        tokens = translator.readable(texts, ids, attention, unk_replace, truecase)
+        join = postprocess.detokenize if detokenize else " ".join
+        hypotheses = [join(t) for t in tokens]
+        scores = _scores(hypotheses, pairs)
+        scores["unk"] = sum(t.count(tokenizer.UNK) for t in tokens)
+        rows.append({"postprocessing": label, **scores})
+    return rows
+
+
+def format_ablation(rows) -> str:
+    lines = [
+        "| post-processing | BLEU (13a, cased) | chrF | BLEU (normalized) | "
+        "chrF (normalized) | `<unk>` left |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['postprocessing']} | {r['bleu']:.2f} | {r['chrf']:.2f} | "
+            f"{r['bleu_normalized']:.2f} | {r['chrf_normalized']:.2f} | {r['unk']} |"
+        )
+    lines.append(f"\nBLEU: {rows[0]['bleu_signature']}")
+    lines.append(f"chrF: {rows[0]['chrf_signature']}")
+    return "\n".join(lines)
+
+
+def _test_pairs(run_dir, test_pairs=None):
+    if test_pairs is not None:
+        return read_examples(Path(test_pairs), read_tsv_pairs)
+    return read_examples(Path(run_dir) / "data" / "test.tsv", read_pairs)
+
+
+def evaluate(run_dir, beam_width: int | None = None, test_pairs=None) -> dict:
+    """`evaluate_pairs` on the run's test pairs, or on the TSV file `test_pairs`
+    (source, target, extra columns ignored)."""
     translator = Translator(run_dir, beam_width=beam_width)
-    return evaluate_pairs(
-        translator, read_examples(Path(run_dir) / "data" / "test.tsv", read_pairs)
-    )
+    return evaluate_pairs(translator, _test_pairs(run_dir, test_pairs))
+
+
+def ablation(run_dir, beam_width: int | None = None, test_pairs=None) -> str:
+    """`format_ablation` of `postprocessing_ablation` on the pairs `evaluate`
+    reads."""
+    translator = Translator(run_dir, beam_width=beam_width)
+    pairs = _test_pairs(run_dir, test_pairs)
+    return format_ablation(postprocessing_ablation(translator, pairs))
 
 
 def format_metrics(metrics: dict) -> str:
     lines = [f"test sentences: {metrics['n']:,}", ""]
     decoders = decodings(metrics)
     lines += [
-        "| decoding | BLEU | chrF | sentences/s |",
-        "| --- | ---: | ---: | ---: |",
+        "| decoding | BLEU | chrF | BLEU (normalized) | chrF (normalized) "
+        "| sentences/s |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
     for k in decoders:
         m = metrics[k]
         lines.append(
-            f"| {k} | {m['bleu']:.2f} | {m['chrf']:.2f} | {m['sentences_per_second']} |"
+            f"| {k} | {m['bleu']:.2f} | {m['chrf']:.2f} | "
+            f"{m.get('bleu_normalized', float('nan')):.2f} | "
+            f"{m.get('chrf_normalized', float('nan')):.2f} | "
+            f"{m['sentences_per_second']} |"
         )
+    lines.append(
+        "\nBLEU and chrF: readable output against the raw references, cased, "
+        "sacreBLEU's 13a tokenization; normalized: both sides lower-cased with "
+        "punctuation split off."
+    )
     for k in decoders:
         lines.append(f"\n{k} BLEU: {metrics[k]['bleu_signature']}")
         lines.append(f"{k} chrF: {metrics[k]['chrf_signature']}")

@@ -7,6 +7,7 @@ from pathlib import Path
 from attention_zoo.applications.common import export_folder, write_saved_model
 from attention_zoo.applications.common import text as tokenizer
 from attention_zoo.applications.translation import model as models
+from attention_zoo.applications.translation import postprocess
 from attention_zoo.applications.translation.predictor import (
     DECODE_PAD,
     MAX_SOURCE_TOKENS,
@@ -19,14 +20,23 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
 
     Tokenization (`tokenizer.normalize`, word lookup with `<unk>`) runs in
     the graph, then beam search (`beam_width`, default the run's) compiled
-    with XLA as `Translator` runs it, then detokenization. `attention` is
-    float32 `(B, MAX_OUTPUT_TOKENS, Tx)` with `Tx` the batch's source
-    length padded to a multiple of `DECODE_PAD`. The input rules of the
-    module docstring hold: an empty input gives "" and zero attention.
+    with XLA as `Translator` runs it, then the readable output of
+    `postprocess` (unknown words copied from the source, the run's
+    truecaser as a lookup table, Spanish spacing), all with plain TensorFlow
+    string and lookup ops. `attention` is float32 `(B, MAX_OUTPUT_TOKENS,
+    Tx)` with `Tx` the batch's source length padded to a multiple of
+    `DECODE_PAD`. The input rules of the module docstring hold: an empty
+    input gives "" and zero attention.
     """
     import tensorflow as tf
 
-    from attention_zoo.export import TokenTables, normalize_strings, split_punctuation
+    from attention_zoo.export.text import (
+        StringTable,
+        TokenTables,
+        normalize_strings,
+        split_punctuation,
+        valid_utf8,
+    )
 
     output = export_folder(output)
     translator = Translator(run_dir, beam_width=beam_width)
@@ -38,12 +48,11 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
     tables = TokenTables(
         translator.source_vocabulary.tokens, output_tokens, unknown_id=models.UNK_ID
     )
+    cases = StringTable(translator.truecaser.forms)
 
     def serve(text):
-        normalized = normalize_strings(
-            split_punctuation(text, tokenizer.PUNCTUATION_CLASS)
-        )
-        ids, lengths = tables.encode_words(normalized, MAX_SOURCE_TOKENS)
+        split = split_punctuation(text, tokenizer.PUNCTUATION_CLASS)
+        ids, lengths = tables.encode_words(normalize_strings(split), MAX_SOURCE_TOKENS)
         lengths = tf.minimum(lengths, MAX_SOURCE_TOKENS)
         longest = tf.reduce_max(tf.concat([lengths, [0]], 0))
         width = DECODE_PAD * tf.maximum(1, (longest + DECODE_PAD - 1) // DECODE_PAD)
@@ -52,14 +61,90 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
         valid = lengths > 0
         attention = tf.cast(attention, tf.float32)
         attention = tf.where(valid[:, None, None], attention, tf.zeros_like(attention))
-        decoded = tables.decode(
-            tokens, separator=" ", stop_ids=(models.PAD_ID, models.END_ID)
+        # The source as written, token for token, for unknown-word replacement.
+        cased = tf.strings.split(
+            normalize_strings(valid_utf8(split), lowercase=False)
+        ).to_tensor("")
+        cased = tf.pad(cased, [[0, 0], [0, width]], constant_values="")[:, :width]
+        text = readable_text(
+            tokens,
+            attention,
+            lengths,
+            cased,
+            tables,
+            cases,
+            translator.truecaser.capitalize_starts,
         )
-        return {
-            "text": tf.where(valid, decoded, tf.constant("")),
-            "attention": attention,
-        }
+        return {"text": tf.where(valid, text, tf.constant("")), "attention": attention}
 
     return write_saved_model(
-        output, serve, "text", [translator.model, tables.input_table]
+        output, serve, "text", [translator.model, tables.input_table, cases.table]
+    )
+
+
+def _is_one_of(strings, values):
+    import tensorflow as tf
+
+    return tf.reduce_any(tf.equal(strings[..., None], tf.constant(values)), axis=-1)
+
+
+def readable_text(
+    tokens, attention, lengths, cased_source, tables, cases, capitalize_starts=True
+):
+    """The graph twin of `postprocess.readable_tokens` then `detokenize`.
+
+    Args:
+        tokens: int `(B, T)` output ids.
+        attention: float `(B, T, Tx)`.
+        lengths: int `(B,)` source tokens read.
+        cased_source: string `(B, Tx)`, the source tokens as written.
+        tables: the `TokenTables` of the target vocabulary (`<unk>` kept).
+        cases: the `StringTable` of the truecaser.
+        capitalize_starts: the truecaser's: capitalise sentence starts.
+    """
+    import tensorflow as tf
+
+    from attention_zoo.export.text import capitalize_first, rewrite_strings
+
+    tokens = tf.cast(tokens, tf.int32)
+    inside = tf.range(tf.shape(attention)[2])[None, None, :] < lengths[:, None, None]
+    attended = tf.argmax(
+        tf.where(inside, attention, -1.0), axis=-1, output_type=tf.int32
+    )
+    copied = tf.gather(cased_source, attended, batch_dims=1)
+    words = tf.gather(tables.output_strings, tokens)
+    words = tf.where(tf.equal(tokens, models.UNK_ID), copied, cases.lookup(words))
+    # Keep what `TokenTables.decode` keeps: the words before <end> or padding.
+    stops = tf.logical_or(
+        tf.equal(tokens, models.END_ID), tf.equal(tokens, models.PAD_ID)
+    )
+    before_stop = tf.equal(tf.cumsum(tf.cast(stops, tf.int32), axis=1), 0)
+    keep = tf.logical_and(before_stop, tf.not_equal(words, ""))
+    kept = tf.ragged.boolean_mask(words, keep)
+    dense = kept.to_tensor("")
+    # Sentence starts, as `postprocess.starts_sentence` finds them.
+    pad = tf.fill([tf.shape(dense)[0], 2], "")
+    shifted = tf.concat([pad, dense], axis=1)
+    previous, before = shifted[:, 1:-1], shifted[:, :-2]
+    position = tf.range(tf.shape(dense)[1])[None, :]
+    ends = list(postprocess.SENTENCE_END)
+    starts = (
+        tf.equal(position, 0)
+        | _is_one_of(previous, ends)
+        | (
+            _is_one_of(previous, list(postprocess.OPENERS))
+            & (tf.equal(position, 1) | _is_one_of(before, ends))
+        )
+    )
+    if capitalize_starts:
+        dense = tf.where(starts, capitalize_first(dense), dense)
+    kept = tf.RaggedTensor.from_tensor(dense, lengths=kept.row_lengths())
+    joined = tf.strings.reduce_join(kept, axis=1, separator=" ")
+    return rewrite_strings(
+        joined,
+        [
+            (postprocess.NO_SPACE_BEFORE, r"\1"),
+            (postprocess.NO_SPACE_AFTER, r"\1"),
+            (postprocess.AROUND_HYPHEN, "-"),
+        ],
     )

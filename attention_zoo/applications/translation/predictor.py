@@ -4,8 +4,14 @@ Documented rules for inputs (in `Translator`, the CLI and the SavedModel):
 an empty input (no token once normalized) translates to the empty string
 with no attention; a source longer than `MAX_SOURCE_TOKENS` tokens is cut to
 its first `MAX_SOURCE_TOKENS`; words outside the source vocabulary, in any
-script, are read as `<unk>`; an output stops at `<end>` or after
-`MAX_OUTPUT_TOKENS` tokens.
+script, are read as `<unk>` (and an output `<unk>` attending to one copies
+it through); an output stops at `<end>` or after `MAX_OUTPUT_TOKENS` tokens.
+`problems` names what of these rules applied to one input, for the
+per-line messages of the command line.
+
+Outputs are readable text (`postprocess`): unknown words replaced from the
+source, truecased, detokenised; `Translator(..., unk_replace=False,
+truecase=False, detokenize=False)` gives the model's raw tokens.
 """
 
 from __future__ import annotations
@@ -13,16 +19,19 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import keras
 import numpy as np
 
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
 from attention_zoo.applications.common import text as tokenizer
 from attention_zoo.applications.translation import model as models
+from attention_zoo.applications.translation import postprocess
 
 MAX_SOURCE_TOKENS = 128
 MAX_OUTPUT_TOKENS = 160
 # Decoding batches pad the source to a multiple of this.
 DECODE_PAD = 32
+TRUECASE_FILE = "truecase.json"
 
 
 class Translator(RunPredictor):
@@ -37,9 +46,19 @@ class Translator(RunPredictor):
     )
 
     def __init__(
-        self, run_dir, beam_width: int | None = None, alpha: float | None = None
+        self,
+        run_dir,
+        beam_width: int | None = None,
+        alpha: float | None = None,
+        unk_replace: bool = True,
+        truecase: bool = True,
+        detokenize: bool = True,
     ):
         super().__init__(run_dir)
+        self.truecaser = postprocess.Truecaser.load(self.run_dir / TRUECASE_FILE)
+        self.unk_replace = unk_replace
+        self.truecase = truecase
+        self.detokenize = detokenize
         self.source_vocabulary = tokenizer.WordVocabulary.load(
             self.run_dir / "source_vocabulary.json"
         )
@@ -102,10 +121,106 @@ class Translator(RunPredictor):
                 attention[i] = weights[j, :, :length]
         return ids, attention
 
-    def translate(self, texts, beam_width: int | None = None, batch_size: int = 64):
-        """Translations (normalized, space-separated words) and attention per text."""
+    def translate_tokens(
+        self, texts, beam_width: int | None = None, batch_size: int = 64
+    ):
+        """Readable tokens (steps 1 and 2 of `postprocess`) and attention per text.
+
+        With `unk_replace` and `truecase` off, these are the model's output
+        tokens, `<unk>` included.
+        """
         ids, attention = self.translate_ids(texts, beam_width, batch_size)
-        return [self.target_vocabulary.decode(row) for row in ids], attention
+        return self.readable(texts, ids, attention), attention
+
+    def readable(self, texts, ids, attention, unk_replace=None, truecase=None):
+        """Readable tokens of `translate_ids`'s output for `texts`.
+
+        `unk_replace` and `truecase` default to the translator's.
+        """
+        unk_replace = self.unk_replace if unk_replace is None else unk_replace
+        truecase = self.truecase if truecase is None else truecase
+        out = []
+        for text, row, weights in zip(texts, ids, attention):
+            # The output tokens with the decoding step of each, so that a
+            # <start> the search wrote (skipped) shifts no attention row.
+            steps = []
+            for step, i in enumerate(row):
+                if i in (models.PAD_ID, models.END_ID):
+                    break
+                if i != models.START_ID:
+                    steps.append(step)
+            tokens = [self.target_vocabulary.tokens[row[s]] for s in steps]
+            out.append(
+                postprocess.readable_tokens(
+                    tokens,
+                    weights[steps],
+                    self.source_tokens(text),
+                    self.truecaser,
+                    unk_replace=unk_replace,
+                    truecase=truecase,
+                )
+            )
+        return out
+
+    def translate(self, texts, beam_width: int | None = None, batch_size: int = 64):
+        """Translations and attention `(steps, source tokens)` per text.
+
+        A translation is readable text (module docstring), or with
+        `detokenize=False` its tokens joined by spaces.
+        """
+        texts = list(texts)
+        tokens, attention = self.translate_tokens(texts, beam_width, batch_size)
+        return [self.join(t) for t in tokens], attention
+
+    def join(self, tokens) -> str:
+        """Readable tokens as one string (detokenised unless `detokenize=False`)."""
+        return postprocess.detokenize(tokens) if self.detokenize else " ".join(tokens)
+
+    @staticmethod
+    def source_tokens(text: str) -> list[str]:
+        """The source tokens the model reads, in the text's case."""
+        return postprocess.cased_tokens(text)[:MAX_SOURCE_TOKENS]
+
+    def problems(self, text: str) -> list[str]:
+        """What the input rules (module docstring) did to `text`, in words."""
+        words = tokenizer.tokenize(text)
+        if not words:
+            return ["empty input: no words once normalized, translated as ''"]
+        out = []
+        if len(words) > MAX_SOURCE_TOKENS:
+            out.append(
+                f"{len(words)} words: only the first {MAX_SOURCE_TOKENS} are read"
+            )
+        unknown = [w for w in words if w not in self.source_vocabulary.index]
+        if unknown:
+            shown = ", ".join(repr(w) for w in unknown[:5])
+            more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+            out.append(f"words outside the vocabulary, read as <unk>: {shown}{more}")
+        return out
+
+    def scores(self, texts, translations_tokens) -> list[float]:
+        """Log-probability under the model of each translation (with `<end>`).
+
+        `translations_tokens` are the model's lower-cased output tokens
+        (`unk_replace=False, truecase=False`); an empty input scores 0.
+        """
+        out = []
+        for text, tokens in zip(texts, translations_tokens):
+            source = self.source_vocabulary.encode(text)[:MAX_SOURCE_TOKENS]
+            if not source:
+                out.append(0.0)
+                continue
+            target = [
+                self.target_vocabulary.index.get(t, models.UNK_ID) for t in tokens
+            ]
+            decoder_input = np.array([[models.START_ID, *target]], "int32")
+            logits = self.model((np.array([source], "int32"), decoder_input))
+            logits = np.asarray(keras.ops.convert_to_numpy(logits), "float64")[0]
+            logits -= logits.max(-1, keepdims=True)
+            log_probs = logits - np.log(np.exp(logits).sum(-1, keepdims=True))
+            labels = [*target, models.END_ID]
+            out.append(float(sum(log_probs[i, t] for i, t in enumerate(labels))))
+        return out
 
     def check(self, text: str) -> None:
         """Raise `InputError` for inputs the command line refuses (empty ones)."""
@@ -139,13 +254,12 @@ def plot(run_dir, texts, output_dir, beam_width=None, translator=None) -> list[P
     output_dir = output_folder(output_dir)
     translator = translator or Translator(run_dir, beam_width=beam_width)
     translator.check_all(texts)
-    translations, attention = translator.translate(list(texts), beam_width)
+    translations, attention = translator.translate_tokens(list(texts), beam_width)
     paths = []
     for i, (text, translation) in enumerate(zip(texts, translations)):
-        source = tokenizer.tokenize(text)[:MAX_SOURCE_TOKENS]
-        target = (
-            [*translation.split(" "), tokenizer.END] if translation else [tokenizer.END]
-        )[: len(attention[i])]  # a translation cut at the limit has no <end>
+        source = postprocess.cased_tokens(text)[:MAX_SOURCE_TOKENS]
+        # A translation cut at the limit has no <end>.
+        target = [*translation, tokenizer.END][: len(attention[i])]
         path = output_dir / f"attention_{i}.png"
         save_attention_plot(path, attention[i], source, target)
         paths.append(path)

@@ -4,6 +4,7 @@ A run folder holds everything the other tasks need:
 
     config.json                       corpus, model flags, sizes, seed
     source_vocabulary.json, target_vocabulary.json
+    truecase.json                     {lower: cased} of the training targets
     data/{validation,test}.tsv        the held-out pairs (book, source, target)
     model.keras                       the trained model (best validation loss)
     checkpoints/                      the best model so far, written each epoch
@@ -29,17 +30,32 @@ from attention_zoo.applications.translation.config import (
 )
 from attention_zoo.applications.translation.corpus import load_corpus, read_pairs
 from attention_zoo.applications.translation.evaluation import (
+    ABLATION,
     LENGTH_BUCKETS,
+    ablation,
     evaluate,
     evaluate_pairs,
+    format_ablation,
     format_metrics,
     length_bucket,
+    postprocessing_ablation,
 )
 from attention_zoo.applications.translation.export import export
+from attention_zoo.applications.translation.lines import (
+    FORMATS,
+    read_lines,
+    translate_lines,
+)
+from attention_zoo.applications.translation.postprocess import (
+    Truecaser,
+    cased_tokens,
+    detokenize,
+)
 from attention_zoo.applications.translation.predictor import (
     DECODE_PAD,
     MAX_OUTPUT_TOKENS,
     MAX_SOURCE_TOKENS,
+    TRUECASE_FILE,
     Translator,
     plot,
     translate,
@@ -51,6 +67,17 @@ from attention_zoo.applications.translation.training import (
 )
 
 __all__ = [
+    "ABLATION",
+    "FORMATS",
+    "TRUECASE_FILE",
+    "Truecaser",
+    "ablation",
+    "cased_tokens",
+    "detokenize",
+    "format_ablation",
+    "postprocessing_ablation",
+    "read_lines",
+    "translate_lines",
     "BUCKETS",
     "BucketedBatches",
     "CORPORA",

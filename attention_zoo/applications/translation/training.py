@@ -32,7 +32,12 @@ from attention_zoo.applications.translation.batches import BUCKETS, BucketedBatc
 from attention_zoo.applications.translation.config import TrainConfig
 from attention_zoo.applications.translation.corpus import load_corpus, write_pairs
 from attention_zoo.applications.translation.evaluation import evaluate_pairs
-from attention_zoo.applications.translation.predictor import Translator, plot
+from attention_zoo.applications.translation.postprocess import Truecaser
+from attention_zoo.applications.translation.predictor import (
+    TRUECASE_FILE,
+    Translator,
+    plot,
+)
 
 
 class TokenCounter(keras.callbacks.Callback):
@@ -108,6 +113,7 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
     )
     source_vocabulary.save(run / "source_vocabulary.json")
     target_vocabulary.save(run / "target_vocabulary.json")
+    Truecaser.learn(p.target for p in train_set).save(run / TRUECASE_FILE)
     write_pairs(run / "data" / "validation.tsv", validation_set)
     write_pairs(run / "data" / "test.tsv", test_set)
     (run / "config.json").write_text(json.dumps(asdict(config), indent=1))

@@ -60,6 +60,7 @@ def test_bucketed_batches_shapes_and_shift():
 
 def test_run_folder_and_metrics(run):
     for name in (
+        "truecase.json",
         "model.keras",
         "config.json",
         "source_vocabulary.json",
@@ -79,6 +80,9 @@ def test_run_folder_and_metrics(run):
         assert 0 <= test[decoding]["bleu"] <= 100
         assert 0 <= test[decoding]["chrf"] <= 100
         assert test[decoding]["bleu_signature"].startswith("nrefs:1|")
+        assert "tok:13a" in test[decoding]["bleu_signature"]
+        assert "case:mixed" in test[decoding]["bleu_signature"]
+        assert 0 <= test[decoding]["bleu_normalized"] <= 100
         assert sum(b["n"] for b in test[decoding]["by_source_length"].values()) == 200
 
 
@@ -231,7 +235,9 @@ out = serve(text=tf.constant(texts))
 print(json.dumps({
     "text": [t.decode() for t in out["text"].numpy()],
     "attention": out["attention"].numpy().tolist(),
-    "modules": [m for m in sys.modules if m.startswith(("attention_zoo", "applications"))],
+    "modules": [m for m in sys.modules if m.startswith(
+        ("attention_zoo", "applications", "tensorflow_text", "keras_nlp", "keras_hub")
+    )],
 }))
 """
 
@@ -252,6 +258,12 @@ def test_saved_model_matches_in_memory_beam_search(run, tmp_path):
     assert served_edge[:2] == ["", ""]
     in_memory, _ = translator.translate(edge[2:])
     assert served_edge[2:] == in_memory
+    # Readable: no <unk> (the unknown 你好 is copied through if attended);
+    # number words never capitalise a sentence start, and the truecaser
+    # learned so.
+    assert all("<unk>" not in t for t in got["text"])
+    assert not tasks.Truecaser.load(run / tasks.TRUECASE_FILE).capitalize_starts
+    assert all(t == t.lower() for t in got["text"][:200])
     attention = np.array(got["attention"])
     assert np.isfinite(attention).all()
     assert (attention[200:202] == 0).all()
@@ -318,3 +330,103 @@ def test_time_budget_stops_training_and_keeps_the_best_epoch(tmp_path):
     assert training["stopped_by_budget"] and training["epochs"] == 1
     assert 0 < training["target_tokens"] < 600 * 8
     assert (tmp_path / "run" / "model.keras").exists()
+
+
+def test_cli_translates_files_and_stdin_line_for_line(
+    run, capsys, tmp_path, monkeypatch
+):
+    import io
+    import sys
+
+    lines = [
+        b"forty-two",
+        b"",
+        b"   ",
+        " ".join(["seven"] * 300).encode(),
+        b"\xff\xfe\x00junk\x80",
+        "ninety-nine 你好 мир".encode(),
+        "one\u2028two\x0bthree".encode(),
+        b"ONE HUNDRED\r",
+    ]
+    source = tmp_path / "in.txt"
+    source.write_bytes(b"\n".join(lines) + b"\n")
+    out = tmp_path / "out.txt"
+    argv = ["translation", "translate", "--run", str(run), "--input", str(source)]
+    assert main([*argv, "--output", str(out)]) == 0
+    written = out.read_text(encoding="utf-8")
+    assert written.endswith("\n") and len(written.splitlines()) == len(lines)
+    translated = written.splitlines()
+    assert translated[1] == translated[2] == ""
+    assert all("<unk>" not in t for t in translated)
+    err = capsys.readouterr().err
+    assert "line 2: empty input" in err and "line 3: empty input" in err
+    assert "line 4: 300 words: only the first 128 are read" in err
+    assert "line 5: not UTF-8" in err and "line 6: words outside the vocabulary" in err
+    assert "line 1:" not in err
+
+    # Standard input, jsonl with attention.
+    stdin = io.TextIOWrapper(io.BytesIO(source.read_bytes()), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert main([*argv[:4], "-", "--format", "jsonl", "--with-attention"]) == 0
+    records = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert len(records) == len(lines)
+    assert [r["translation"] for r in records] == translated
+    first = records[0]
+    assert first["source"] == "forty-two" and np.isfinite(first["score"])
+    assert first["score"] < 0 and first["messages"] == []
+    weights = np.array(first["attention"])
+    assert weights.shape == (len(first["translation_tokens"]) + 1, 3)
+    assert records[1]["attention"] == [] and records[1]["score"] == 0.0
+    assert all(np.isfinite(r["score"]) for r in records)
+    # Arguments and --input together are refused.
+    with pytest.raises(SystemExit):
+        main([*argv, "forty-two"])
+
+
+def test_cli_evaluate_scores_any_file(run, capsys, tmp_path):
+    pairs = data.number_pairs(30, seed=11)
+    path = tmp_path / "mine.tsv"
+    path.write_text("\n".join(f"{p.source}\t{p.target}" for p in pairs), "utf-8")
+    argv = ["translation", "evaluate", "--run", str(run), "--test-pairs", str(path)]
+    assert main([*argv, "--ablation", "--beam-width", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "test sentences: 30" in out and "| greedy |" in out
+    assert "BLEU (normalized)" in out and "tok:13a" in out
+    assert "| model tokens (before) |" in out and "| + all three (default) |" in out
+
+
+def test_user_splits_replace_only_the_held_out_sets_they_name(tmp_path):
+    def tsv(name, pairs):
+        path = tmp_path / name
+        path.write_text("\n".join(f"{p.source}\t{p.target}" for p in pairs), "utf-8")
+        return str(path)
+
+    pairs = data.number_pairs(400, seed=5)
+    train_file = tsv("train.tsv", pairs[:300])
+    dev, test = tsv("dev.tsv", pairs[300:350]), tsv("test.tsv", pairs[350:])
+    config = tasks.TrainConfig
+    both = tasks.load_corpus(
+        config(corpus="tsv", pairs=train_file, validation_pairs=dev, test_pairs=test)
+    )
+    assert [len(s) for s in both] == [300, 50, 50]
+    assert both[2][0].source == pairs[350].source
+    only_test = tasks.load_corpus(
+        config(corpus="tsv", pairs=train_file, test_pairs=test)
+    )
+    assert len(only_test[1]) == 15 and len(only_test[0]) == 285
+    assert len(only_test[2]) == 50
+    assert not {p.source for p in only_test[0]} & {p.source for p in only_test[1]}
+    # The split drawn without files is unchanged by giving one.
+    default = tasks.load_corpus(config(corpus="tsv", pairs=train_file))
+    assert default[1] == only_test[1]
+    bible_like = tasks.load_corpus(
+        config(corpus="numbers", n_pairs=200, test_pairs=test)
+    )
+    assert len(bible_like[2]) == 50
+
+
+def test_train_flags_include_the_users_splits(capsys):
+    with pytest.raises(SystemExit):
+        main(["translation", "train", "--help"])
+    help_text = capsys.readouterr().out
+    assert "--validation-pairs" in help_text and "--test-pairs" in help_text

@@ -1,0 +1,49 @@
+"""Reading and writing lines of files: one output line per input line."""
+
+import io
+import json
+
+import pytest
+
+from attention_zoo.applications.translation.lines import (
+    Progress,
+    json_line,
+    one_line,
+    read_lines,
+    translate_lines,
+)
+
+
+def test_read_lines_splits_at_newline_only():
+    data = b"a\r\n\nb\xffc\nd\xe2\x80\xa8e\x0bf\n"
+    assert read_lines(data) == [
+        ("a", True),
+        ("", True),
+        ("b\ufffdc", False),
+        ("d\u2028e\x0bf", True),
+    ]
+    assert read_lines(b"") == [] and read_lines(b"\n") == [("", True)]
+    assert read_lines(b"x") == [("x", True)]
+
+
+def test_written_lines_never_break():
+    text = "a\u2028b\x85c\rd\x0be\nf"
+    assert one_line(text) == "a b c d e f"
+    line = json_line({"translation": text})
+    assert len(line.splitlines()) == 1 and json.loads(line)["translation"] == text
+
+
+def test_progress_writes_only_when_enabled():
+    stream = io.StringIO()
+    bar = Progress(3, True, stream)
+    bar.update(2)
+    bar.update(3)
+    assert stream.getvalue() == "\rtranslated 2/3 lines\rtranslated 3/3 lines\n"
+    quiet = io.StringIO()
+    Progress(3, False, quiet).update(3)
+    assert quiet.getvalue() == ""
+
+
+def test_translate_lines_refuses_unknown_formats():
+    with pytest.raises(ValueError, match="Received: 'csv'"):
+        translate_lines(None, [], io.StringIO(), "csv")
