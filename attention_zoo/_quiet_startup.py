@@ -24,6 +24,37 @@ def running_as_command() -> bool:
     return bool(sys.argv) and os.path.basename(sys.argv[0]) == "attention-zoo"
 
 
+# The module each Keras backend imports, and the extra that installs it.
+_BACKENDS = {
+    "tensorflow": ("tensorflow", "attention-zoo"),
+    "jax": ("jax", "attention-zoo[jax]"),
+    "torch": ("torch", "attention-zoo[torch]"),
+    "numpy": ("numpy", "attention-zoo"),
+    "openvino": ("openvino", "openvino"),
+}
+
+
+def missing_backend() -> str | None:
+    """One line saying `KERAS_BACKEND` names a backend that is not installed.
+
+    Keras fails inside `import keras` with a traceback in that case, before
+    the command's error boundary exists, so the command asks first.
+    """
+    backend = os.environ.get("KERAS_BACKEND", "tensorflow")
+    if backend not in _BACKENDS:
+        return (
+            f"attention-zoo: error: KERAS_BACKEND must be one of "
+            f"{', '.join(_BACKENDS)}. Received: KERAS_BACKEND={backend[:100]}"
+        )
+    module, extra = _BACKENDS[backend]
+    if importlib.util.find_spec(module) is not None:
+        return None
+    return (
+        f"attention-zoo: error: KERAS_BACKEND={backend} but {module} is not "
+        f'installed; pip install "{extra}", or choose another backend'
+    )
+
+
 def start_tensorflow_quietly() -> None:
     """Imports TensorFlow and lists its devices with standard error silenced.
 

@@ -71,3 +71,20 @@ def test_applications_install_under_the_package_namespace():
     assert attention_zoo.applications.__name__ == "attention_zoo.applications"
     spec = importlib.util.find_spec("applications")
     assert spec is None or "site-packages" not in (spec.origin or ""), spec
+
+
+@pytest.mark.parametrize("backend", ["openvino", "no_such_backend"])
+def test_a_backend_that_cannot_load_is_one_line_and_exit_2(backend):
+    import os
+
+    env = {**os.environ, "KERAS_BACKEND": backend}
+    out = subprocess.run(
+        [sys.executable, "-m", "attention_zoo", "--version"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+    assert f"KERAS_BACKEND={backend}" in out.stderr

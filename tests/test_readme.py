@@ -27,7 +27,8 @@ def test_examples_run(document):
 
 def test_readme_model_masks_padding():
     namespace = {}
-    exec(python_blocks(ROOT / "README.md")[0], namespace)
+    (block,) = [b for b in python_blocks(ROOT / "README.md") if "model = " in b][:1]
+    exec(block, namespace)
     model = namespace["model"]
     source = np.array([[3, 4, 0, 0], [5, 6, 7, 8]])
     target = np.random.default_rng(0).normal(size=(2, 3, 32)).astype("float32")
@@ -35,3 +36,14 @@ def test_readme_model_masks_padding():
     assert logits.shape == (2, 3, 1000) and weights.shape == (2, 3, 4)
     assert (weights[0, :, 2:] == 0).all()
     np.testing.assert_allclose(weights.sum(-1), 1.0, atol=1e-5)
+
+
+@pytest.mark.tf_only
+def test_readme_preset_example_prints_what_readme_shows(capsys):
+    """The quoted output under the preset example is the example's output."""
+    text = (ROOT / "README.md").read_text()
+    block, shown = re.search(
+        r"```python\n(.*?from_preset.*?)```\n\n```text\n(.*?)```", text, re.S
+    ).groups()
+    exec(compile(block, "README.md", "exec"), {})
+    assert capsys.readouterr().out == shown

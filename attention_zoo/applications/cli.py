@@ -44,7 +44,27 @@ def build_parser() -> argparse.ArgumentParser:
     from attention_zoo.applications.captioning import cli as captioning_cli
 
     captioning_cli.add_parser(commands)
+    presets = commands.add_parser(
+        "presets",
+        help="the pretrained models shipped with the package",
+        description="The pretrained models shipped inside the package.",
+    )
+    presets_tasks = presets.add_subparsers(dest="task", metavar="TASK", required=True)
+    presets_tasks.add_parser("list", help="name, application and metrics of each")
     return parser
+
+
+def _list_presets() -> int:
+    from attention_zoo.presets import list_presets
+
+    for preset in list_presets():
+        metrics = ", ".join(
+            f"{k} {v:.4g}" for k, v in preset["metrics"].items() if k != "n"
+        )
+        print(f"{preset['name']}  ({preset['app']})  {preset['description']}")
+        if metrics:
+            print(f"    {metrics}")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,6 +94,8 @@ def _main(argv) -> int:
         from attention_zoo.applications import demo
 
         demo.run(epochs=args.epochs, length=args.length, seed=args.seed)
+    if args.command == "presets":
+        return _list_presets()
     if args.command == "dates":
         from attention_zoo.applications.dates import cli as dates_cli
 

@@ -60,7 +60,8 @@ def save_to_preset(
 ) -> Path:
     """Writes the preset folder of a trained run.
 
-    The run's configuration and assets are copied, each `.keras` model of
+    The run's configuration and assets (the predictor's `required_files`
+    and those of its `optional_files` the run holds) are copied, each `.keras` model of
     the run becomes `NAME.json` + `NAME.weights.h5`, and `metadata.json`
     records the versions, the parameter count, the training command and
     seed, the data signature, today's date, the metrics and the predictor's
@@ -102,6 +103,9 @@ def save_to_preset(
                 parameters += model.count_params()
                 write_model(model, staging, name, float16=float16)
             else:
+                shutil.copy2(run_dir / name, staging / name)
+        for name in getattr(predictor, "optional_files", ()):
+            if (run_dir / name).is_file():
                 shutil.copy2(run_dir / name, staging / name)
         outputs = predictor.predict_items(list(fixed_inputs)) if fixed_inputs else []
         cls = type(predictor)
@@ -168,7 +172,8 @@ def model_card(metadata: dict) -> str:
         "```python",
         "from attention_zoo.presets import load_preset",
         "",
-        f"predictor = load_preset({metadata['name']!r})",
+        # Double quotes, as `ruff format` writes the block.
+        f"predictor = load_preset({json.dumps(metadata['name'])})",
         "```",
         "",
     ]

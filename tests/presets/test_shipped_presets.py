@@ -48,3 +48,23 @@ def test_shipped_card_agrees_with_the_metadata(name):
         .get("reproduce", "")
         .startswith("python -m attention_zoo.presets.build")
     )
+
+
+def test_the_command_uses_the_default_preset_without_run(capsys):
+    from attention_zoo.applications.cli import main
+
+    assert main(["dates", "predict", "3rd of May 1979", "31 February 2001"]) == 0
+    out = capsys.readouterr()
+    assert out.err.count("using the shipped preset dates_multilingual") == 1
+    lines = out.out.splitlines()
+    assert lines[0].startswith("'3rd of May 1979' -> 1979-05-03")
+    assert lines[1].startswith("'31 February 2001' -> not a date")
+
+
+def test_the_command_lists_the_presets(capsys):
+    from attention_zoo.applications.cli import main
+
+    assert main(["presets", "list"]) == 0
+    out = capsys.readouterr().out
+    for name in SHIPPED:
+        assert name in out

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import keras
 import numpy as np
 
 from attention_zoo import image_codec
@@ -77,6 +78,39 @@ class Captioner(RunPredictor):
             batch_size,
             lambda b: np.stack([image_array(i, self.image_size) for i in b]),
         )
+
+    def predict_items(self, inputs) -> list[dict]:
+        """`{"text", "score", "valid", "attention"}` per image (see `RunPredictor`).
+
+        Images are arrays, file paths or encoded bytes; one `(H, W, 3)` array
+        is one image. `score` is the model's log-probability of its caption
+        (with `<end>`); `valid` is True when the caption has a word.
+        """
+        if hasattr(inputs, "ndim") and inputs.ndim == 3:
+            inputs = [inputs]
+        images = list(inputs)
+        captions, attention = self.caption_images(images)
+        arrays = np.stack([image_array(i, self.image_size) for i in images])
+        features = keras.ops.convert_to_numpy(self.encode_fn()(arrays))
+        return [
+            {
+                "text": caption,
+                "score": self._score(row, caption),
+                "valid": bool(caption),
+                "attention": weights,
+            }
+            for row, caption, weights in zip(features, captions, attention)
+        ]
+
+    def _score(self, features, caption: str) -> float:
+        words = self.vocabulary.encode(caption)
+        inputs = np.array([[models.START_ID, *words]], "int32")
+        logits = self.model((features[None].astype("float32"), inputs))["logits"]
+        logits = np.asarray(keras.ops.convert_to_numpy(logits), "float64")[0]
+        logits -= logits.max(-1, keepdims=True)
+        log_probs = logits - np.log(np.exp(logits).sum(-1, keepdims=True))
+        labels = [*words, models.END_ID]
+        return float(sum(log_probs[i, t] for i, t in enumerate(labels)))
 
     def _run(self, fn, inputs, batch_size, prepare):
         captions, attention = [], []

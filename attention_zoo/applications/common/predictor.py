@@ -56,6 +56,7 @@ class RunPredictor:
     Class attributes (hooks):
         app: the application's command name, as in `attention-zoo APP train`.
         required_files: the files a finished training leaves in the folder.
+        optional_files: assets a run may hold (a preset copies them too).
 
     Args:
         run_dir: the folder `attention-zoo APP train` wrote.
@@ -63,6 +64,7 @@ class RunPredictor:
 
     app: str = ""
     required_files: tuple[str, ...] = ("model.keras", "config.json")
+    optional_files: tuple[str, ...] = ()
 
     def __init__(self, run_dir):
         assets = [f for f in self.required_files if not f.endswith(".keras")]
@@ -134,10 +136,10 @@ class RunPredictor:
         raise NotImplementedError(f"{type(self).__name__} has no predict_items")
 
     def __call__(self, inputs) -> list[dict]:
-        """`predict_items(inputs)`; a single input gives a list of one."""
+        """`predict_items(inputs)`; a single text gives a list of one."""
         if isinstance(inputs, (str, bytes)):
             inputs = [inputs]
-        return self.predict_items(list(inputs))
+        return self.predict_items(inputs)
 
     def compiled(
         self,

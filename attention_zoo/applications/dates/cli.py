@@ -10,8 +10,15 @@ from attention_zoo.applications.common.cli import (
     config_from_args,
     run_task,
 )
+from attention_zoo.applications.common.preset_flags import (
+    add_model_arguments,
+    is_preset,
+    model_folder,
+)
 from attention_zoo.applications.common.run_folder import plot_folder, write_plots
 from attention_zoo.applications.dates.config import TrainConfig
+
+DEFAULT_PRESET = "dates_multilingual"
 
 
 def add_parser(commands) -> None:
@@ -38,21 +45,22 @@ def add_parser(commands) -> None:
 
     predict = tasks.add_parser("predict", help="normalize the given dates")
     predict.add_argument("texts", nargs="+", metavar="TEXT")
-    predict.add_argument("--run", default="runs/dates")
+    add_model_arguments(predict, "dates", DEFAULT_PRESET)
 
     plot = tasks.add_parser("plot", help="attention heatmap PNGs for the given dates")
     plot.add_argument("texts", nargs="+", metavar="TEXT")
-    plot.add_argument("--run", default="runs/dates")
+    add_model_arguments(plot, "dates", DEFAULT_PRESET)
     plot.add_argument(
         "--output",
         default=None,
-        help="folder for the PNGs (default: a new RUN/plots/predict-N)",
+        help="folder for the PNGs (default: a new RUN/plots/predict-N; "
+        "required with a preset)",
     )
 
     export = tasks.add_parser(
         "export", help="write a SavedModel that serves raw strings"
     )
-    export.add_argument("--run", default="runs/dates")
+    add_model_arguments(export, "dates", DEFAULT_PRESET)
     export.add_argument("--output", required=True, help="SavedModel folder")
 
 
@@ -72,8 +80,11 @@ def run(args, parser) -> int:
             json.dumps(metrics, indent=1)
         )
 
+    def model():
+        return model_folder(args, "dates", args.task, DEFAULT_PRESET)
+
     def predict():
-        for p in tasks.predict(args.run, args.texts):
+        for p in tasks.predict(model(), args.texts):
             answer = p.iso if p.valid else f"not a date: {p.reason}"
             notes = [f"score {p.score:.2f}"]
             if p.unknown:
@@ -83,14 +94,20 @@ def run(args, parser) -> int:
             print(f"{p.text!r} -> {answer}   [{'; '.join(notes)}]")
 
     def plot():
-        output = plot_folder(args.run, args.output, "dates")
+        run = model()
+        if is_preset(run) and args.output is None:
+            raise ValueError(
+                "plot needs --output with a preset (its folder is part of the "
+                f"installed package). Received: {run}"
+            )
+        output = plot_folder(run, args.output, "dates")
         for path in write_plots(
-            output, lambda folder: tasks.plot(args.run, args.texts, folder)
+            output, lambda folder: tasks.plot(run, args.texts, folder)
         ):
             print(path)
 
     def export():
-        path = tasks.export(args.run, args.output)
+        path = tasks.export(model(), args.output)
         print(f"SavedModel written to {path}")
 
     jobs = {"train": train, "evaluate": evaluate, "predict": predict}

@@ -99,23 +99,45 @@ class Normalizer(RunPredictor):
     def predict_items(self, inputs) -> list[dict]:
         """`{"input", "text", "score", "valid", "reason", "attention"}` per text.
 
-        See `RunPredictor.__call__`; `reason` says why an answer is not valid.
+        See `RunPredictor.__call__`. An input the model cannot read (empty,
+        or longer than it reads) is not refused: it gets the text "", the
+        score -inf, `valid` False and the reason, like the SavedModel.
         """
-        self.check_all(inputs)
-        isos, valid, scores, attention = self.predict_scored(inputs)
-        return [
-            {
-                "input": text,
-                "text": iso,
-                "score": float(score),
-                "valid": bool(ok),
-                "reason": self.reason(iso, float(score)),
-                "attention": weights,
-            }
-            for text, iso, ok, score, weights in zip(
-                inputs, isos, valid, scores, attention
+        texts = [str(t) for t in inputs]
+        reasons = {}
+        for i, text in enumerate(texts):
+            try:
+                self.check(text)
+            except InputError as error:
+                reasons[i] = str(error)
+        readable = [t for i, t in enumerate(texts) if i not in reasons]
+        answers = iter(zip(*self.predict_scored(readable))) if readable else iter(())
+        items = []
+        for i, text in enumerate(texts):
+            if i in reasons:
+                items.append(
+                    {
+                        "input": text,
+                        "text": "",
+                        "score": -math.inf,
+                        "valid": False,
+                        "reason": reasons[i],
+                        "attention": np.zeros((0, 0), "float32"),
+                    }
+                )
+                continue
+            iso, ok, score, weights = next(answers)
+            items.append(
+                {
+                    "input": text,
+                    "text": iso,
+                    "score": float(score),
+                    "valid": bool(ok),
+                    "reason": self.reason(iso, float(score)),
+                    "attention": weights,
+                }
             )
-        ]
+        return items
 
     def reason(self, iso: str, score: float) -> str:
         """Why an answer is not valid ("" when it is)."""

@@ -44,6 +44,7 @@ class Translator(RunPredictor):
         "source_vocabulary.json",
         "target_vocabulary.json",
     )
+    optional_files = (TRUECASE_FILE,)
 
     def __init__(
         self,
@@ -226,6 +227,30 @@ class Translator(RunPredictor):
         """Raise `InputError` for inputs the command line refuses (empty ones)."""
         if not tokenizer.tokenize(text):
             raise InputError(f"empty input: {text!r} has no words once normalized")
+
+    def predict_items(self, inputs) -> list[dict]:
+        """`{"input", "text", "score", "valid", "problems", "attention"}` per text.
+
+        See `RunPredictor.__call__`. `score` is the model's log-probability
+        of its output (`scores`); `valid` is False for an input the model
+        cannot read (no word once normalized), whose text is "".
+        """
+        texts = [str(t) for t in inputs]
+        ids, attention = self.translate_ids(texts)
+        readable = self.readable(texts, ids, attention)
+        raw = self.readable(texts, ids, attention, False, False)
+        scores = self.scores(texts, raw)
+        return [
+            {
+                "input": text,
+                "text": self.join(tokens),
+                "score": score,
+                "valid": bool(tokenizer.tokenize(text)),
+                "problems": self.problems(text),
+                "attention": weights,
+            }
+            for text, tokens, score, weights in zip(texts, readable, scores, attention)
+        ]
 
 
 def translate(run_dir, texts, beam_width: int | None = None, translator=None):

@@ -26,6 +26,9 @@ print(json.dumps(results))
 )
 
 
+# Slow (about a minute): the dates test proves the shared mechanism in CI;
+# this one checks the application's own batches and loss under it.
+@pytest.mark.slow
 @pytest.mark.tf_only
 def test_mirrored_on_two_logical_cpus_matches_one_device(tmp_path):
     """One epoch, the same seed, no dropout: the validation loss on 2

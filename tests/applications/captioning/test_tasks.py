@@ -388,3 +388,18 @@ def test_tfds_dataset_and_its_test_split_offline(tmp_path):
     for item in [*splits[0], *held_out]:
         assert item.image.ndim == 3 and item.image.shape[-1] == 3
         assert item.captions and all(isinstance(c, str) for c in item.captions)
+
+
+def test_a_run_saved_as_a_preset_captions_alike(run, tmp_path):
+    from attention_zoo.presets import save_to_preset
+
+    scene = generate_scenes(1, seed=7, image_size=64)[0]
+    folder = save_to_preset(tasks.Captioner(run), tmp_path / "p")
+    assert {"model.json", "encoder.json", "encoder.weights.h5"} <= {
+        p.name for p in folder.iterdir()
+    }
+    expected = tasks.Captioner(run)(scene.image)
+    (loaded,) = tasks.Captioner.from_preset(folder)(scene.image)
+    assert loaded["text"] == expected[0]["text"]
+    assert loaded["valid"] == bool(loaded["text"]) and loaded["score"] <= 0
+    np.testing.assert_allclose(loaded["score"], expected[0]["score"], rtol=1e-5)

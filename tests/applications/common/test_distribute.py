@@ -164,8 +164,9 @@ import numpy as np
 from attention_zoo.applications.common import distribute
 from attention_zoo.applications.dates import tasks
 
-# Every worker reports the weights it trained, read from its own run folder
-# before a worker other than the chief deletes it.
+# Every worker reports the weights it trained: a worker other than the chief
+# from its own run folder before it deletes it, the chief from the run folder
+# it committed.
 weights = []
 discard = distribute.Distribution.discard_worker_output
 def record(self, run):
@@ -177,6 +178,9 @@ distribute.Distribution.discard_worker_output = record
 config = tasks.TrainConfig(epochs=1, n_train=256, n_validation=32, n_test=8,
                            batch_size=64, distribute=sys.argv[2])
 metrics = tasks.train(sys.argv[1], config, verbose=0)
+if not weights:
+    model = keras.saving.load_model(f"{sys.argv[1]}/model.keras")
+    weights.extend(float(np.abs(w).sum()) for w in model.get_weights())
 print(json.dumps({"val_loss": metrics["training"]["history"]["val_loss"],
                   "replicas": metrics["training"]["replicas"], "weights": weights}))
 """
@@ -236,6 +240,9 @@ from attention_zoo.applications.dates import tasks
 config = tasks.TrainConfig(epochs=1, n_train=256, n_validation=32, n_test=8,
                            batch_size=64, distribute="data-parallel")
 metrics = tasks.train(sys.argv[1], config, verbose=0)
+if not weights:
+    model = keras.saving.load_model(f"{sys.argv[1]}/model.keras")
+    weights.extend(float(np.abs(w).sum()) for w in model.get_weights())
 print(json.dumps({"val_loss": metrics["training"]["history"]["val_loss"][-1],
                   "replicas": metrics["training"]["replicas"]}))
 """

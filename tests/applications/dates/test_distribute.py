@@ -30,11 +30,14 @@ print(json.dumps(results))
 @pytest.mark.tf_only
 def test_mirrored_on_two_logical_cpus_matches_one_device(tmp_path):
     """One epoch, the same seed: the validation loss on 2 replicas is one
-    device's within 1e-4 (relative; measured: 1e-7)."""
+    device's within 1e-3 (relative). Measured 1e-7 when every target had
+    ten characters; 1.1e-4 since the shorter `<invalid>` targets of the
+    non-dates make each replica's masked mean differ from the batch's
+    (docs/scaling.md)."""
     result = run_script(tmp_path, EQUIVALENCE, tmp_path)
     assert result["None"]["replicas"] == 1 and result["mirrored"]["replicas"] == 2
     assert result["mirrored"]["val_loss"] == pytest.approx(
-        result["None"]["val_loss"], rel=1e-4
+        result["None"]["val_loss"], rel=1e-3
     )
 
 

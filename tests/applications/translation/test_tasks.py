@@ -291,7 +291,7 @@ def test_config_errors(tmp_path):
         ({"attention": "dot"}, "Received: attention='dot'"),
         ({"decoder": "fast"}, "Received: decoder='fast'"),
         ({"corpus": "wiki"}, "Received: corpus='wiki'"),
-        ({"max_minutes": 0}, "`max_minutes` must be positive"),
+        ({"max_minutes": 0}, "`max_minutes` must be a finite positive number"),
         ({"units": 0}, "`units` must be a positive integer"),
     ):
         with pytest.raises(ValueError, match=match):
@@ -430,3 +430,18 @@ def test_train_flags_include_the_users_splits(capsys):
         main(["translation", "train", "--help"])
     help_text = capsys.readouterr().out
     assert "--validation-pairs" in help_text and "--test-pairs" in help_text
+
+
+def test_a_run_saved_as_a_preset_translates_alike(run, tmp_path):
+    from attention_zoo.presets import save_to_preset
+
+    texts = ["three hundred and two", "forty one"]
+    folder = save_to_preset(tasks.Translator(run), tmp_path / "p", fixed_inputs=texts)
+    expected = tasks.Translator(run)(texts)
+    loaded = tasks.Translator.from_preset(folder)(texts)
+    assert [i["text"] for i in loaded] == [i["text"] for i in expected]
+    assert [i["valid"] for i in loaded] == [True, True]
+    np.testing.assert_allclose(
+        [i["score"] for i in loaded], [i["score"] for i in expected], rtol=1e-5
+    )
+    assert all(i["score"] <= 0 for i in loaded)
