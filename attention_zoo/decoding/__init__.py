@@ -41,6 +41,7 @@ attention.
 from attention_zoo.decoding.beam_search import beam_search
 from attention_zoo.decoding.best import best_hypothesis
 from attention_zoo.decoding.greedy import greedy_search
+from attention_zoo.decoding.memory import decode_memory
 from attention_zoo.decoding.penalties import coverage_penalty, length_penalty
 from attention_zoo.decoding.sampling import sample
 from attention_zoo.decoding.step import StepFunction, make_step_fn
@@ -49,6 +50,7 @@ __all__ = [
     "StepFunction",
     "beam_search",
     "best_hypothesis",
+    "decode_memory",
     "coverage_penalty",
     "greedy_search",
     "length_penalty",

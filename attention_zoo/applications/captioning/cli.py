@@ -6,15 +6,12 @@ import json
 from pathlib import Path
 
 from attention_zoo.applications.captioning.config import TrainConfig
+from attention_zoo.applications.common import decoding_flags
 from attention_zoo.applications.common.cli import (
-    MAX_BEAM_WIDTH,
     add_config_arguments,
-    check_flags,
     config_from_args,
-    integer_range,
     run_task,
 )
-from attention_zoo.applications.common.run_folder import plot_folder, write_plots
 
 
 def add_parser(commands) -> None:
@@ -60,29 +57,22 @@ def add_parser(commands) -> None:
     predict.add_argument("--run", default="runs/captioning")
     predict.add_argument("--beam-width", type=int, default=None, help="1 = greedy")
 
-    plot = tasks.add_parser("plot", help="attention overlay PNGs, one panel per word")
-    plot.add_argument("images", nargs="+", metavar="IMAGE")
-    plot.add_argument("--run", default="runs/captioning")
-    plot.add_argument("--beam-width", type=int, default=None)
-    plot.add_argument(
-        "--output", default=None, help="folder (default: a new RUN/plots/predict-N)"
+    decoding_flags.add_plot_and_export(
+        tasks,
+        "captioning",
+        "images",
+        "IMAGE",
+        (
+            "attention overlay PNGs, one panel per word",
+            "write a SavedModel that captions encoded image bytes",
+        ),
     )
-
-    export = tasks.add_parser(
-        "export", help="write a SavedModel that captions encoded image bytes"
-    )
-    export.add_argument("--run", default="runs/captioning")
-    export.add_argument("--output", required=True, help="SavedModel folder")
-    export.add_argument("--beam-width", type=int, default=None)
 
 
 def run(args, parser) -> int:
     from attention_zoo.applications.captioning import tasks
 
-    beam_width = getattr(args, "beam_width", None)
-    check_flags(
-        parser, [("--beam-width", beam_width, integer_range(1, MAX_BEAM_WIDTH))]
-    )
+    decoding_flags.check_beam_width_flag(parser, args)
 
     def train():
         dataset, images_dir, captions_file = "scenes", None, None
@@ -117,20 +107,10 @@ def run(args, parser) -> int:
         for path, text in tasks.caption(args.run, args.images, args.beam_width):
             print(f"{path}: {text}")
 
-    def plot():
-        output = plot_folder(args.run, args.output, "captioning")
-        for path in write_plots(
-            output,
-            lambda folder: tasks.plot(args.run, args.images, folder, args.beam_width),
-        ):
-            print(path)
-
-    def export():
-        path = tasks.export(args.run, args.output, args.beam_width)
-        print(f"SavedModel written to {path}")
-
     jobs = {"train": train, "evaluate": evaluate, "predict": predict}
-    jobs.update(plot=plot, export=export)
+    jobs.update(
+        decoding_flags.plot_and_export_jobs(tasks, args, "captioning", "images")
+    )
     # RuntimeError: a tfds download that failed; ImportError: a backbone's
     # optional package that is not installed.
     return run_task(

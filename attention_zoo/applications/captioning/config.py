@@ -5,12 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from attention_zoo.applications.common.cli import (
-    MAX_BEAM_WIDTH,
     finite_positive,
     integer_range,
     non_negative,
     positive,
     unit_interval,
+)
+from attention_zoo.applications.common.decoding_flags import (
+    beam_width_field,
+    length_penalty_field,
 )
 from attention_zoo.applications.common.distribute import distribute_field
 
@@ -122,16 +125,7 @@ class TrainConfig:
         },
     )
     patience: int = field(default=3, metadata={"cli": False})
-    beam_width: int = field(
-        default=3, metadata={"check": integer_range(1, MAX_BEAM_WIDTH)}
-    )
-    alpha: float = field(
-        default=0.0,
-        metadata={
-            "flag": "--length-penalty",
-            "check": non_negative,
-            "help": "GNMT alpha",
-        },
-    )
+    beam_width: int = beam_width_field(3)
+    alpha: float = length_penalty_field(0.0)
     seed: int = 0
     distribute: str | None = distribute_field()

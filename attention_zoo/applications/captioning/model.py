@@ -28,7 +28,7 @@ from keras import ops
 
 from attention_zoo.applications.common.compile import compile_function
 from attention_zoo.decoders import ShowAttendTellDecoder
-from attention_zoo.decoding import best_hypothesis, make_step_fn
+from attention_zoo.decoding import decode_memory, make_step_fn
 from attention_zoo.layers import BahdanauAttention
 from attention_zoo.losses import (
     DoublyStochasticAttentionLoss,
@@ -232,17 +232,14 @@ def make_caption_fn(
         memory = projection(features)
         if position is not None:
             memory = position(memory)
-        constants = decoder.get_constants(memory)
-        state = decoder.get_initial_state(memory)
-        start = ops.full((ops.shape(memory)[0],), START_ID, "int32")
-        out = best_hypothesis(
+        out = decode_memory(
             step_fn,
-            state,
-            start,
+            decoder,
+            memory,
+            START_ID,
             END_ID,
             max_length,
             beam_width=beam_width,
-            constants=constants,
             pad_token=PAD_ID,
             alpha=alpha,
         )

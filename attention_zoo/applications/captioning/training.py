@@ -9,6 +9,7 @@ from dataclasses import asdict
 import keras
 import numpy as np
 
+from attention_zoo.applications import common
 from attention_zoo.applications.captioning import model as models
 from attention_zoo.applications.captioning.batches import CaptionBatches
 from attention_zoo.applications.captioning.captions import normalize_caption
@@ -21,24 +22,9 @@ from attention_zoo.applications.captioning.features import (
     image_array,
 )
 from attention_zoo.applications.captioning.predictor import Captioner, plot
-from attention_zoo.applications.common import (
-    StopOnDivergence,
-    check_config,
-    check_max_minutes,
-    check_positive_integers,
-    commit_run,
-    fit_verbosity,
-    history_lists,
-    output_folder,
-    start_staged_run,
-    tensorboard_callbacks,
-    time_budget,
-)
 from attention_zoo.applications.common.distribute import (
-    backup_callbacks,
-    select_distribution,
+    prepare_training,
 )
-from attention_zoo.applications.common.run_folder import training_backup_dir
 from attention_zoo.applications.common.text import WordVocabulary
 
 # The settings that make two runs' frozen-encoder features the same.
@@ -49,8 +35,8 @@ FEATURE_KEY = (
 
 
 def _check_config(config: TrainConfig):
-    check_config(config)
-    check_positive_integers(
+    common.check_config(config)
+    common.check_positive_integers(
         config,
         (
             "units",
@@ -75,7 +61,7 @@ def _check_config(config: TrainConfig):
             "`doubly_stochastic` must be >= 0. Received: "
             f"doubly_stochastic={config.doubly_stochastic}"
         )
-    check_max_minutes(config.max_minutes)
+    common.check_max_minutes(config.max_minutes)
     if config.distribute and config.fine_tune_blocks:
         # The encoder is built, and extracts features, outside the scope.
         raise ValueError(
@@ -137,19 +123,17 @@ def train(
     """
     from attention_zoo.encoders import grid_shape, unfreeze_last_blocks
 
-    verbose = fit_verbosity(verbose)
+    verbose = common.fit_verbosity(verbose)
     _check_config(config)
     # --distribute: fails before anything is written; a worker other than
     # the chief trains into a temporary folder.
-    distribution = select_distribution(config.distribute)
-    distribution.check_batch_size(config.batch_size)
-    output = distribution.worker_output(output)
-    output_folder(output)  # before the data, which can take long
+    distribution, output = prepare_training(config, output)
+    common.output_folder(output)  # before the data, which can take long
     keras.utils.set_random_seed(config.seed)
     start = time.perf_counter()
     train_set, validation_set, test_set = load_dataset(config)
     data_seconds = time.perf_counter() - start
-    run = start_staged_run(output)
+    run = common.start_staged_run(output)
     encoder = build_encoder(config)
     image_size = int(encoder.input_shape[1])
     grid = grid_shape(encoder)
@@ -227,17 +211,7 @@ def train(
             f"{len(validation_set):,} validation, {len(test_set):,} test; "
             f"vocabulary {len(vocabulary)}; backend {keras.backend.backend()}"
         )
-    callbacks = [
-        StopOnDivergence(),
-        keras.callbacks.EarlyStopping(
-            patience=config.patience, restore_best_weights=True
-        ),
-        *tensorboard_callbacks(run / "logs"),
-        *backup_callbacks(training_backup_dir(run)),
-    ]
-    budget = time_budget(config.max_minutes)
-    if budget:
-        callbacks.insert(0, budget)
+    callbacks, budget = common.fit_callbacks(run, config.max_minutes, config.patience)
     start = time.perf_counter()
     with distribution.scope():
         history = trained.fit(
@@ -262,7 +236,7 @@ def train(
         "warmup_steps": warmup_steps,
         "stopped_by_budget": bool(budget and budget.stopped),
         "parameters": caption_model.count_params(),
-        "history": history_lists(history),
+        "history": common.history_lists(history),
     }
     captioner = Captioner(run)
     metrics = {
@@ -271,8 +245,5 @@ def train(
     }
     (run / "metrics.json").write_text(json.dumps(metrics, indent=1))
     plot(run, [i.image for i in test_set[:3]], run / "plots", captioner=captioner)
-    if distribution.is_chief:
-        commit_run(run, output)
-    else:
-        distribution.discard_worker_output(run)
+    distribution.finish(run, output)
     return metrics

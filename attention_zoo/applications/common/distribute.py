@@ -43,6 +43,8 @@ from pathlib import Path
 import keras
 import numpy as np
 
+from attention_zoo.applications.common.run_folder import commit_run
+
 DISTRIBUTIONS = ("mirrored", "multi-worker", "data-parallel")
 BACKENDS = {
     "mirrored": "tensorflow",
@@ -130,6 +132,14 @@ class Distribution:
         """Delete a non-chief worker's folder once its training is over."""
         if not self.is_chief:
             shutil.rmtree(run, ignore_errors=True)
+
+    def finish(self, run, output) -> None:
+        """The end of a training: the chief commits its staged `run` into
+        `output` (`commit_run`); another worker deletes its folder."""
+        if self.is_chief:
+            commit_run(run, output)
+        else:
+            self.discard_worker_output(run)
 
     def for_replicas(self, data):
         """`data` as the engine can split it: unchanged under tf.distribute.
@@ -221,6 +231,16 @@ def check_backend(name: str | None, backend: str | None = None) -> None:
             f"--distribute {name} needs the {ENGINES[BACKENDS[name]]}; {hint}. "
             f"Received: KERAS_BACKEND={backend}"
         )
+
+
+def prepare_training(config, output) -> tuple[Distribution, Path]:
+    """The distribution of `config.distribute` and the folder this process
+    trains into (`Distribution.worker_output`), checked before anything is
+    written: an unfit backend or a batch the replicas do not divide fails
+    here."""
+    distribution = select_distribution(config.distribute)
+    distribution.check_batch_size(config.batch_size)
+    return distribution, distribution.worker_output(output)
 
 
 def select_distribution(name: str | None) -> Distribution:

@@ -100,3 +100,30 @@ class StopOnDivergence(keras.callbacks.Callback):
                 f"{getattr(self, 'epoch', 0) + 1} batch {batch + 1}; try a lower "
                 "--learning-rate"
             )
+
+
+def fit_callbacks(run, max_minutes=None, patience=None, first=(), extra=()):
+    """The callbacks every application's `fit` takes, in their order, and
+    the wall-clock budget among them (None without `max_minutes`).
+
+    The budget (`time_budget(max_minutes)`), `first`, `StopOnDivergence`,
+    early stopping on the validation loss with the best weights restored
+    (when `patience` is given), `extra`, TensorBoard logs in `run/logs`,
+    and `BackupAndRestore` in the staging folder's backup (a killed run
+    resumes from its last epoch).
+    """
+    from attention_zoo.applications.common.distribute import backup_callbacks
+    from attention_zoo.applications.common.run_folder import training_backup_dir
+
+    budget = time_budget(max_minutes)
+    callbacks = [*([budget] if budget else []), *first, StopOnDivergence()]
+    if patience is not None:
+        callbacks.append(
+            keras.callbacks.EarlyStopping(patience=patience, restore_best_weights=True)
+        )
+    callbacks += [
+        *extra,
+        *tensorboard_callbacks(run / "logs"),
+        *backup_callbacks(training_backup_dir(run)),
+    ]
+    return callbacks, budget

@@ -13,7 +13,6 @@ import numpy as np
 from attention_zoo.applications.common import (
     StopOnDivergence,
     check_config,
-    commit_run,
     fit_verbosity,
     history_lists,
     start_staged_run,
@@ -21,7 +20,7 @@ from attention_zoo.applications.common import (
 )
 from attention_zoo.applications.common.distribute import (
     backup_callbacks,
-    select_distribution,
+    prepare_training,
 )
 from attention_zoo.applications.common.run_folder import training_backup_dir
 from attention_zoo.applications.dates import data
@@ -77,9 +76,7 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
         )
     # --distribute: fails before anything is written; a worker other than
     # the chief trains into a temporary folder.
-    distribution = select_distribution(config.distribute)
-    distribution.check_batch_size(config.batch_size)
-    output = distribution.worker_output(output)
+    distribution, output = prepare_training(config, output)
     run = start_staged_run(output)
     (run / "data").mkdir(parents=True, exist_ok=True)
     keras.utils.set_random_seed(config.seed)
@@ -174,10 +171,7 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
     (run / "metrics.json").write_text(json.dumps(metrics, indent=1))
     texts = [e.text for e in test_set[:3]] + EXAMPLE_INPUTS[:1]
     plot(run, texts, run / "plots", normalizer=normalizer)
-    if distribution.is_chief:
-        commit_run(run, output)
-    else:
-        distribution.discard_worker_output(run)
+    distribution.finish(run, output)
     return metrics
 
 

@@ -6,15 +6,12 @@ import json
 import sys
 from pathlib import Path
 
+from attention_zoo.applications.common import decoding_flags
 from attention_zoo.applications.common.cli import (
-    MAX_BEAM_WIDTH,
     add_config_arguments,
-    check_flags,
     config_from_args,
-    integer_range,
     run_task,
 )
-from attention_zoo.applications.common.run_folder import plot_folder, write_plots
 from attention_zoo.applications.translation.config import TrainConfig
 from attention_zoo.applications.translation.lines import FORMATS
 
@@ -89,31 +86,22 @@ def add_parser(commands) -> None:
     translate.add_argument("--run", default="runs/translation")
     translate.add_argument("--beam-width", type=int, default=None, help="1 = greedy")
 
-    plot = tasks.add_parser(
-        "plot", help="attention heatmap PNGs for the given sentences"
+    decoding_flags.add_plot_and_export(
+        tasks,
+        "translation",
+        "texts",
+        "TEXT",
+        (
+            "attention heatmap PNGs for the given sentences",
+            "write a SavedModel that translates raw strings",
+        ),
     )
-    plot.add_argument("texts", nargs="+", metavar="TEXT")
-    plot.add_argument("--run", default="runs/translation")
-    plot.add_argument("--beam-width", type=int, default=None)
-    plot.add_argument(
-        "--output", default=None, help="folder (default: a new RUN/plots/predict-N)"
-    )
-
-    export = tasks.add_parser(
-        "export", help="write a SavedModel that translates raw strings"
-    )
-    export.add_argument("--run", default="runs/translation")
-    export.add_argument("--output", required=True, help="SavedModel folder")
-    export.add_argument("--beam-width", type=int, default=None)
 
 
 def run(args, parser) -> int:
     from attention_zoo.applications.translation import tasks
 
-    beam_width = getattr(args, "beam_width", None)
-    check_flags(
-        parser, [("--beam-width", beam_width, integer_range(1, MAX_BEAM_WIDTH))]
-    )
+    decoding_flags.check_beam_width_flag(parser, args)
 
     def train():
         corpus = (
@@ -190,19 +178,9 @@ def run(args, parser) -> int:
         if flagged:
             print(f"{flagged} line(s) drew a message (above)", file=sys.stderr)
 
-    def plot():
-        output = plot_folder(args.run, args.output, "translation")
-        for path in write_plots(
-            output,
-            lambda folder: tasks.plot(args.run, args.texts, folder, args.beam_width),
-        ):
-            print(path)
-
-    def export():
-        path = tasks.export(args.run, args.output, args.beam_width)
-        print(f"SavedModel written to {path}")
-
     jobs = {"train": train, "evaluate": evaluate, "translate": translate}
-    jobs.update(plot=plot, export=export)
+    jobs.update(
+        decoding_flags.plot_and_export_jobs(tasks, args, "translation", "texts")
+    )
     # RuntimeError: a tensorflow_datasets download that failed.
     return run_task("translation", args.task, jobs[args.task], (RuntimeError,))

@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from attention_zoo.applications.common.cli import (
-    MAX_BEAM_WIDTH,
     finite_positive,
     integer_range,
-    non_negative,
     positive,
     unit_interval,
+)
+from attention_zoo.applications.common.decoding_flags import (
+    beam_width_field,
+    length_penalty_field,
 )
 from attention_zoo.applications.common.distribute import distribute_field
 
@@ -101,16 +103,7 @@ class TrainConfig:
     )
     learning_rate: float = field(default=2e-3, metadata={"check": finite_positive})
     patience: int = field(default=3, metadata={"help": "early stopping"})
-    beam_width: int = field(
-        default=4, metadata={"check": integer_range(1, MAX_BEAM_WIDTH)}
-    )
-    alpha: float = field(
-        default=0.6,
-        metadata={
-            "flag": "--length-penalty",
-            "check": non_negative,
-            "help": "GNMT alpha",
-        },
-    )
+    beam_width: int = beam_width_field(4)
+    alpha: float = length_penalty_field(0.6)
     seed: int = 0
     distribute: str | None = distribute_field()

@@ -30,7 +30,7 @@ from attention_zoo.decoders import (
     FixedContextDecoder,
     ParallelAttentionDecoder,
 )
-from attention_zoo.decoding import best_hypothesis, make_step_fn
+from attention_zoo.decoding import decode_memory, make_step_fn
 from attention_zoo.encoders import BidirectionalRNNEncoder
 from attention_zoo.layers import BahdanauAttention, LuongAttention
 from attention_zoo.losses import MaskedSequenceCrossEntropy
@@ -163,17 +163,16 @@ def make_translate_fn(
         source_ids = ops.cast(source_ids, "int32")
         mask = ops.not_equal(source_ids, PAD_ID)
         memory, states = encoder(source_embedding(source_ids), mask=mask)
-        constants = decoder.get_constants(memory, mask)
-        state = decoder.get_initial_state(memory, mask, initial_state=states)
-        start = ops.full((ops.shape(source_ids)[0],), START_ID, "int32")
-        out = best_hypothesis(
+        out = decode_memory(
             step_fn,
-            state,
-            start,
+            decoder,
+            memory,
+            START_ID,
             END_ID,
             max_length,
+            memory_mask=mask,
+            initial_state=states,
             beam_width=beam_width,
-            constants=constants,
             pad_token=PAD_ID,
             alpha=alpha,
         )

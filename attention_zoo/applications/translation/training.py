@@ -8,24 +8,10 @@ from dataclasses import asdict
 
 import keras
 
-from attention_zoo.applications.common import (
-    StopOnDivergence,
-    check_config,
-    check_max_minutes,
-    check_positive_integers,
-    commit_run,
-    fit_verbosity,
-    history_lists,
-    output_folder,
-    start_staged_run,
-    tensorboard_callbacks,
-    time_budget,
-)
+from attention_zoo.applications import common
 from attention_zoo.applications.common.distribute import (
-    backup_callbacks,
-    select_distribution,
+    prepare_training,
 )
-from attention_zoo.applications.common.run_folder import training_backup_dir
 from attention_zoo.applications.common.text import WordVocabulary
 from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation.batches import BUCKETS, BucketedBatches
@@ -54,7 +40,7 @@ class TokenCounter(keras.callbacks.Callback):
 
 
 def _check_config(config: TrainConfig):
-    check_config(config)
+    common.check_config(config)
     if config.attention not in models.ATTENTIONS:
         raise ValueError(
             f"`attention` must be one of {models.ATTENTIONS}. Received: "
@@ -65,7 +51,7 @@ def _check_config(config: TrainConfig):
             f"`decoder` must be one of {models.DECODERS}. Received: "
             f"decoder={config.decoder!r}"
         )
-    check_positive_integers(
+    common.check_positive_integers(
         config, ("units", "embedding_dim", "batch_size", "epochs", "beam_width")
     )
     for name in ("source_vocab_size", "target_vocab_size"):
@@ -73,7 +59,7 @@ def _check_config(config: TrainConfig):
             raise ValueError(
                 f"`{name}` must be at least 5. Received: {getattr(config, name)}"
             )
-    check_max_minutes(config.max_minutes)
+    common.check_max_minutes(config.max_minutes)
 
 
 def build_model(config: TrainConfig, source_vocab_size: int, target_vocab_size: int):
@@ -94,16 +80,14 @@ def build_model(config: TrainConfig, source_vocab_size: int, target_vocab_size: 
 
 def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
     """Load the corpus, fit the model, save the run folder, evaluate it."""
-    verbose = fit_verbosity(verbose)
+    verbose = common.fit_verbosity(verbose)
     _check_config(config)
     # --distribute: fails before anything is written; a worker other than
     # the chief trains into a temporary folder.
-    distribution = select_distribution(config.distribute)
-    distribution.check_batch_size(config.batch_size)
-    output = distribution.worker_output(output)
-    output_folder(output)  # before the corpus, which can take long
+    distribution, output = prepare_training(config, output)
+    common.output_folder(output)  # before the corpus, which can take long
     train_set, validation_set, test_set = load_corpus(config)
-    run = start_staged_run(output)
+    run = common.start_staged_run(output)
     keras.utils.set_random_seed(config.seed)
     source_vocabulary = WordVocabulary.from_texts(
         [p.source for p in train_set], config.source_vocab_size
@@ -145,21 +129,17 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
             f"backend {keras.backend.backend()}"
         )
     counter = TokenCounter(train_batches)
-    callbacks = [
-        counter,
-        StopOnDivergence(),
-        keras.callbacks.EarlyStopping(
-            patience=config.patience, restore_best_weights=True
-        ),
-        keras.callbacks.ModelCheckpoint(
-            str(run / "checkpoints" / "best.keras"), save_best_only=True
-        ),
-        *tensorboard_callbacks(run / "logs"),
-        *backup_callbacks(training_backup_dir(run)),
-    ]
-    budget = time_budget(config.max_minutes)
-    if budget:
-        callbacks.insert(0, budget)
+    callbacks, budget = common.fit_callbacks(
+        run,
+        config.max_minutes,
+        config.patience,
+        first=[counter],
+        extra=[
+            keras.callbacks.ModelCheckpoint(
+                str(run / "checkpoints" / "best.keras"), save_best_only=True
+            )
+        ],
+    )
     (run / "checkpoints").mkdir(exist_ok=True)
     start = time.perf_counter()
     with distribution.scope():
@@ -182,14 +162,11 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
         "target_tokens": counter.tokens,
         "target_tokens_per_second": round(counter.tokens / seconds, 1),
         "parameters": model.count_params(),
-        "history": history_lists(history),
+        "history": common.history_lists(history),
     }
     translator = Translator(run)
     metrics = {"training": training, "test": evaluate_pairs(translator, test_set)}
     (run / "metrics.json").write_text(json.dumps(metrics, indent=1))
     plot(run, [p.source for p in test_set[:3]], run / "plots", translator=translator)
-    if distribution.is_chief:
-        commit_run(run, output)
-    else:
-        distribution.discard_worker_output(run)
+    distribution.finish(run, output)
     return metrics

@@ -1,0 +1,61 @@
+"""Decode a batch of memories with a step decoder, through its protocol."""
+
+from __future__ import annotations
+
+from keras import ops
+
+from attention_zoo.decoding.best import best_hypothesis
+
+
+def decode_memory(
+    step_fn,
+    decoder,
+    memory,
+    start_token: int,
+    end_token: int,
+    max_length: int,
+    memory_mask=None,
+    initial_state=None,
+    beam_width: int = 1,
+    pad_token: int = 0,
+    alpha: float = 0.0,
+):
+    """The best output sequence for each memory of the batch.
+
+    The decoder's constants and initial state come from its step-decoder
+    protocol (`get_constants`, `get_initial_state`), once per memory; then
+    `best_hypothesis` runs greedy search (`beam_width=1`) or beam search.
+
+    Args:
+        step_fn: `make_step_fn(decoder, embedding, output_layer)`, or a
+            `StepFunction` wrapping it.
+        decoder: the step decoder `step_fn` runs.
+        memory: `(B, Tx, D)`, the encoder's output.
+        start_token: the token every sequence starts from.
+        end_token: as in `greedy_search`.
+        max_length: as in `greedy_search`.
+        memory_mask: `(B, Tx)` bool, or None.
+        initial_state: the decoder's `initial_state` argument (e.g. the
+            encoder's final states), or None.
+        beam_width: 1 for greedy search, more for beam search.
+        pad_token: as in `greedy_search`.
+        alpha: beam search's length penalty.
+
+    Returns:
+        `best_hypothesis`'s dict: `tokens` `(B, T)`, `scores`, `lengths`,
+        `attention` `(B, T, Tx)`.
+    """
+    constants = decoder.get_constants(memory, memory_mask)
+    state = decoder.get_initial_state(memory, memory_mask, initial_state=initial_state)
+    start = ops.full((ops.shape(memory)[0],), start_token, "int32")
+    return best_hypothesis(
+        step_fn,
+        state,
+        start,
+        end_token,
+        max_length,
+        beam_width=beam_width,
+        constants=constants,
+        pad_token=pad_token,
+        alpha=alpha,
+    )
