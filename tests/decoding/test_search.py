@@ -9,6 +9,7 @@ from attention_zoo.decoding import (
     beam_search,
     best_hypothesis,
     coverage_penalty,
+    decode_memory,
     greedy_search,
     length_penalty,
     make_step_fn,
@@ -548,3 +549,26 @@ def test_sample_inside_jax_jit_draws_afresh_from_a_key_argument():
     others = [to_numpy(draw(jax.random.PRNGKey(n))) for n in range(1, 6)]
     np.testing.assert_array_equal(to_numpy(first), to_numpy(again))
     assert any((o != to_numpy(first)).any() for o in others)
+
+
+@pytest.mark.parametrize("beam_width", [1, 3])
+def test_decode_memory_is_best_hypothesis_on_the_protocols_constants(beam_width):
+    model = ToyModel(seed=2)
+    state, constants, start = model.inputs()
+    expected = best_hypothesis(
+        model.step_fn, state, start, END, MAX_LENGTH, beam_width, constants, PAD
+    )
+    got = decode_memory(
+        model.step_fn,
+        model.decoder,
+        model.memory,
+        START,
+        END,
+        MAX_LENGTH,
+        memory_mask=model.memory_mask,
+        beam_width=beam_width,
+        pad_token=PAD,
+    )
+    assert set(got) == set(expected)
+    for key in expected:
+        np.testing.assert_allclose(to_numpy(got[key]), to_numpy(expected[key]))
