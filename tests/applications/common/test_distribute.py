@@ -240,9 +240,6 @@ from attention_zoo.applications.dates import tasks
 config = tasks.TrainConfig(epochs=1, n_train=256, n_validation=32, n_test=8,
                            batch_size=64, distribute="data-parallel")
 metrics = tasks.train(sys.argv[1], config, verbose=0)
-if not weights:
-    model = keras.saving.load_model(f"{sys.argv[1]}/model.keras")
-    weights.extend(float(np.abs(w).sum()) for w in model.get_weights())
 print(json.dumps({"val_loss": metrics["training"]["history"]["val_loss"][-1],
                   "replicas": metrics["training"]["replicas"]}))
 """
