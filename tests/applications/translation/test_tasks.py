@@ -445,3 +445,32 @@ def test_a_run_saved_as_a_preset_translates_alike(run, tmp_path):
         [i["score"] for i in loaded], [i["score"] for i in expected], rtol=1e-5
     )
     assert all(i["score"] <= 0 for i in loaded)
+
+
+LOAD_BYTES = """
+import json, sys
+import tensorflow as tf
+loaded = tf.saved_model.load(sys.argv[1])
+raw = [bytes.fromhex(h) for h in json.load(open(sys.argv[2]))]
+out = loaded.signatures["serving_default"](text=tf.constant(raw))
+print(json.dumps({"text": [t.decode() for t in out["text"].numpy()]}))
+"""
+
+
+def test_saved_model_agrees_with_python_on_any_bytes(run, tmp_path):
+    # NUL, invalid and truncated UTF-8, control characters: the SavedModel
+    # reads them as Python reads `raw.decode("utf-8", "replace")`.
+    raw = [
+        b"forty\x00two",
+        b"one \xff hundred",
+        b"TWO\x01 three",
+        b"\xe2\x82 nine",
+        b"\x00",
+        b"seven\xc0\xaf",
+    ]
+    tasks.export(run, tmp_path / "saved")
+    (tmp_path / "raw.json").write_text(json.dumps([r.hex() for r in raw]))
+    got = run_json_script(tmp_path, LOAD_BYTES, tmp_path / "saved", "raw.json")
+    texts = [r.decode("utf-8", "replace") for r in raw]
+    expected, _ = tasks.Translator(run).translate(texts, batch_size=len(texts))
+    assert got["text"] == expected
