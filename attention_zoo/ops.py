@@ -113,6 +113,37 @@ def masked_softmax(scores, mask=None, axis: int = -1):
     return ops.cast(weights, dtype)
 
 
+def dot_scores(query, key):
+    """`query @ key^T`: `(B, Tq, D)` and `(B, Tv, D)` give `(B, Tq, Tv)`, never NaN
+    from an overflow.
+
+    The terms of a float32 dot product of finite inputs around 1e20
+    overflow; terms of both signs then add `+inf` and `-inf`, which some
+    kernels make NaN (PyTorch's on CPU) and others keep infinite. Each row is
+    scaled by its largest magnitude first, so every term stays finite, and
+    the scales are multiplied back: a score past the dtype's range comes out
+    as `+inf` or `-inf` (which `masked_softmax` reads as the largest or
+    lowest finite score), never NaN. A NaN input still gives NaN.
+
+    Example:
+
+    >>> import numpy as np
+    >>> q = np.array([[[1e20, -1e20]]], "float32")
+    >>> k = np.array([[[1e20, 1e20], [1e20, -1e20]]], "float32")
+    >>> keras.ops.convert_to_numpy(dot_scores(q, k)).tolist()
+    [[[0.0, inf]]]
+    """
+    # `initial` lets an empty tensor (no query step or no key) through.
+    q_scale = ops.max(ops.abs(query), axis=-1, keepdims=True, initial=0.0)
+    k_scale = ops.max(ops.abs(key), axis=-1, keepdims=True, initial=0.0)
+    q_scale = ops.where(q_scale > 0, q_scale, ops.ones_like(q_scale))
+    k_scale = ops.where(k_scale > 0, k_scale, ops.ones_like(k_scale))
+    unit = ops.matmul(query / q_scale, ops.transpose(key / k_scale, (0, 2, 1)))
+    scale = q_scale * ops.transpose(k_scale, (0, 2, 1))  # (B, Tq, Tv), may be inf
+    # A zero score times an infinite scale would be NaN: it is zero.
+    return ops.where(ops.equal(unit, 0), ops.zeros_like(unit), unit * scale)
+
+
 def sequence_mask(lengths, maxlen: int):
     """Boolean mask `(batch, maxlen)` that is `True` before each length.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import keras
 from keras import ops
 
+from attention_zoo import ops as zoo_ops
 from attention_zoo._checks import checked_bool, is_int, optional_int
 from attention_zoo._keras_compat import in_symbolic_scope
 from attention_zoo.layers.base_attention import BaseAttention, clone_initializer
@@ -179,7 +180,7 @@ class LuongAttention(BaseAttention):
                 # float32, which the softmax uses anyway.
                 query = ops.cast(query, "float32")
                 projected_key = ops.cast(projected_key, "float32")
-            scores = ops.matmul(query, ops.transpose(projected_key, (0, 2, 1)))
+            scores = zoo_ops.dot_scores(query, projected_key)
         elif mode == "concat":
             # expand_dims rather than new-axis slices: see BahdanauAttention.
             features = ops.tanh(
