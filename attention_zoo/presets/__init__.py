@@ -10,7 +10,12 @@ spirit: a folder holding
     metadata.json        versions, parameters, training command and seed,
                          data signature, date, test metrics, and the outputs
                          on a few fixed inputs recorded at build time
+    examples/            the fixed inputs that are files (images)
+    test_slice.json      the first examples of the run's test split
     README.md            the model card
+
+A model the predictor rebuilds exactly from weights the package ships (the
+captioner's frozen EfficientNet-Lite0 encoder) is not stored again.
 
 The presets of the package are the folders beside this file; any folder of
 that form (one written by `save_to_preset`) loads the same way. Nothing here
@@ -84,6 +89,18 @@ def read_metadata(name_or_folder) -> dict:
     return json.loads((folder / "metadata.json").read_text(encoding="utf-8"))
 
 
+def fixed_inputs(name_or_folder) -> list:
+    """The inputs whose outputs the preset's metadata records, files
+    (`examples/...`) as paths in the preset folder."""
+    folder = preset_folder(name_or_folder)
+    return [
+        folder / item["input"]
+        if isinstance(item["input"], str) and item["input"].startswith("examples/")
+        else item["input"]
+        for item in read_metadata(folder)["fixed_outputs"]
+    ]
+
+
 def load_preset(name_or_folder):
     """The predictor of a preset (`Normalizer`, `Translator`, `Captioner`, ...).
 
@@ -98,6 +115,7 @@ def load_preset(name_or_folder):
 
 __all__ = [
     "PRESETS_DIR",
+    "fixed_inputs",
     "list_presets",
     "load_preset",
     "preset_folder",

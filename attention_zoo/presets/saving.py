@@ -61,8 +61,10 @@ def save_to_preset(
     """Writes the preset folder of a trained run.
 
     The run's configuration and assets (the predictor's `required_files`
-    and those of its `optional_files` the run holds) are copied, each `.keras` model of
-    the run becomes `NAME.json` + `NAME.weights.h5`, and `metadata.json`
+    and those of its `optional_files` the run holds) are copied, each
+    `.keras` model of the run becomes `NAME.json` + `NAME.weights.h5`
+    (except those the predictor rebuilds from weights that ship with the
+    package, `RunPredictor.rebuilt_models`), and `metadata.json`
     records the versions, the parameter count, the training command and
     seed, the data signature, today's date, the metrics and the predictor's
     outputs on `fixed_inputs` (what the preset tests compare against). The
@@ -80,7 +82,9 @@ def save_to_preset(
         seed: its seed.
         metrics: test metrics for the card (default: the run's
             `metrics.json` top-level numbers).
-        fixed_inputs: a few inputs whose outputs are recorded.
+        fixed_inputs: a few inputs whose outputs are recorded: texts, or
+            image files (`pathlib.Path`), copied into the preset's
+            `examples/`.
         card: the model card's sections: `intended_use`, `data_and_licence`,
             `limitations` (text), `reproduce` (a command).
         float16: store floating-point weights in half precision.
@@ -97,17 +101,21 @@ def save_to_preset(
     staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=parent))
     try:
         parameters = 0
+        rebuilt = predictor.rebuilt_models()
         for name in predictor.required_files:
             if name.endswith(".keras"):
                 model = predictor.load_model(name)
                 parameters += model.count_params()
-                write_model(model, staging, name, float16=float16)
+                if name not in rebuilt:
+                    write_model(model, staging, name, float16=float16)
             else:
                 shutil.copy2(run_dir / name, staging / name)
         for name in getattr(predictor, "optional_files", ()):
             if (run_dir / name).is_file():
                 shutil.copy2(run_dir / name, staging / name)
-        outputs = predictor.predict_items(list(fixed_inputs)) if fixed_inputs else []
+        inputs = list(fixed_inputs or [])
+        recorded = [_ship_example(i, staging) for i in inputs]
+        outputs = predictor.predict_items(inputs) if inputs else []
         cls = type(predictor)
         metadata = {
             "name": folder.name,
@@ -119,6 +127,7 @@ def save_to_preset(
             "backend": keras.backend.backend(),
             "parameters": parameters,
             "weights_dtype": "float16" if float16 else "float32",
+            "rebuilt_models": sorted(rebuilt),
             "training_command": training_command,
             "seed": seed,
             "data_signature": data_signature(run_dir),
@@ -126,7 +135,9 @@ def save_to_preset(
             "metrics": metrics,
             "card": card or {},
             "fixed_outputs": [
-                {k: v for k, v in item.items() if k != "attention"} for item in outputs
+                {"input": shown}
+                | {k: v for k, v in item.items() if k not in ("attention", "input")}
+                for shown, item in zip(recorded, outputs)
             ],
         }
         (staging / "metadata.json").write_text(
@@ -146,6 +157,18 @@ def save_to_preset(
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return folder
+
+
+def _ship_example(value, staging: Path):
+    """A fixed input as `metadata.json` records it: a text as itself, a file
+    (an image) copied to `examples/` and named by its path in the preset
+    (`attention_zoo.presets.fixed_inputs` resolves it)."""
+    if not isinstance(value, os.PathLike):
+        return value
+    examples = staging / "examples"
+    examples.mkdir(exist_ok=True)
+    shutil.copy2(value, examples / Path(value).name)
+    return f"examples/{Path(value).name}"
 
 
 def _run_metrics(run_dir: Path) -> dict:

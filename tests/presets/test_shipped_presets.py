@@ -2,7 +2,13 @@
 
 import pytest
 
-from attention_zoo.presets import PRESETS_DIR, list_presets, load_preset, read_metadata
+from attention_zoo.presets import (
+    PRESETS_DIR,
+    fixed_inputs,
+    list_presets,
+    load_preset,
+    read_metadata,
+)
 from attention_zoo.presets.saving import model_card
 from attention_zoo.presets.slices import score_slice
 
@@ -21,7 +27,7 @@ def test_shipped_preset_matches_its_build(name):
     predictor = load_preset(name)
     assert predictor.app == metadata["app"]
     fixed = metadata["fixed_outputs"]
-    outputs = predictor([item["input"] for item in fixed])
+    outputs = predictor(fixed_inputs(name))
     assert [o["text"] for o in outputs] == [item["text"] for item in fixed]
     assert [o["valid"] for o in outputs] == [item["valid"] for item in fixed]
     models = [

@@ -6,12 +6,18 @@ import json
 from pathlib import Path
 
 from attention_zoo.applications.captioning.config import TrainConfig
-from attention_zoo.applications.common import decoding_flags
+from attention_zoo.applications.common import decoding_flags, model_tasks
 from attention_zoo.applications.common.cli import (
     add_config_arguments,
     config_from_args,
     run_task,
 )
+from attention_zoo.applications.common.preset_flags import (
+    add_model_arguments,
+    model_folder,
+)
+
+DEFAULT_PRESET = "shapes"
 
 
 def add_parser(commands) -> None:
@@ -54,10 +60,10 @@ def add_parser(commands) -> None:
 
     predict = tasks.add_parser("predict", help="caption image files")
     predict.add_argument("images", nargs="+", metavar="IMAGE")
-    predict.add_argument("--run", default="runs/captioning")
+    add_model_arguments(predict, "captioning", DEFAULT_PRESET)
     predict.add_argument("--beam-width", type=int, default=None, help="1 = greedy")
 
-    decoding_flags.add_plot_and_export(
+    model_tasks.add_plot_and_export(
         tasks,
         "captioning",
         "images",
@@ -66,6 +72,7 @@ def add_parser(commands) -> None:
             "attention overlay PNGs, one panel per word",
             "write a SavedModel that captions encoded image bytes",
         ),
+        DEFAULT_PRESET,
     )
 
 
@@ -104,12 +111,15 @@ def run(args, parser) -> int:
         print(tasks.format_metrics(metrics))
 
     def predict():
-        for path, text in tasks.caption(args.run, args.images, args.beam_width):
+        run = model_folder(args, "captioning", "predict", DEFAULT_PRESET)
+        for path, text in tasks.caption(run, args.images, args.beam_width):
             print(f"{path}: {text}")
 
     jobs = {"train": train, "evaluate": evaluate, "predict": predict}
     jobs.update(
-        decoding_flags.plot_and_export_jobs(tasks, args, "captioning", "images")
+        model_tasks.plot_and_export_jobs(
+            tasks, args, "captioning", "images", DEFAULT_PRESET
+        )
     )
     # RuntimeError: a tfds download that failed; ImportError: a backbone's
     # optional package that is not installed.

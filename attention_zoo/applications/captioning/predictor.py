@@ -11,6 +11,7 @@ that element and captions the rest).
 
 from __future__ import annotations
 
+from dataclasses import fields
 from pathlib import Path
 
 import keras
@@ -18,7 +19,8 @@ import numpy as np
 
 from attention_zoo import image_codec
 from attention_zoo.applications.captioning import model as models
-from attention_zoo.applications.captioning.features import image_array
+from attention_zoo.applications.captioning.config import TrainConfig
+from attention_zoo.applications.captioning.features import build_encoder, image_array
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
 from attention_zoo.applications.common.text import WordVocabulary
 
@@ -40,6 +42,22 @@ class Captioner(RunPredictor):
         self.grid_shape = tuple(self.config["grid_shape"])
         self.max_length = int(self.config["max_caption_length"])
         self.beam_width = beam_width or self.config["beam_width"]
+
+    def rebuilt_models(self) -> dict:
+        """The encoder, when it is the frozen EfficientNet-Lite0 with the
+        ImageNet weights the package reads offline: a preset stores only the
+        decoder's weights."""
+        config = self.config
+        frozen = not config.get("fine_tune_blocks")
+        offline = config.get("backbone") == "efficientnet_lite0" and (
+            str(config.get("weights")).lower() == "imagenet"
+        )
+        if not (frozen and offline):
+            return {}
+        settings = {
+            f.name: config[f.name] for f in fields(TrainConfig) if f.name in config
+        }
+        return {"encoder.keras": lambda: build_encoder(TrainConfig(**settings))}
 
     def encode_fn(self):
         """The compiled encoder: images `(B, S, S, 3)` to features `(B, L, C)`."""

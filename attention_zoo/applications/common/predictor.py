@@ -69,16 +69,27 @@ class RunPredictor:
     def __init__(self, run_dir):
         assets = [f for f in self.required_files if not f.endswith(".keras")]
         self.run_dir = check_run_folder(run_dir, self.app, assets)
+        config = self.run_dir / "config.json"
+        self.config = RunConfig(read_json(config), config)
         models = [f for f in self.required_files if f.endswith(".keras")]
-        missing = [f for f in models if not has_model(self.run_dir, f)]
+        missing = [
+            f
+            for f in models
+            if not has_model(self.run_dir, f) and f not in self.rebuilt_models()
+        ]
         if missing:
             raise FileNotFoundError(
                 f"{self.run_dir} is not a run folder of `attention-zoo "
                 f"{self.app} train` (no {', '.join(missing)})"
             )
-        config = self.run_dir / "config.json"
-        self.config = RunConfig(read_json(config), config)
         self._fns = {}
+
+    def rebuilt_models(self) -> dict:
+        """Hook: `{file name: builder}` of the models this run's
+        configuration rebuilds exactly from weights that ship with the
+        package (a frozen pretrained encoder); a preset does not store them
+        and `load_model` builds them when the folder lacks the file."""
+        return {}
 
     @classmethod
     def from_preset(cls, preset):
@@ -120,6 +131,8 @@ class RunPredictor:
         path = self.run_dir / name
         if path.exists():
             model = load_run_model(path)
+        elif not has_model(self.run_dir, name) and name in self.rebuilt_models():
+            model = self.rebuilt_models()[name]()
         else:
             with reading(self.run_dir / preset_model_files(name)[0]):
                 model = read_model(self.run_dir, name)

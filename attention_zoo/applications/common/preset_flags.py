@@ -48,3 +48,16 @@ def model_folder(args, app: str, task: str, default_preset: str | None) -> Path:
 def is_preset(folder) -> bool:
     """Whether `folder` is a preset (its `metadata.json` says so)."""
     return (Path(folder) / "metadata.json").is_file()
+
+
+def preset_plot_folder(run, output, app: str) -> Path:
+    """`run_folder.plot_folder`, refusing to write into a preset without
+    `output` (a shipped preset's folder is part of the installed package)."""
+    from attention_zoo.applications.common.run_folder import plot_folder
+
+    if output is None and is_preset(run):
+        raise ValueError(
+            "plot needs --output with a preset (its folder is part of the "
+            f"installed package). Received: {run}"
+        )
+    return plot_folder(run, output, app)

@@ -10,12 +10,14 @@ from attention_zoo.applications.common.cli import (
     config_from_args,
     run_task,
 )
+from attention_zoo.applications.common.model_tasks import (
+    add_plot_and_export,
+    plot_and_export_jobs,
+)
 from attention_zoo.applications.common.preset_flags import (
     add_model_arguments,
-    is_preset,
     model_folder,
 )
-from attention_zoo.applications.common.run_folder import plot_folder, write_plots
 from attention_zoo.applications.dates.config import TrainConfig
 
 DEFAULT_PRESET = "dates_multilingual"
@@ -47,21 +49,18 @@ def add_parser(commands) -> None:
     predict.add_argument("texts", nargs="+", metavar="TEXT")
     add_model_arguments(predict, "dates", DEFAULT_PRESET)
 
-    plot = tasks.add_parser("plot", help="attention heatmap PNGs for the given dates")
-    plot.add_argument("texts", nargs="+", metavar="TEXT")
-    add_model_arguments(plot, "dates", DEFAULT_PRESET)
-    plot.add_argument(
-        "--output",
-        default=None,
-        help="folder for the PNGs (default: a new RUN/plots/predict-N; "
-        "required with a preset)",
+    add_plot_and_export(
+        tasks,
+        "dates",
+        "texts",
+        "TEXT",
+        (
+            "attention heatmap PNGs for the given dates",
+            "write a SavedModel that serves raw strings",
+        ),
+        DEFAULT_PRESET,
+        beam_width=False,
     )
-
-    export = tasks.add_parser(
-        "export", help="write a SavedModel that serves raw strings"
-    )
-    add_model_arguments(export, "dates", DEFAULT_PRESET)
-    export.add_argument("--output", required=True, help="SavedModel folder")
 
 
 def run(args, parser) -> int:
@@ -93,23 +92,6 @@ def run(args, parser) -> int:
                 )
             print(f"{p.text!r} -> {answer}   [{'; '.join(notes)}]")
 
-    def plot():
-        run = model()
-        if is_preset(run) and args.output is None:
-            raise ValueError(
-                "plot needs --output with a preset (its folder is part of the "
-                f"installed package). Received: {run}"
-            )
-        output = plot_folder(run, args.output, "dates")
-        for path in write_plots(
-            output, lambda folder: tasks.plot(run, args.texts, folder)
-        ):
-            print(path)
-
-    def export():
-        path = tasks.export(model(), args.output)
-        print(f"SavedModel written to {path}")
-
     jobs = {"train": train, "evaluate": evaluate, "predict": predict}
-    jobs.update(plot=plot, export=export)
+    jobs.update(plot_and_export_jobs(tasks, args, "dates", "texts", DEFAULT_PRESET))
     return run_task("dates", args.task, jobs[args.task])

@@ -6,14 +6,20 @@ import json
 import sys
 from pathlib import Path
 
-from attention_zoo.applications.common import decoding_flags
+from attention_zoo.applications.common import decoding_flags, model_tasks
 from attention_zoo.applications.common.cli import (
     add_config_arguments,
     config_from_args,
     run_task,
 )
+from attention_zoo.applications.common.preset_flags import (
+    add_model_arguments,
+    model_folder,
+)
 from attention_zoo.applications.translation.config import TrainConfig
 from attention_zoo.applications.translation.lines import FORMATS
+
+DEFAULT_PRESET = "bible_en_es"
 
 
 def add_parser(commands) -> None:
@@ -83,10 +89,10 @@ def add_parser(commands) -> None:
         help="the model's lower-cased tokens: no unknown-word replacement, "
         "truecasing or detokenization",
     )
-    translate.add_argument("--run", default="runs/translation")
+    add_model_arguments(translate, "translation", DEFAULT_PRESET)
     translate.add_argument("--beam-width", type=int, default=None, help="1 = greedy")
 
-    decoding_flags.add_plot_and_export(
+    model_tasks.add_plot_and_export(
         tasks,
         "translation",
         "texts",
@@ -95,6 +101,7 @@ def add_parser(commands) -> None:
             "attention heatmap PNGs for the given sentences",
             "write a SavedModel that translates raw strings",
         ),
+        DEFAULT_PRESET,
     )
 
 
@@ -138,8 +145,9 @@ def run(args, parser) -> int:
         if (args.input is not None or stdin) and args.texts and args.texts != ["-"]:
             parser.error("give TEXT arguments or --input, not both")
         raw = dict(unk_replace=False, truecase=False, detokenize=False)
+        run = model_folder(args, "translation", "translate", DEFAULT_PRESET)
         translator = tasks.Translator(
-            args.run, beam_width=args.beam_width, **(raw if args.tokens else {})
+            run, beam_width=args.beam_width, **(raw if args.tokens else {})
         )
         if (
             args.input is None
@@ -148,7 +156,7 @@ def run(args, parser) -> int:
             and not (args.output)
         ):
             for text, translation, unknown in tasks.translate(
-                args.run, args.texts, args.beam_width, translator=translator
+                run, args.texts, args.beam_width, translator=translator
             ):
                 suffix = (
                     f"   [unknown words read as <unk>: {unknown}]" if unknown else ""
@@ -180,7 +188,9 @@ def run(args, parser) -> int:
 
     jobs = {"train": train, "evaluate": evaluate, "translate": translate}
     jobs.update(
-        decoding_flags.plot_and_export_jobs(tasks, args, "translation", "texts")
+        model_tasks.plot_and_export_jobs(
+            tasks, args, "translation", "texts", DEFAULT_PRESET
+        )
     )
     # RuntimeError: a tensorflow_datasets download that failed.
     return run_task("translation", args.task, jobs[args.task], (RuntimeError,))

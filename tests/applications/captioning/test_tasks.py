@@ -403,3 +403,29 @@ def test_a_run_saved_as_a_preset_captions_alike(run, tmp_path):
     assert loaded["text"] == expected[0]["text"]
     assert loaded["valid"] == bool(loaded["text"]) and loaded["score"] <= 0
     np.testing.assert_allclose(loaded["score"], expected[0]["score"], rtol=1e-5)
+
+
+def test_a_preset_rebuilds_the_frozen_imagenet_encoder_instead_of_storing_it(
+    tmp_path,
+):
+    run = tmp_path / "run"
+    tasks.train(run, tiny_config(weights="imagenet", epochs=1), verbose=0)
+    folder = tmp_path / "p"
+    scene = generate_scenes(1, seed=7, image_size=64)[0]
+    from attention_zoo.presets import read_metadata, save_to_preset
+
+    save_to_preset(tasks.Captioner(run), folder)
+    names = {p.name for p in folder.iterdir()}
+    assert "model.weights.h5" in names and not names & {
+        "encoder.json",
+        "encoder.weights.h5",
+        "encoder.keras",
+    }
+    assert read_metadata(folder)["rebuilt_models"] == ["encoder.keras"]
+    expected = tasks.Captioner(run)(scene.image)[0]
+    loaded = tasks.Captioner.from_preset(folder)
+    assert loaded.encoder.count_params() == tasks.Captioner(run).encoder.count_params()
+    (item,) = loaded(scene.image)
+    assert item["text"] == expected["text"]
+    np.testing.assert_allclose(item["score"], expected["score"], rtol=1e-6)
+    np.testing.assert_allclose(item["attention"], expected["attention"], atol=1e-6)
