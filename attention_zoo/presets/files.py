@@ -7,6 +7,7 @@ weights can be stored in float16 and read by anything that reads HDF5.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import keras
@@ -30,27 +31,40 @@ def has_model(folder, name: str) -> bool:
 def write_model(model: keras.Model, folder, name: str, float16: bool = False):
     """Writes `model` as the preset files of `name` into `folder`.
 
+    Only the architecture and its own weights are stored: a compiled
+    model's `save_weights` also writes its optimizer's slots (twice the
+    weights again for Adam), and its JSON carries the compile settings,
+    which build an optimizer when read; a preset predicts, it does not
+    train.
     With `float16`, floating-point weights are stored in half precision
     (the model's variables keep their dtype when the file is read back).
     """
     folder = Path(folder)
     architecture, weights = preset_model_files(name)
-    (folder / architecture).write_text(model.to_json(), encoding="utf-8")
-    if not float16:
-        model.save_weights(folder / weights)
-        return
-    originals = [v.numpy() for v in model.weights]
-    try:
-        for variable, value in zip(model.weights, originals):
-            if np.issubdtype(value.dtype, np.floating):
-                # Round to half precision so the stored file holds the values
-                # a float16 copy reads back.
-                variable.assign(value.astype("float16").astype(value.dtype))
-        model.save_weights(folder / weights)
-    finally:
-        for variable, value in zip(model.weights, originals):
-            variable.assign(value)
-    _to_float16(folder / weights)
+    text = _architecture(model.to_json())
+    (folder / architecture).write_text(text, encoding="utf-8")
+    bare = keras.models.model_from_json(text)
+    values = model.get_weights()
+    if float16:
+        # Round to half precision so the stored file holds the values a
+        # float16 copy reads back.
+        values = [
+            v.astype("float16").astype(v.dtype)
+            if np.issubdtype(v.dtype, np.floating)
+            else v
+            for v in values
+        ]
+    bare.set_weights(values)
+    bare.save_weights(folder / weights)
+    if float16:
+        _to_float16(folder / weights)
+
+
+def _architecture(text: str) -> str:
+    """A model's JSON without its `compile_config`."""
+    config = json.loads(text)
+    config.pop("compile_config", None)
+    return json.dumps(config)
 
 
 def _to_float16(path):
@@ -84,7 +98,7 @@ def read_model(folder, name: str) -> keras.Model:
     architecture, weights = preset_model_files(name)
     try:
         model = keras.models.model_from_json(
-            (folder / architecture).read_text(encoding="utf-8")
+            _architecture((folder / architecture).read_text(encoding="utf-8"))
         )
     except (ValueError, TypeError, KeyError) as error:
         raise ValueError(

@@ -172,11 +172,24 @@ def _ship_example(value, staging: Path):
 
 
 def _run_metrics(run_dir: Path) -> dict:
+    """The numbers of the run's test evaluation (`metrics.json`): the
+    top-level ones, and each decoding's scores as `"beam4 bleu"`, ...;
+    speeds (they measure the machine) and settings (`alpha`) are left out."""
     path = run_dir / "metrics.json"
     if not path.is_file():
         return {}
     metrics = json.loads(path.read_text())
-    return {k: v for k, v in metrics.items() if isinstance(v, (int, float))}
+    test = metrics.get("test", metrics)
+    flat = {k: v for k, v in test.items() if _is_number(v)}
+    for decoding in (k for k in test if k == "greedy" or k.startswith("beam")):
+        for key, value in test[decoding].items():
+            if _is_number(value) and not key.endswith("per_second") and key != "alpha":
+                flat[f"{decoding} {key}"] = value
+    return flat
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def model_card(metadata: dict) -> str:

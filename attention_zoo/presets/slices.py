@@ -22,7 +22,7 @@ from pathlib import Path
 SLICE_FILE = "test_slice.json"
 # Sized so that re-scoring a slice takes seconds on every backend's CPU
 # decoding, while a wrong weight or asset still moves its score.
-SLICE_SIZES = {"dates": 300, "translation": 100, "captioning": 60}
+SLICE_SIZES = {"dates": 300, "translation": 100, "captioning": 40}
 
 
 def write_slice(app: str, run_dir, path, size: int | None = None) -> None:
