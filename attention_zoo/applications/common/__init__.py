@@ -14,7 +14,8 @@ returns outputs and attention) and these hooks into the skeleton:
    that runs its `compiled` function through `run_batches`.
 3. `train(output, config, verbose)`: check the config (`check_config`),
    train into a staging folder (`start_staged_run`), write `config.json`
-   and the vocabulary, fit with `training_callbacks` (`TimeBudget` for a
+   and the vocabulary, build the model from the config's fields
+   (`config_arguments`), fit with `training_callbacks` (`TimeBudget` for a
    wall-clock budget, `StopOnDivergence`), save `model.keras`, evaluate,
    then `commit_run`, which replaces the old run atomically.
 4. `export(run_dir, output)`: `export_folder`, a `serve` function of a
@@ -55,6 +56,7 @@ from attention_zoo.applications.common.training import (
     TrainingDiverged,
     check_max_minutes,
     check_positive_integers,
+    config_arguments,
     fit_callbacks,
     fit_verbosity,
     history_lists,
@@ -74,6 +76,7 @@ __all__ = [
     "check_run_folder",
     "commit_run",
     "compile_function",
+    "config_arguments",
     "decoding_name",
     "decodings",
     "export_folder",
