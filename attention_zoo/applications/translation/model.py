@@ -25,19 +25,20 @@ import keras
 from keras import ops
 
 from attention_zoo.applications.common.compile import compile_function
+from attention_zoo.applications.common.text import PAD_ID
+from attention_zoo.applications.common.word_decoding import decode_words
 from attention_zoo.decoders import (
     AttentionRNNDecoder,
     FixedContextDecoder,
     ParallelAttentionDecoder,
 )
-from attention_zoo.decoding import decode_memory, make_step_fn
+from attention_zoo.decoding import make_step_fn
 from attention_zoo.encoders import BidirectionalRNNEncoder
 from attention_zoo.layers import BahdanauAttention, LuongAttention
 from attention_zoo.losses import MaskedSequenceCrossEntropy
 
 ATTENTIONS = ("bahdanau", "luong", "none")
 DECODERS = ("parallel", "recurrent")
-PAD_ID, UNK_ID, START_ID, END_ID = 0, 1, 2, 3
 
 
 def build_model(
@@ -144,9 +145,9 @@ def make_translate_fn(
     """`translate(source_ids (B, Tx)) -> (tokens (B, max_length), attention (B, max_length, Tx))`.
 
     Greedy search for `beam_width=1`, else beam search with GNMT length
-    penalty `alpha`, keeping the best hypothesis. Tokens end with `END_ID`
-    then `PAD_ID`. `wrap_step`, if given, maps the model's step function to
-    the one the search drives (e.g. to mask tokens out of the logits); it
+    penalty `alpha`, keeping the best hypothesis (`decode_words`).
+    `wrap_step`, if given, maps the model's step function to the one the
+    search drives (e.g. to mask tokens out of the logits); it
     must keep the step function's `shares_constants_across_beams`.
     """
     source_embedding = model.get_layer("source_embedding")
@@ -163,20 +164,16 @@ def make_translate_fn(
         source_ids = ops.cast(source_ids, "int32")
         mask = ops.not_equal(source_ids, PAD_ID)
         memory, states = encoder(source_embedding(source_ids), mask=mask)
-        out = decode_memory(
+        return decode_words(
             step_fn,
             decoder,
             memory,
-            START_ID,
-            END_ID,
             max_length,
+            beam_width,
+            alpha,
             memory_mask=mask,
             initial_state=states,
-            beam_width=beam_width,
-            pad_token=PAD_ID,
-            alpha=alpha,
         )
-        return out["tokens"], out["attention"]
 
     return translate
 
