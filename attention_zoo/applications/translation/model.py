@@ -22,9 +22,12 @@ Decoding (`make_translate_fn`) runs greedy or beam search from
 from __future__ import annotations
 
 import keras
-from keras import ops
 
 from attention_zoo.applications.common.compile import compile_function
+from attention_zoo.applications.common.source_encoder import (
+    encode_source,
+    source_encoder,
+)
 from attention_zoo.applications.common.text import PAD_ID
 from attention_zoo.applications.common.word_decoding import decode_words
 from attention_zoo.decoders import (
@@ -33,7 +36,6 @@ from attention_zoo.decoders import (
     ParallelAttentionDecoder,
 )
 from attention_zoo.decoding import make_step_fn
-from attention_zoo.encoders import BidirectionalRNNEncoder
 from attention_zoo.layers import BahdanauAttention, LuongAttention
 from attention_zoo.losses import MaskedSequenceCrossEntropy
 
@@ -69,12 +71,9 @@ def build_model(
         )
     source = keras.Input((None,), dtype="int32", name="source")
     decoder_input = keras.Input((None,), dtype="int32", name="decoder_input")
-    embedded = keras.layers.Embedding(
-        source_vocab_size, embedding_dim, mask_zero=True, name="source_embedding"
-    )(source)
-    memory, states = BidirectionalRNNEncoder(
-        units, cell_type="gru", dropout=dropout, seed=seed, name="encoder"
-    )(embedded)  # (B, Tx, 2 units)
+    memory, states = encode_source(
+        source, source_vocab_size, embedding_dim, units, dropout, seed
+    )  # (B, Tx, 2 units)
     target = keras.layers.Embedding(
         target_vocab_size, embedding_dim, mask_zero=True, name="target_embedding"
     )(decoder_input)
@@ -150,8 +149,7 @@ def make_translate_fn(
     search drives (e.g. to mask tokens out of the logits); it
     must keep the step function's `shares_constants_across_beams`.
     """
-    source_embedding = model.get_layer("source_embedding")
-    encoder = model.get_layer("encoder")
+    encode = source_encoder(model, PAD_ID)
     decoder = model.get_layer("decoder")
     norm, logits = model.get_layer("output_norm"), model.get_layer("logits")
     step_fn = make_step_fn(
@@ -161,9 +159,7 @@ def make_translate_fn(
         step_fn = wrap_step(step_fn)
 
     def translate(source_ids):
-        source_ids = ops.cast(source_ids, "int32")
-        mask = ops.not_equal(source_ids, PAD_ID)
-        memory, states = encoder(source_embedding(source_ids), mask=mask)
+        memory, mask, states = encode(source_ids)
         return decode_words(
             step_fn,
             decoder,
