@@ -12,6 +12,7 @@ import keras
 import numpy as np
 from keras import ops
 
+from attention_zoo.applications.common.text import END_ID
 from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation import tasks, tokenizer
 
@@ -52,7 +53,7 @@ def length_batches(sources, batch_size=64):
 
 def fixed_length_translate_fn(model, length, beam_width):
     """`make_translate_fn` with `<end>` masked out: `length` steps each."""
-    never_end = ops.one_hot(models.END_ID, model.get_layer("logits").units) * -1e9
+    never_end = ops.one_hot(END_ID, model.get_layer("logits").units) * -1e9
 
     def wrap_step(step):
         def step_fn(tokens, state, constants):

@@ -18,6 +18,7 @@ import keras
 import numpy as np
 from keras import ops
 
+from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID
 from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation import tasks, tokenizer
 from attention_zoo.decoding import greedy_search
@@ -63,7 +64,7 @@ def build_tutorial(source_vocab_size, target_vocab_size, units=TUTORIAL_UNITS):
     model = keras.Model([source, decoder_input], logits, name="tutorial")
     model.compile(
         keras.optimizers.Adam(1e-3),
-        loss=MaskedSequenceCrossEntropy(pad_token=models.PAD_ID),
+        loss=MaskedSequenceCrossEntropy(pad_token=PAD_ID),
     )
     return model
 
@@ -89,18 +90,18 @@ def tutorial_translate_fn(model, max_length):
 
     def translate(source_ids):
         source_ids = ops.cast(source_ids, "int32")
-        mask = ops.not_equal(source_ids, models.PAD_ID)
+        mask = ops.not_equal(source_ids, PAD_ID)
         context = enc_rnn(enc_emb(source_ids), mask=mask)
         state = [ops.zeros((ops.shape(source_ids)[0], dec_rnn.units))]
-        start = ops.full((ops.shape(source_ids)[0],), models.START_ID, "int32")
+        start = ops.full((ops.shape(source_ids)[0],), START_ID, "int32")
         out = greedy_search(
             step_fn,
             state,
             start,
-            models.END_ID,
+            END_ID,
             max_length,
             constants=(context, mask),
-            pad_token=models.PAD_ID,
+            pad_token=PAD_ID,
         )
         return out["tokens"], out["attention"]
 
@@ -148,8 +149,8 @@ class ShuffledBatches(keras.utils.PyDataset):
         labels = np.zeros((len(pairs), t_len), "int32")
         for i, (s, t) in enumerate(pairs):
             source[i, : len(s)] = s
-            decoder_input[i, : len(t) + 1] = [models.START_ID, *t]
-            labels[i, : len(t) + 1] = [*t, models.END_ID]
+            decoder_input[i, : len(t) + 1] = [START_ID, *t]
+            labels[i, : len(t) + 1] = [*t, END_ID]
         return (source, decoder_input), labels
 
 

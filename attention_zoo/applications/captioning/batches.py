@@ -7,7 +7,7 @@ import random
 import keras
 import numpy as np
 
-from attention_zoo.applications.captioning import model as models
+from attention_zoo.applications.common.text import END_ID, START_ID
 
 
 class CaptionBatches(keras.utils.PyDataset):
@@ -42,7 +42,7 @@ class CaptionBatches(keras.utils.PyDataset):
         labels = np.zeros((len(chosen), self.length), "int32")
         for j, i in enumerate(chosen):
             ids = self.pairs[i][1][: self.length - 1]
-            words[j, : len(ids) + 1] = [models.START_ID, *ids]
-            labels[j, : len(ids) + 1] = [*ids, models.END_ID]
+            words[j, : len(ids) + 1] = [START_ID, *ids]
+            labels[j, : len(ids) + 1] = [*ids, END_ID]
         x = self.inputs[np.asarray(rows)].astype("float32")
         return (x, words), {"logits": labels, "attention": labels}

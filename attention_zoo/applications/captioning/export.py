@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from attention_zoo.applications.captioning import model as models
 from attention_zoo.applications.captioning.predictor import MAX_PIXELS, Captioner
 from attention_zoo.applications.common import export_folder, write_saved_model
+from attention_zoo.applications.common.text import END_ID, PAD_ID, UNK_ID
 
 
 def export(run_dir, output, beam_width: int | None = None) -> Path:
@@ -31,7 +31,7 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
     # Special tokens vanish from the joined text, except <unk>, as in
     # WordVocabulary.decode.
     words = [
-        t if i >= 4 or i == models.UNK_ID else ""
+        t if i >= 4 or i == UNK_ID else ""
         for i, t in enumerate(captioner.vocabulary.tokens)
     ]
     tables = TokenTables(["<pad>"], words)
@@ -40,9 +40,7 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
         tokens, attention = fn(encode(images))
         attention = tf.cast(attention, tf.float32)
         attention = tf.where(valid[:, None, None], attention, tf.zeros_like(attention))
-        text = tables.decode(
-            tokens, separator=" ", stop_ids=(models.PAD_ID, models.END_ID)
-        )
+        text = tables.decode(tokens, separator=" ", stop_ids=(PAD_ID, END_ID))
         return tf.where(valid, text, tf.constant("")), attention
 
     def no_caption():

@@ -27,15 +27,15 @@ import keras
 from keras import ops
 
 from attention_zoo.applications.common.compile import compile_function
+from attention_zoo.applications.common.text import PAD_ID
+from attention_zoo.applications.common.word_decoding import decode_words
 from attention_zoo.decoders import ShowAttendTellDecoder
-from attention_zoo.decoding import decode_memory, make_step_fn
+from attention_zoo.decoding import make_step_fn
 from attention_zoo.layers import BahdanauAttention
 from attention_zoo.losses import (
     DoublyStochasticAttentionLoss,
     MaskedSequenceCrossEntropy,
 )
-
-PAD_ID, UNK_ID, START_ID, END_ID = 0, 1, 2, 3
 
 
 @keras.saving.register_keras_serializable(package="attention_zoo_captioning")
@@ -213,8 +213,7 @@ def make_caption_fn(
     """`caption(features (B, L, C)) -> (tokens (B, max_length), attention (B, max_length, L))`.
 
     Greedy search for `beam_width=1`, else beam search with GNMT length
-    penalty `alpha`, keeping the best hypothesis. Tokens end with `END_ID`,
-    then `PAD_ID`.
+    penalty `alpha`, keeping the best hypothesis (`decode_words`).
     """
     projection = caption_model.get_layer("feature_projection")
     try:
@@ -232,18 +231,7 @@ def make_caption_fn(
         memory = projection(features)
         if position is not None:
             memory = position(memory)
-        out = decode_memory(
-            step_fn,
-            decoder,
-            memory,
-            START_ID,
-            END_ID,
-            max_length,
-            beam_width=beam_width,
-            pad_token=PAD_ID,
-            alpha=alpha,
-        )
-        return out["tokens"], out["attention"]
+        return decode_words(step_fn, decoder, memory, max_length, beam_width, alpha)
 
     return caption
 

@@ -22,7 +22,7 @@ from attention_zoo.applications.captioning import model as models
 from attention_zoo.applications.captioning.config import TrainConfig
 from attention_zoo.applications.captioning.features import build_encoder, image_array
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
-from attention_zoo.applications.common.text import WordVocabulary
+from attention_zoo.applications.common.text import END_ID, START_ID, WordVocabulary
 
 MAX_PIXELS = image_codec.MAX_PIXELS
 
@@ -122,12 +122,12 @@ class Captioner(RunPredictor):
 
     def _score(self, features, caption: str) -> float:
         words = self.vocabulary.encode(caption)
-        inputs = np.array([[models.START_ID, *words]], "int32")
+        inputs = np.array([[START_ID, *words]], "int32")
         logits = self.model((features[None].astype("float32"), inputs))["logits"]
         logits = np.asarray(keras.ops.convert_to_numpy(logits), "float64")[0]
         logits -= logits.max(-1, keepdims=True)
         log_probs = logits - np.log(np.exp(logits).sum(-1, keepdims=True))
-        labels = [*words, models.END_ID]
+        labels = [*words, END_ID]
         return float(sum(log_probs[i, t] for i, t in enumerate(labels)))
 
     def _run(self, fn, inputs, batch_size, prepare):

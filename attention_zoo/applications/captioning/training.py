@@ -94,21 +94,14 @@ def _inputs(config, encoder, splits, image_size, feature_cache):
 
 
 def _caption_model(config, encoder, vocabulary):
-    grid_size, channels = int(encoder.output_shape[1]), int(encoder.output_shape[2])
     return models.build_caption_model(
-        grid_size,
-        channels,
-        len(vocabulary),
-        units=config.units,
-        embedding_dim=config.embedding_dim,
-        attention_units=config.attention_units,
-        feature_units=config.feature_units,
-        dropout=config.dropout,
-        context_dropout=config.context_dropout,
-        gate=config.gate,
-        position_embedding=config.position_embedding,
-        initial_state=config.initial_state,
-        seed=config.seed,
+        **common.config_arguments(
+            config,
+            models.build_caption_model,
+            grid_size=int(encoder.output_shape[1]),
+            feature_dim=int(encoder.output_shape[2]),
+            vocab_size=len(vocabulary),
+        )
     )
 
 

@@ -14,16 +14,19 @@ returns outputs and attention) and these hooks into the skeleton:
    that runs its `compiled` function through `run_batches`.
 3. `train(output, config, verbose)`: check the config (`check_config`),
    train into a staging folder (`start_staged_run`), write `config.json`
-   and the vocabulary, fit with `training_callbacks` (`TimeBudget` for a
+   and the vocabulary, build the model from the config's fields
+   (`config_arguments`), fit with `training_callbacks` (`TimeBudget` for a
    wall-clock budget, `StopOnDivergence`), save `model.keras`, evaluate,
    then `commit_run`, which replaces the old run atomically.
 4. `export(run_dir, output)`: `export_folder`, a `serve` function of a
    `tf.string` batch, `write_saved_model`.
-5. `cli.py`: `add_parser(commands)` with the tasks' subparsers (train's
-   flags from `add_config_arguments`) and `run(args, parser)`, which builds
-   the config with `config_from_args` and runs each task inside `run_task`
-   (the one-line error boundary); then one line in
-   `attention_zoo/applications/cli.py` adds the parser.
+5. `cli.py`: `add_parser(commands)`, which adds the app's command and its
+   `train` task (`common.cli.add_application`: `--output` and a flag per
+   config field) and the subparsers of its other tasks, and
+   `run(args, parser)`, which runs each task inside `run_task` (the
+   one-line error boundary), `train` being `common.cli.train_job` (the
+   config from the flags with `config_from_args`, then `train`); then one
+   line in `attention_zoo/applications/cli.py` adds the parser.
 
 Shared text handling (the word tokenizer and `WordVocabulary`) is
 `common.text`.
@@ -53,6 +56,7 @@ from attention_zoo.applications.common.training import (
     TrainingDiverged,
     check_max_minutes,
     check_positive_integers,
+    config_arguments,
     fit_callbacks,
     fit_verbosity,
     history_lists,
@@ -72,6 +76,7 @@ __all__ = [
     "check_run_folder",
     "commit_run",
     "compile_function",
+    "config_arguments",
     "decoding_name",
     "decodings",
     "export_folder",

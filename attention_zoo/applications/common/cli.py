@@ -181,6 +181,77 @@ def config_from_args(config_class, args, parser, **fields):
     return config_class(**{**values, **fields})
 
 
+def add_application(
+    commands,
+    app: str,
+    config_class,
+    help: str,
+    description: str,
+    train_help: str,
+    output_help: str = "run folder",
+    train_arguments=None,
+):
+    """Adds `app`'s command and its `train` task to `commands`.
+
+    The `train` task takes `--output` (default `runs/APP`), the flags
+    `train_arguments(train)` adds, if given (e.g. a group of data sources),
+    then a flag for every field of `config_class` (`add_config_arguments`).
+
+    Args:
+        commands: the subparsers of the `attention-zoo` command.
+        app: the application's command name.
+        config_class: its `TrainConfig` dataclass.
+        help: the command's line in `attention-zoo --help`.
+        description: the command's description in `attention-zoo APP --help`.
+        train_help: the `train` task's line in `attention-zoo APP --help`.
+        output_help: the help of `train --output`.
+        train_arguments: a function of the `train` parser that adds the
+            app's own flags before those of the config, or None.
+
+    Returns:
+        The subparsers of `app`, for its other tasks.
+    """
+    parser = commands.add_parser(app, help=help, description=description)
+    tasks = parser.add_subparsers(dest="task", metavar="TASK", required=True)
+    train = tasks.add_parser("train", help=train_help)
+    train.add_argument("--output", default=f"runs/{app}", help=output_help)
+    if train_arguments is not None:
+        train_arguments(train)
+    add_config_arguments(train, config_class)
+    return tasks
+
+
+def train_job(tasks, config_class, args, parser, report, fields=None):
+    """The `train` job of an application, for `run_task`.
+
+    It builds the `config_class` the flags describe (`config_from_args`,
+    so the flags are checked before any data is read), trains it into
+    `--output` with `tasks.train(output, config)` and prints the run folder
+    and `report(metrics)` of the metrics `tasks.train` returns.
+
+    Args:
+        tasks: the application's `tasks` module.
+        config_class: its `TrainConfig` dataclass.
+        args: the parsed arguments.
+        parser: the parser, for flag errors.
+        report: a function of `tasks.train`'s metrics to the text printed.
+        fields: a function of `args` to the config fields the app computes
+            from several flags (`config_from_args`'s `fields`), or None.
+
+    Returns:
+        The job, a function of no arguments.
+    """
+
+    def train():
+        computed = fields(args) if fields is not None else {}
+        config = config_from_args(config_class, args, parser, **computed)
+        metrics = tasks.train(args.output, config)
+        print(f"\nrun folder: {args.output}")
+        print(report(metrics))
+
+    return train
+
+
 def run_task(app: str, task: str, job, errors=()) -> int:
     """`job()` inside the CLI's error boundary (`errors.run_guarded`).
 

@@ -23,6 +23,8 @@ _SPACE = re.compile(r"[ \t\n\r\f\v]+")
 
 PAD, UNK, START, END = "<pad>", "<unk>", "<start>", "<end>"
 SPECIALS = [PAD, UNK, START, END]
+# Their ids: every vocabulary starts with SPECIALS.
+PAD_ID, UNK_ID, START_ID, END_ID = 0, 1, 2, 3
 
 
 def normalize(text: str) -> str:
@@ -61,18 +63,18 @@ class WordVocabulary:
         return len(self.tokens)
 
     def encode(self, text: str, add_start_end: bool = False) -> list[int]:
-        ids = [self.index.get(t, 1) for t in tokenize(text)]
-        return [2, *ids, 3] if add_start_end else ids
+        ids = [self.index.get(t, UNK_ID) for t in tokenize(text)]
+        return [START_ID, *ids, END_ID] if add_start_end else ids
 
     def decode(self, ids) -> str:
         words = []
         for i in ids:
             i = int(i)
-            if i in (0, 3):  # padding or end
+            if i in (PAD_ID, END_ID):
                 break
-            if i >= 4:
+            if i >= len(SPECIALS):
                 words.append(self.tokens[i])
-            elif i == 1:
+            elif i == UNK_ID:
                 words.append(UNK)
         return " ".join(words)
 

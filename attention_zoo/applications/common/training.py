@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
+import inspect
 import math
 import sys
 import time
@@ -66,6 +68,29 @@ def check_positive_integers(config, names) -> None:
             raise ValueError(
                 f"`{name}` must be a positive integer. Received: {value!r}"
             )
+
+
+def config_arguments(config, function, **arguments) -> dict:
+    """Keyword arguments of `function` taken from the dataclass `config`.
+
+    Every field of `config` whose name is a parameter of `function` that
+    can be passed by keyword, then `arguments`, which win (values the
+    application computes, such as a vocabulary's real size).
+
+    Example: `build_model(**config_arguments(config, build_model,
+    vocab_size=len(vocabulary)))`.
+    """
+    parameters = {
+        name
+        for name, parameter in inspect.signature(function).parameters.items()
+        if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
+    }
+    fields = {
+        field.name: getattr(config, field.name)
+        for field in dataclasses.fields(config)
+        if field.name in parameters
+    }
+    return {**fields, **arguments}
 
 
 def check_max_minutes(max_minutes: float | None) -> None:

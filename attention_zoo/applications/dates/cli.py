@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 from attention_zoo.applications.common.cli import (
-    add_config_arguments,
-    config_from_args,
+    add_application,
     run_task,
+    train_job,
 )
 from attention_zoo.applications.common.model_tasks import (
     add_plot_and_export,
@@ -24,20 +24,17 @@ DEFAULT_PRESET = "dates_multilingual"
 
 
 def add_parser(commands) -> None:
-    dates = commands.add_parser(
+    tasks = add_application(
+        commands,
         "dates",
+        TrainConfig,
         help="date normalization: '3rd of May 1979' -> 1979-05-03",
         description="Normalize human-written dates (English, French, German, "
         "Spanish, Italian, Portuguese, Dutch) to ISO 8601 with an attention "
         "model that says 'not a date' when it does not know.",
+        train_help="generate dates offline and train a model",
+        output_help="run folder (default runs/dates)",
     )
-    tasks = dates.add_subparsers(dest="task", metavar="TASK", required=True)
-
-    train = tasks.add_parser("train", help="generate dates offline and train a model")
-    train.add_argument(
-        "--output", default="runs/dates", help="run folder (default runs/dates)"
-    )
-    add_config_arguments(train, TrainConfig)
 
     evaluate = tasks.add_parser("evaluate", help="exact match on the run's test dates")
     evaluate.add_argument("--run", default="runs/dates", help="folder written by train")
@@ -66,12 +63,6 @@ def add_parser(commands) -> None:
 def run(args, parser) -> int:
     from attention_zoo.applications.dates import tasks
 
-    def train():
-        config = config_from_args(TrainConfig, args, parser)
-        metrics = tasks.train(args.output, config)
-        print(f"\nrun folder: {args.output}")
-        print(tasks.format_metrics(metrics, per_format=False))
-
     def evaluate():
         metrics = tasks.evaluate(args.run)
         print(tasks.format_metrics(metrics, per_format=args.per_format))
@@ -92,6 +83,13 @@ def run(args, parser) -> int:
                 )
             print(f"{p.text!r} -> {answer}   [{'; '.join(notes)}]")
 
+    train = train_job(
+        tasks,
+        TrainConfig,
+        args,
+        parser,
+        lambda metrics: tasks.format_metrics(metrics, per_format=False),
+    )
     jobs = {"train": train, "evaluate": evaluate, "predict": predict}
     jobs.update(plot_and_export_jobs(tasks, args, "dates", "texts", DEFAULT_PRESET))
     return run_task("dates", args.task, jobs[args.task])

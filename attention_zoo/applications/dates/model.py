@@ -21,6 +21,10 @@ import numpy as np
 from keras import ops
 
 from attention_zoo.applications.common.compile import compile_function
+from attention_zoo.applications.common.source_encoder import (
+    encode_source,
+    source_encoder,
+)
 from attention_zoo.applications.dates.data import (
     ISO_CHARS,
     TX,
@@ -29,8 +33,7 @@ from attention_zoo.applications.dates.data import (
     IsoVocabulary,
 )
 from attention_zoo.decoders import ParallelAttentionDecoder
-from attention_zoo.decoding import greedy_search, make_step_fn
-from attention_zoo.encoders import BidirectionalRNNEncoder
+from attention_zoo.decoding import decode_memory, make_step_fn
 from attention_zoo.layers import (
     BahdanauAttention,
     CoverageAttention,
@@ -203,12 +206,9 @@ def build_default(
     target_vocab = len(IsoVocabulary.tokens)
     source = keras.Input((tx,), dtype="int32", name="source")
     decoder_input = keras.Input((None,), dtype="int32", name="decoder_input")
-    embedded = keras.layers.Embedding(
-        input_vocab_size, embedding_dim, mask_zero=True, name="source_embedding"
-    )(source)
-    memory, states = BidirectionalRNNEncoder(
-        units, cell_type="gru", merge_mode="concat", dropout=dropout, name="encoder"
-    )(embedded)  # (B, Tx, 2 units)
+    memory, states = encode_source(
+        source, input_vocab_size, embedding_dim, units, dropout
+    )  # (B, Tx, 2 units)
     target = keras.layers.Embedding(
         target_vocab, embedding_dim, name="target_embedding"
     )(decoder_input)
@@ -277,9 +277,9 @@ def make_predict_fn(model: keras.Model, kind: str):
     """`predict(source_ids) -> (iso_ids (B, TY), attention (B, TY, TX), scores (B,))`.
 
     `iso_ids` are IsoVocabulary ids; `scores` the log-probability of the
-    whole answer (float32). For `default` this is greedy decoding with
-    `attention_zoo.decoding.greedy_search` over the trained layers, and the
-    score sums the log-probabilities of the decoded tokens, `<end>`
+    whole answer (float32). For `default` this is greedy decoding
+    (`attention_zoo.decoding.decode_memory`) over the trained layers, and
+    the score sums the log-probabilities of the decoded tokens, `<end>`
     included. For `classic` (no `<end>`) it sums the log-probabilities of
     the ten most probable characters.
     """
@@ -294,27 +294,23 @@ def make_predict_fn(model: keras.Model, kind: str):
 
         return predict
 
-    source_embedding = model.get_layer("source_embedding")
-    encoder = model.get_layer("encoder")
+    encode = source_encoder(model)
     decoder = model.get_layer("decoder")
     step_fn = make_step_fn(
         decoder, model.get_layer("target_embedding"), model.get_layer("logits")
     )
 
     def predict(source_ids):
-        source_ids = ops.cast(source_ids, "int32")
-        mask = ops.not_equal(source_ids, 0)
-        memory, states = encoder(source_embedding(source_ids), mask=mask)
-        constants = decoder.get_constants(memory, mask)
-        state = decoder.get_initial_state(memory, mask, initial_state=states)
-        start = ops.full((ops.shape(source_ids)[0],), IsoVocabulary.start_id, "int32")
-        out = greedy_search(
+        memory, mask, states = encode(source_ids)
+        out = decode_memory(
             step_fn,
-            state,
-            start,
+            decoder,
+            memory,
+            IsoVocabulary.start_id,
             IsoVocabulary.end_id,
             TY + 1,
-            constants=constants,
+            memory_mask=mask,
+            initial_state=states,
             pad_token=IsoVocabulary.pad_id,
         )
         attention = out["attention"][:, :TY]

@@ -13,6 +13,7 @@ import numpy as np
 from attention_zoo.applications.common import (
     StopOnDivergence,
     check_config,
+    config_arguments,
     fit_verbosity,
     history_lists,
     start_staged_run,
@@ -119,7 +120,9 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
             model = models.build_classic(len(vocabulary))
         else:
             model = models.build_default(
-                len(vocabulary), units=config.units, attention=config.attention
+                **config_arguments(
+                    config, models.build_default, input_vocab_size=len(vocabulary)
+                )
             )
         steps = -(-len(train_set) // config.batch_size) * config.epochs
         models.compile_model(

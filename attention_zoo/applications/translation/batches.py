@@ -7,7 +7,7 @@ import random
 import keras
 import numpy as np
 
-from attention_zoo.applications.translation import model as models
+from attention_zoo.applications.common.text import END_ID, START_ID
 
 # Training batches pad both sides to the smallest of these that fits, so a
 # compiled training step sees one shape per bucket.
@@ -79,6 +79,6 @@ class BucketedBatches(keras.utils.PyDataset):
         labels = np.zeros((n, length), "int32")
         for i, (s, t) in enumerate(pairs):
             source[i, : len(s)] = s
-            decoder_input[i, : len(t) + 1] = [models.START_ID, *t]
-            labels[i, : len(t) + 1] = [*t, models.END_ID]
+            decoder_input[i, : len(t) + 1] = [START_ID, *t]
+            labels[i, : len(t) + 1] = [*t, END_ID]
         return (source, decoder_input), labels

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from attention_zoo.applications.common import decoding_flags, model_tasks
 from attention_zoo.applications.common.cli import (
-    add_config_arguments,
-    config_from_args,
+    add_application,
     run_task,
+    train_job,
 )
 from attention_zoo.applications.common.preset_flags import (
     add_model_arguments,
@@ -22,19 +22,23 @@ from attention_zoo.applications.translation.lines import FORMATS
 DEFAULT_PRESET = "bible_en_es"
 
 
+def _corpus_field(args) -> dict:
+    """The config's `corpus`: the source the flags name."""
+    corpus = "tsv" if args.pairs else "tfds" if args.tfds else args.corpus or "bible"
+    return {"corpus": corpus}
+
+
 def add_parser(commands) -> None:
-    translation = commands.add_parser(
+    tasks = add_application(
+        commands,
         "translation",
+        TrainConfig,
         help="neural machine translation (offline: English-Spanish Bible verses)",
         description="Train and use an encoder-decoder translation model with "
         "attention. The offline corpus is English-Spanish Bible verses from the "
         "Debian packages sword-text-web and sword-text-sparv.",
+        train_help="train a model on a corpus",
     )
-    tasks = translation.add_subparsers(dest="task", metavar="TASK", required=True)
-
-    train = tasks.add_parser("train", help="train a model on a corpus")
-    train.add_argument("--output", default="runs/translation", help="run folder")
-    add_config_arguments(train, TrainConfig)
 
     evaluate = tasks.add_parser(
         "evaluate", help="sacreBLEU BLEU and chrF on the run's test pairs"
@@ -110,15 +114,6 @@ def run(args, parser) -> int:
 
     decoding_flags.check_beam_width_flag(parser, args)
 
-    def train():
-        corpus = (
-            "tsv" if args.pairs else "tfds" if args.tfds else args.corpus or "bible"
-        )
-        config = config_from_args(TrainConfig, args, parser, corpus=corpus)
-        metrics = tasks.train(args.output, config)
-        print(f"\nrun folder: {args.output}")
-        print(tasks.format_metrics(metrics["test"]))
-
     def evaluate():
         runs = args.run or ["runs/translation"]
         named = {}
@@ -186,6 +181,14 @@ def run(args, parser) -> int:
         if flagged:
             print(f"{flagged} line(s) drew a message (above)", file=sys.stderr)
 
+    train = train_job(
+        tasks,
+        TrainConfig,
+        args,
+        parser,
+        lambda metrics: tasks.format_metrics(metrics["test"]),
+        _corpus_field,
+    )
     jobs = {"train": train, "evaluate": evaluate, "translate": translate}
     jobs.update(
         model_tasks.plot_and_export_jobs(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from attention_zoo.applications.common import export_folder, write_saved_model
 from attention_zoo.applications.common import text as tokenizer
-from attention_zoo.applications.translation import model as models
+from attention_zoo.applications.common.text import END_ID, PAD_ID, UNK_ID
 from attention_zoo.applications.translation import postprocess
 from attention_zoo.applications.translation.predictor import (
     DECODE_PAD,
@@ -46,7 +46,7 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
         for i, t in enumerate(translator.target_vocabulary.tokens)
     ]
     tables = TokenTables(
-        translator.source_vocabulary.tokens, output_tokens, unknown_id=models.UNK_ID
+        translator.source_vocabulary.tokens, output_tokens, unknown_id=UNK_ID
     )
     cases = StringTable(translator.truecaser.forms)
 
@@ -113,11 +113,9 @@ def readable_text(
     )
     copied = tf.gather(cased_source, attended, batch_dims=1)
     words = tf.gather(tables.output_strings, tokens)
-    words = tf.where(tf.equal(tokens, models.UNK_ID), copied, cases.lookup(words))
+    words = tf.where(tf.equal(tokens, UNK_ID), copied, cases.lookup(words))
     # Keep what `TokenTables.decode` keeps: the words before <end> or padding.
-    stops = tf.logical_or(
-        tf.equal(tokens, models.END_ID), tf.equal(tokens, models.PAD_ID)
-    )
+    stops = tf.logical_or(tf.equal(tokens, END_ID), tf.equal(tokens, PAD_ID))
     before_stop = tf.equal(tf.cumsum(tf.cast(stops, tf.int32), axis=1), 0)
     keep = tf.logical_and(before_stop, tf.not_equal(words, ""))
     kept = tf.ragged.boolean_mask(words, keep)

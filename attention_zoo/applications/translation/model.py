@@ -22,22 +22,25 @@ Decoding (`make_translate_fn`) runs greedy or beam search from
 from __future__ import annotations
 
 import keras
-from keras import ops
 
 from attention_zoo.applications.common.compile import compile_function
+from attention_zoo.applications.common.source_encoder import (
+    encode_source,
+    source_encoder,
+)
+from attention_zoo.applications.common.text import PAD_ID
+from attention_zoo.applications.common.word_decoding import decode_words
 from attention_zoo.decoders import (
     AttentionRNNDecoder,
     FixedContextDecoder,
     ParallelAttentionDecoder,
 )
-from attention_zoo.decoding import decode_memory, make_step_fn
-from attention_zoo.encoders import BidirectionalRNNEncoder
+from attention_zoo.decoding import make_step_fn
 from attention_zoo.layers import BahdanauAttention, LuongAttention
 from attention_zoo.losses import MaskedSequenceCrossEntropy
 
 ATTENTIONS = ("bahdanau", "luong", "none")
 DECODERS = ("parallel", "recurrent")
-PAD_ID, UNK_ID, START_ID, END_ID = 0, 1, 2, 3
 
 
 def build_model(
@@ -68,12 +71,9 @@ def build_model(
         )
     source = keras.Input((None,), dtype="int32", name="source")
     decoder_input = keras.Input((None,), dtype="int32", name="decoder_input")
-    embedded = keras.layers.Embedding(
-        source_vocab_size, embedding_dim, mask_zero=True, name="source_embedding"
-    )(source)
-    memory, states = BidirectionalRNNEncoder(
-        units, cell_type="gru", dropout=dropout, seed=seed, name="encoder"
-    )(embedded)  # (B, Tx, 2 units)
+    memory, states = encode_source(
+        source, source_vocab_size, embedding_dim, units, dropout, seed
+    )  # (B, Tx, 2 units)
     target = keras.layers.Embedding(
         target_vocab_size, embedding_dim, mask_zero=True, name="target_embedding"
     )(decoder_input)
@@ -144,13 +144,12 @@ def make_translate_fn(
     """`translate(source_ids (B, Tx)) -> (tokens (B, max_length), attention (B, max_length, Tx))`.
 
     Greedy search for `beam_width=1`, else beam search with GNMT length
-    penalty `alpha`, keeping the best hypothesis. Tokens end with `END_ID`
-    then `PAD_ID`. `wrap_step`, if given, maps the model's step function to
-    the one the search drives (e.g. to mask tokens out of the logits); it
+    penalty `alpha`, keeping the best hypothesis (`decode_words`).
+    `wrap_step`, if given, maps the model's step function to the one the
+    search drives (e.g. to mask tokens out of the logits); it
     must keep the step function's `shares_constants_across_beams`.
     """
-    source_embedding = model.get_layer("source_embedding")
-    encoder = model.get_layer("encoder")
+    encode = source_encoder(model, PAD_ID)
     decoder = model.get_layer("decoder")
     norm, logits = model.get_layer("output_norm"), model.get_layer("logits")
     step_fn = make_step_fn(
@@ -160,23 +159,17 @@ def make_translate_fn(
         step_fn = wrap_step(step_fn)
 
     def translate(source_ids):
-        source_ids = ops.cast(source_ids, "int32")
-        mask = ops.not_equal(source_ids, PAD_ID)
-        memory, states = encoder(source_embedding(source_ids), mask=mask)
-        out = decode_memory(
+        memory, mask, states = encode(source_ids)
+        return decode_words(
             step_fn,
             decoder,
             memory,
-            START_ID,
-            END_ID,
             max_length,
+            beam_width,
+            alpha,
             memory_mask=mask,
             initial_state=states,
-            beam_width=beam_width,
-            pad_token=PAD_ID,
-            alpha=alpha,
         )
-        return out["tokens"], out["attention"]
 
     return translate
 

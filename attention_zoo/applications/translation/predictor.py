@@ -24,6 +24,7 @@ import numpy as np
 
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
 from attention_zoo.applications.common import text as tokenizer
+from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID, UNK_ID
 from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation import postprocess
 
@@ -146,9 +147,9 @@ class Translator(RunPredictor):
             # <start> the search wrote (skipped) shifts no attention row.
             steps = []
             for step, i in enumerate(row):
-                if i in (models.PAD_ID, models.END_ID):
+                if i in (PAD_ID, END_ID):
                     break
-                if i != models.START_ID:
+                if i != START_ID:
                     steps.append(step)
             tokens = [self.target_vocabulary.tokens[row[s]] for s in steps]
             out.append(
@@ -211,15 +212,13 @@ class Translator(RunPredictor):
             if not source:
                 out.append(0.0)
                 continue
-            target = [
-                self.target_vocabulary.index.get(t, models.UNK_ID) for t in tokens
-            ]
-            decoder_input = np.array([[models.START_ID, *target]], "int32")
+            target = [self.target_vocabulary.index.get(t, UNK_ID) for t in tokens]
+            decoder_input = np.array([[START_ID, *target]], "int32")
             logits = self.model((np.array([source], "int32"), decoder_input))
             logits = np.asarray(keras.ops.convert_to_numpy(logits), "float64")[0]
             logits -= logits.max(-1, keepdims=True)
             log_probs = logits - np.log(np.exp(logits).sum(-1, keepdims=True))
-            labels = [*target, models.END_ID]
+            labels = [*target, END_ID]
             out.append(float(sum(log_probs[i, t] for i, t in enumerate(labels))))
         return out
 

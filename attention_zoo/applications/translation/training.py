@@ -65,15 +65,12 @@ def _check_config(config: TrainConfig):
 def build_model(config: TrainConfig, source_vocab_size: int, target_vocab_size: int):
     """The compiled training model that `config` describes."""
     model = models.build_model(
-        source_vocab_size,
-        target_vocab_size,
-        attention=config.attention,
-        decoder=config.decoder,
-        units=config.units,
-        embedding_dim=config.embedding_dim,
-        dropout=config.dropout,
-        seed=config.seed,
-        output_units=config.output_units,
+        **common.config_arguments(
+            config,
+            models.build_model,
+            source_vocab_size=source_vocab_size,
+            target_vocab_size=target_vocab_size,
+        )
     )
     return models.compile_model(model, config.learning_rate)
 

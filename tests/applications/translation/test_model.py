@@ -4,6 +4,7 @@ import keras
 import numpy as np
 import pytest
 
+from attention_zoo.applications.common.text import START_ID
 from attention_zoo.applications.translation import model as models
 from attention_zoo.decoding import make_step_fn
 
@@ -20,7 +21,7 @@ def _batch(rng, b=3, tx=7, ty=5, vocab=20):
     source = rng.integers(4, vocab, size=(b, tx)).astype("int32")
     source[0, 4:] = 0  # padded source
     decoder_input = rng.integers(4, vocab, size=(b, ty)).astype("int32")
-    decoder_input[:, 0] = models.START_ID
+    decoder_input[:, 0] = START_ID
     return source, decoder_input
 
 

@@ -1,0 +1,52 @@
+"""Decoding a batch of memories into ids of the word vocabulary (`common.text`)."""
+
+from __future__ import annotations
+
+from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID
+from attention_zoo.decoding import decode_memory
+
+
+def decode_words(
+    step_fn,
+    decoder,
+    memory,
+    max_length: int,
+    beam_width: int = 1,
+    alpha: float = 0.0,
+    memory_mask=None,
+    initial_state=None,
+):
+    """The best word ids for each memory of the batch, and their attention.
+
+    `decode_memory` from `START_ID`, every sequence ending with `END_ID`
+    then `PAD_ID`: greedy search for `beam_width=1`, else beam search with
+    GNMT length penalty `alpha`, keeping the best hypothesis.
+
+    Args:
+        step_fn: `make_step_fn(decoder, embedding, output_layer)`, or a
+            `StepFunction` wrapping it, over the word vocabulary.
+        decoder: the step decoder `step_fn` runs.
+        memory: `(B, Tx, D)`, the encoder's output.
+        max_length: most words generated per sequence, `<end>` included.
+        beam_width: 1 for greedy search, more for beam search.
+        alpha: beam search's length penalty.
+        memory_mask: `(B, Tx)` bool, or None.
+        initial_state: the decoder's `initial_state` argument, or None.
+
+    Returns:
+        `(tokens (B, max_length), attention (B, max_length, Tx))`.
+    """
+    out = decode_memory(
+        step_fn,
+        decoder,
+        memory,
+        START_ID,
+        END_ID,
+        max_length,
+        memory_mask=memory_mask,
+        initial_state=initial_state,
+        beam_width=beam_width,
+        pad_token=PAD_ID,
+        alpha=alpha,
+    )
+    return out["tokens"], out["attention"]
