@@ -11,9 +11,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def python_blocks(path):
     """Python examples, except those that need a trained run folder (the
-    SavedModel example of README.md; tests/applications covers what it shows)."""
+    SavedModel example of README.md; tests/applications covers what it shows)
+    and the preset examples (run below, and every shipped preset on every
+    backend in tests/presets)."""
     blocks = re.findall(r"```python\n(.*?)```", path.read_text(), re.S)
-    return [b for b in blocks if "runs/" not in b]
+    return [b for b in blocks if "runs/" not in b and "from_preset" not in b]
 
 
 @pytest.mark.parametrize("document", ["README.md", "docs/index.md"])
@@ -39,11 +41,13 @@ def test_readme_model_masks_padding():
 
 
 @pytest.mark.tf_only
-def test_readme_preset_example_prints_what_readme_shows(capsys):
-    """The quoted output under the preset example is the example's output."""
+def test_readme_preset_examples_print_what_readme_shows(capsys):
+    """The quoted output under each preset example is the example's output."""
     text = (ROOT / "README.md").read_text()
-    block, shown = re.search(
-        r"```python\n(.*?from_preset.*?)```\n\n```text\n(.*?)```", text, re.S
-    ).groups()
-    exec(compile(block, "README.md", "exec"), {})
-    assert capsys.readouterr().out == shown
+    examples = re.findall(
+        r"```python\n((?:(?!```).)*?from_preset.*?)```\n\n```text\n(.*?)```", text, re.S
+    )
+    assert len(examples) == 3
+    for block, shown in examples:
+        exec(compile(block, "README.md", "exec"), {})
+        assert capsys.readouterr().out == shown

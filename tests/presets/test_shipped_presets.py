@@ -67,6 +67,48 @@ def test_the_command_uses_the_default_preset_without_run(capsys):
     assert lines[1].startswith("'31 February 2001' -> not a date")
 
 
+def test_translation_and_captioning_commands_use_their_default_presets(capsys):
+    from attention_zoo.applications.cli import main
+
+    assert main(["translation", "translate", "Jesus wept."]) == 0
+    out = capsys.readouterr()
+    assert out.err.count("using the shipped preset bible_en_es") == 1
+    expected = read_metadata("bible_en_es")["fixed_outputs"][0]
+    assert out.out.startswith(f"{expected['input']!r} -> {expected['text']!r}")
+    image, *_ = fixed_inputs("shapes")
+    assert main(["captioning", "predict", str(image)]) == 0
+    out = capsys.readouterr()
+    assert out.err.count("using the shipped preset shapes") == 1
+    caption = read_metadata("shapes")["fixed_outputs"][0]["text"]
+    assert out.out == f"{image}: {caption}\n"
+
+
+@pytest.mark.tf_only
+def test_export_writes_the_savedmodel_of_a_preset(tmp_path, capsys):
+    import tensorflow as tf
+
+    from attention_zoo.applications.cli import main
+
+    output = tmp_path / "saved_model"
+    assert (
+        main(
+            [
+                "dates",
+                "export",
+                "--preset",
+                "dates_multilingual",
+                "--output",
+                str(output),
+            ]
+        )
+        == 0
+    )
+    serve = tf.saved_model.load(str(output)).signatures["serving_default"]
+    out = serve(text=tf.constant(["3rd of May 1979", "31 February 2001"]))
+    assert [t.decode() for t in out["text"].numpy()][0] == "1979-05-03"
+    assert out["valid"].numpy().tolist() == [True, False]
+
+
 def test_the_command_lists_the_presets(capsys):
     from attention_zoo.applications.cli import main
 

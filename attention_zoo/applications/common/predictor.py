@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import keras
@@ -149,8 +150,9 @@ class RunPredictor:
         raise NotImplementedError(f"{type(self).__name__} has no predict_items")
 
     def __call__(self, inputs) -> list[dict]:
-        """`predict_items(inputs)`; a single text gives a list of one."""
-        if isinstance(inputs, (str, bytes)):
+        """`predict_items(inputs)`; a single text, bytes or path gives a list
+        of one."""
+        if isinstance(inputs, (str, bytes, os.PathLike)):
             inputs = [inputs]
         return self.predict_items(inputs)
 
