@@ -33,9 +33,17 @@ from benchmarks import harness
 from tests.applications.dates.hand_written import read_non_dates, read_real_dates
 
 
+def test_examples(run) -> list:
+    """The run's test examples, or the slice a preset ships with."""
+    from attention_zoo.presets.slices import SLICE_FILE
+
+    path = Path(run) / "data" / "test.json"
+    return data.load_examples(path if path.is_file() else Path(run) / SLICE_FILE)
+
+
 def non_date_rows(normalizer, run) -> list:
     non_dates = tasks.evaluate_non_dates(normalizer, read_non_dates())
-    test = data.load_examples(Path(run) / "data" / "test.json")
+    test = test_examples(run)
     _, valid, _, _ = normalizer.predict_scored([e.text for e in test])
     reasons = ", ".join(f"{k}: {v}" for k, v in non_dates["reasons"].items())
     accepted = "; ".join(
@@ -139,7 +147,7 @@ def leave_one_family_out(train_size, epochs, test_size, seed) -> list:
 def serving_rows(normalizer, run, seed) -> list:
     import tensorflow as tf
 
-    test = [e.text for e in data.load_examples(Path(run) / "data" / "test.json")]
+    test = [e.text for e in test_examples(run)]
     batch = (test * (1000 // len(test) + 1))[:1000]
     with tempfile.TemporaryDirectory() as folder:
         tasks.export(run, Path(folder) / "saved")

@@ -200,14 +200,14 @@ LOAD = """
 import json, sys
 import tensorflow as tf
 serve = tf.saved_model.load(sys.argv[1]).signatures["serving_default"]
-texts = json.load(open(sys.argv[2]))
-out = serve(text=tf.constant(texts))
+# One request per batch of texts; the answers are concatenated.
+outs = [serve(text=tf.constant(texts)) for texts in json.load(open(sys.argv[2]))]
 print(json.dumps({
-    "text": [t.decode() for t in out["text"].numpy()],
-    "valid": out["valid"].numpy().tolist(),
-    "score": [str(s) for s in out["score"].numpy().tolist()],
-    "dtypes": [out["valid"].dtype.name, out["score"].dtype.name],
-    "attention": out["attention"].numpy().tolist(),
+    "text": [t.decode() for out in outs for t in out["text"].numpy()],
+    "valid": [v for out in outs for v in out["valid"].numpy().tolist()],
+    "score": [str(s) for out in outs for s in out["score"].numpy().tolist()],
+    "dtypes": [outs[0]["valid"].dtype.name, outs[0]["score"].dtype.name],
+    "attention": [a for out in outs for a in out["attention"].numpy().tolist()],
     "modules": [m for m in sys.modules if m.startswith("attention_zoo") or m.startswith("applications")],
 }))
 """
@@ -226,8 +226,20 @@ def test_saved_model_matches_in_memory_predictions(run, tmp_path):
         "1er août 1999",
         "\xa03 mai 1979\xa0",  # no-break spaces are not stripped, on either side
     ]
-    (tmp_path / "texts.json").write_text(json.dumps(texts + edge))
+    # A batch of short inputs alone: the SavedModel reads only the longest
+    # input's width (rounded up to 8) and must answer as at full width.
+    short = [t for t in texts if len(t) <= 12][:100]
+    (tmp_path / "texts.json").write_text(json.dumps([texts + edge, short]))
     got = run_json_script(tmp_path, LOAD, tmp_path / "saved", "texts.json")
+    n = len(texts) + len(edge)
+    assert len(short) >= 20
+    np.testing.assert_allclose(
+        np.array(got["attention"][n:]),
+        np.array(got["attention"])[[texts.index(t) for t in short]],
+        atol=1e-5,
+    )
+    assert got["text"][n:] == [got["text"][texts.index(t)] for t in short]
+    got = {k: v[:n] if k != "dtypes" and k != "modules" else v for k, v in got.items()}
     assert got["modules"] == []
     normalizer = tasks.Normalizer(run)
     expected_text, expected_valid, expected_score, expected_attention = (
