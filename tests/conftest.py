@@ -2,19 +2,20 @@ import os
 from pathlib import Path
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+# Most of the tests' time on JAX, and much of it in the TensorFlow tests of
+# compiled predictors and SavedModels, is XLA compiling small programs. LLVM's
+# lowest optimisation level compiles them faster (compile time, not numerics:
+# XLA's own HLO passes still run). On JAX, which compiles every eager
+# operation once per shape and dtype and every jitted function once per model
+# instance, a persistent compilation cache shared by the pytest-xdist workers
+# (and kept for later runs) avoids compiling what another test or the other
+# worker has compiled already. docs/design.md gives the measurements.
+os.environ.setdefault("XLA_FLAGS", "--xla_backend_optimization_level=0")
 if os.environ.get("KERAS_BACKEND") == "jax":
-    # JAX compiles every eager operation once per shape and dtype, and every
-    # jitted function once per model instance: most of the JAX leg's time is
-    # XLA compiling programs that another test, or the other pytest-xdist
-    # worker, has compiled already. A persistent compilation cache shared by
-    # the workers (and kept for later runs) and LLVM's lowest optimisation
-    # level (compile time, not numerics: XLA's own HLO passes still run)
-    # halve it; docs/design.md gives the measurement.
     cache = Path.home() / ".cache" / "attention_zoo" / "jax-test-compilation-cache"
     os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", str(cache))
     os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
     os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "-1")
-    os.environ.setdefault("XLA_FLAGS", "--xla_backend_optimization_level=0")
 
 import keras  # noqa: E402
 import pytest  # noqa: E402
