@@ -7,7 +7,7 @@ whose weights, assets or card disagree fails.
 
 Each application stores its examples as plain JSON, readable without the
 run they came from: dates as `{"text", "iso", ...}` examples, translation
-as source/reference pairs, captioning as PNG images (base64) with their
+as source/reference pairs, captioning as encoded images (base64; PNG for generated scenes) with their
 reference captions. The score is the application's own metric with the
 predictor's default decoding: exact match for dates, sacreBLEU BLEU and
 chrF for translation, BLEU-4 for captioning.
@@ -46,13 +46,10 @@ def write_slice(app: str, run_dir, path, size: int | None = None) -> None:
         ]
     else:
         from attention_zoo.applications.captioning.dataset import test_items
-        from attention_zoo.image_codec import encode_png
 
         rows = [
             {
-                "png_base64": base64.b64encode(encode_png(item.image)).decode("ascii")
-                if not isinstance(item.image, (str, Path))
-                else base64.b64encode(Path(item.image).read_bytes()).decode("ascii"),
+                "image_base64": base64.b64encode(_image_bytes(item.image)).decode(),
                 "references": list(
                     item.scene.references if item.scene is not None else item.captions
                 ),
@@ -60,6 +57,15 @@ def write_slice(app: str, run_dir, path, size: int | None = None) -> None:
             for item in test_items(run_dir)[:size]
         ]
     path.write_text(json.dumps(rows, indent=0, ensure_ascii=False) + "\n")
+
+
+def _image_bytes(image) -> bytes:
+    """An encoded image: a user run's file as it is, generated pixels as PNG."""
+    from attention_zoo.image_codec import encode_png
+
+    if isinstance(image, (str, Path)):
+        return Path(image).read_bytes()
+    return encode_png(image)
 
 
 def score_slice(predictor, folder) -> dict:
@@ -86,7 +92,9 @@ def score_slice(predictor, folder) -> dict:
         from attention_zoo.applications.captioning.evaluation import evaluate_items
         from attention_zoo.applications.common.decodings import decoding_name
 
-        items = [Item(base64.b64decode(r["png_base64"]), r["references"]) for r in rows]
+        items = [
+            Item(base64.b64decode(r["image_base64"]), r["references"]) for r in rows
+        ]
         width = predictor.beam_width
         scores = evaluate_items(predictor, items, [width])[decoding_name(width)]
         return {"n": len(items), "bleu4": scores["bleu4"]}

@@ -64,6 +64,16 @@ def test_a_preset_folder_holds_weights_config_assets_metadata_and_card(preset):
     assert "attention-zoo dates train --epochs 1" in card
 
 
+def test_a_preset_stores_no_optimizer_state_or_compile_settings(run, preset):
+    import h5py
+
+    with h5py.File(preset / "model.weights.h5", "r") as weights:
+        assert "optimizer" not in weights
+    assert "compile_config" not in json.loads((preset / "model.json").read_text())
+    # The run's own model is compiled: its optimizer would have been saved.
+    assert Normalizer(run).model.optimizer is not None
+
+
 def test_from_preset_answers_like_the_run(run, preset):
     expected = Normalizer(run)(TEXTS)
     loaded = Normalizer.from_preset(preset)(TEXTS)

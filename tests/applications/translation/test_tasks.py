@@ -433,7 +433,7 @@ def test_train_flags_include_the_users_splits(capsys):
 
 
 def test_a_run_saved_as_a_preset_translates_alike(run, tmp_path):
-    from attention_zoo.presets import save_to_preset
+    from attention_zoo.presets import read_metadata, save_to_preset
 
     texts = ["three hundred and two", "forty one"]
     folder = save_to_preset(tasks.Translator(run), tmp_path / "p", fixed_inputs=texts)
@@ -445,6 +445,10 @@ def test_a_run_saved_as_a_preset_translates_alike(run, tmp_path):
         [i["score"] for i in loaded], [i["score"] for i in expected], rtol=1e-5
     )
     assert all(i["score"] <= 0 for i in loaded)
+    # The card's metrics are each decoding's test scores, speeds left out.
+    metrics = read_metadata(folder)["metrics"]
+    assert {"greedy bleu", "greedy chrf"} <= set(metrics)
+    assert not any(key.endswith("per_second") for key in metrics)
 
 
 LOAD_BYTES = """
