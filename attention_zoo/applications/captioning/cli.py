@@ -6,18 +6,14 @@ import json
 from pathlib import Path
 
 from attention_zoo.applications.captioning.config import TrainConfig
-from attention_zoo.applications.common import decoding_flags, model_tasks
-from attention_zoo.applications.common.cli import (
-    add_application,
-    run_task,
-    train_job,
-)
-from attention_zoo.applications.common.preset_flags import (
-    add_model_arguments,
-    model_folder,
-)
+from attention_zoo.applications.common import model_tasks
 
 DEFAULT_PRESET = "shapes"
+# RuntimeError: a tfds download that failed; ImportError: a backbone's
+# optional package that is not installed.
+COMMAND = model_tasks.AppCommand(
+    "captioning", TrainConfig, DEFAULT_PRESET, "images", (RuntimeError, ImportError)
+)
 
 
 def _add_sources(train) -> None:
@@ -54,10 +50,9 @@ def _source_fields(args) -> dict:
 
 
 def add_parser(commands) -> None:
-    tasks = add_application(
+    tasks = model_tasks.add_application(
         commands,
-        "captioning",
-        TrainConfig,
+        COMMAND,
         help="Show, Attend and Tell image captioning (offline: generated scenes)",
         description="Train and use a Show-Attend-Tell captioner over a CNN feature "
         "grid. The offline dataset is generated scenes of shapes with known "
@@ -74,26 +69,17 @@ def add_parser(commands) -> None:
 
     predict = tasks.add_parser("predict", help="caption image files")
     predict.add_argument("images", nargs="+", metavar="IMAGE")
-    add_model_arguments(predict, "captioning", DEFAULT_PRESET)
-    predict.add_argument("--beam-width", type=int, default=None, help="1 = greedy")
+    model_tasks.add_model_flags(predict, COMMAND)
 
-    model_tasks.add_plot_and_export(
-        tasks,
-        "captioning",
-        "images",
-        "IMAGE",
-        (
-            "attention overlay PNGs, one panel per word",
-            "write a SavedModel that captions encoded image bytes",
-        ),
-        DEFAULT_PRESET,
+    plot = tasks.add_parser("plot", help="attention overlay PNGs, one panel per word")
+    export = tasks.add_parser(
+        "export", help="write a SavedModel that captions encoded image bytes"
     )
+    model_tasks.add_plot_and_export(plot, export, COMMAND)
 
 
 def run(args, parser) -> int:
     from attention_zoo.applications.captioning import tasks
-
-    decoding_flags.check_beam_width_flag(parser, args)
 
     def evaluate():
         metrics = tasks.evaluate(args.run, beam_width=args.beam_width)
@@ -103,26 +89,11 @@ def run(args, parser) -> int:
         print(tasks.format_metrics(metrics))
 
     def predict():
-        run = model_folder(args, "captioning", "predict", DEFAULT_PRESET)
+        run = model_tasks.model_run(args, COMMAND)
         for path, text in tasks.caption(run, args.images, args.beam_width):
             print(f"{path}: {text}")
 
-    train = train_job(
-        tasks,
-        TrainConfig,
-        args,
-        parser,
-        lambda metrics: tasks.format_metrics(metrics["test"]),
-        _source_fields,
-    )
-    jobs = {"train": train, "evaluate": evaluate, "predict": predict}
-    jobs.update(
-        model_tasks.plot_and_export_jobs(
-            tasks, args, "captioning", "images", DEFAULT_PRESET
-        )
-    )
-    # RuntimeError: a tfds download that failed; ImportError: a backbone's
-    # optional package that is not installed.
-    return run_task(
-        "captioning", args.task, jobs[args.task], (RuntimeError, ImportError)
+    jobs = {"evaluate": evaluate, "predict": predict}
+    return model_tasks.run_command(
+        COMMAND, tasks, args, parser, jobs, None, _source_fields
     )

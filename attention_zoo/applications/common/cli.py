@@ -183,15 +183,14 @@ def config_from_args(config_class, args, parser, **fields):
 
 def add_application(
     commands,
-    app: str,
-    config_class,
+    command,
     help: str,
     description: str,
     train_help: str,
     output_help: str = "run folder",
     train_arguments=None,
 ):
-    """Adds `app`'s command and its `train` task to `commands`.
+    """Adds the application's command and its `train` task to `commands`.
 
     The `train` task takes `--output` (default `runs/APP`), the flags
     `train_arguments(train)` adds, if given (e.g. a group of data sources),
@@ -199,8 +198,8 @@ def add_application(
 
     Args:
         commands: the subparsers of the `attention-zoo` command.
-        app: the application's command name.
-        config_class: its `TrainConfig` dataclass.
+        command: the application's `model_tasks.AppCommand` (its `name`
+            and `config_class`).
         help: the command's line in `attention-zoo --help`.
         description: the command's description in `attention-zoo APP --help`.
         train_help: the `train` task's line in `attention-zoo APP --help`.
@@ -211,6 +210,7 @@ def add_application(
     Returns:
         The subparsers of `app`, for its other tasks.
     """
+    app, config_class = command.name, command.config_class
     parser = commands.add_parser(app, help=help, description=description)
     tasks = parser.add_subparsers(dest="task", metavar="TASK", required=True)
     train = tasks.add_parser("train", help=train_help)

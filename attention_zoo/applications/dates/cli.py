@@ -5,29 +5,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from attention_zoo.applications.common.cli import (
-    add_application,
-    run_task,
-    train_job,
-)
-from attention_zoo.applications.common.model_tasks import (
-    add_plot_and_export,
-    plot_and_export_jobs,
-)
-from attention_zoo.applications.common.preset_flags import (
-    add_model_arguments,
-    model_folder,
-)
+from attention_zoo.applications.common import model_tasks
 from attention_zoo.applications.dates.config import TrainConfig
 
 DEFAULT_PRESET = "dates_multilingual"
+COMMAND = model_tasks.AppCommand("dates", TrainConfig, DEFAULT_PRESET, beam_width=False)
 
 
 def add_parser(commands) -> None:
-    tasks = add_application(
+    tasks = model_tasks.add_application(
         commands,
-        "dates",
-        TrainConfig,
+        COMMAND,
         help="date normalization: '3rd of May 1979' -> 1979-05-03",
         description="Normalize human-written dates (English, French, German, "
         "Spanish, Italian, Portuguese, Dutch) to ISO 8601 with an attention "
@@ -44,20 +32,13 @@ def add_parser(commands) -> None:
 
     predict = tasks.add_parser("predict", help="normalize the given dates")
     predict.add_argument("texts", nargs="+", metavar="TEXT")
-    add_model_arguments(predict, "dates", DEFAULT_PRESET)
+    model_tasks.add_model_flags(predict, COMMAND)
 
-    add_plot_and_export(
-        tasks,
-        "dates",
-        "texts",
-        "TEXT",
-        (
-            "attention heatmap PNGs for the given dates",
-            "write a SavedModel that serves raw strings",
-        ),
-        DEFAULT_PRESET,
-        beam_width=False,
+    plot = tasks.add_parser("plot", help="attention heatmap PNGs for the given dates")
+    export = tasks.add_parser(
+        "export", help="write a SavedModel that serves raw strings"
     )
+    model_tasks.add_plot_and_export(plot, export, COMMAND)
 
 
 def run(args, parser) -> int:
@@ -70,11 +51,8 @@ def run(args, parser) -> int:
             json.dumps(metrics, indent=1)
         )
 
-    def model():
-        return model_folder(args, "dates", args.task, DEFAULT_PRESET)
-
     def predict():
-        for p in tasks.predict(model(), args.texts):
+        for p in tasks.predict(model_tasks.model_run(args, COMMAND), args.texts):
             answer = p.iso if p.valid else f"not a date: {p.reason}"
             notes = [f"score {p.score:.2f}"]
             if p.unknown:
@@ -83,13 +61,11 @@ def run(args, parser) -> int:
                 )
             print(f"{p.text!r} -> {answer}   [{'; '.join(notes)}]")
 
-    train = train_job(
+    return model_tasks.run_command(
+        COMMAND,
         tasks,
-        TrainConfig,
         args,
         parser,
+        {"evaluate": evaluate, "predict": predict},
         lambda metrics: tasks.format_metrics(metrics, per_format=False),
     )
-    jobs = {"train": train, "evaluate": evaluate, "predict": predict}
-    jobs.update(plot_and_export_jobs(tasks, args, "dates", "texts", DEFAULT_PRESET))
-    return run_task("dates", args.task, jobs[args.task])

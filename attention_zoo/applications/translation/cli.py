@@ -6,20 +6,15 @@ import json
 import sys
 from pathlib import Path
 
-from attention_zoo.applications.common import decoding_flags, model_tasks
-from attention_zoo.applications.common.cli import (
-    add_application,
-    run_task,
-    train_job,
-)
-from attention_zoo.applications.common.preset_flags import (
-    add_model_arguments,
-    model_folder,
-)
+from attention_zoo.applications.common import model_tasks
 from attention_zoo.applications.translation.config import TrainConfig
 from attention_zoo.applications.translation.lines import FORMATS
 
 DEFAULT_PRESET = "bible_en_es"
+# RuntimeError: a tensorflow_datasets download that failed.
+COMMAND = model_tasks.AppCommand(
+    "translation", TrainConfig, DEFAULT_PRESET, errors=(RuntimeError,)
+)
 
 
 def _corpus_field(args) -> dict:
@@ -29,10 +24,9 @@ def _corpus_field(args) -> dict:
 
 
 def add_parser(commands) -> None:
-    tasks = add_application(
+    tasks = model_tasks.add_application(
         commands,
-        "translation",
-        TrainConfig,
+        COMMAND,
         help="neural machine translation (offline: English-Spanish Bible verses)",
         description="Train and use an encoder-decoder translation model with "
         "attention. The offline corpus is English-Spanish Bible verses from the "
@@ -93,26 +87,19 @@ def add_parser(commands) -> None:
         help="the model's lower-cased tokens: no unknown-word replacement, "
         "truecasing or detokenization",
     )
-    add_model_arguments(translate, "translation", DEFAULT_PRESET)
-    translate.add_argument("--beam-width", type=int, default=None, help="1 = greedy")
+    model_tasks.add_model_flags(translate, COMMAND)
 
-    model_tasks.add_plot_and_export(
-        tasks,
-        "translation",
-        "texts",
-        "TEXT",
-        (
-            "attention heatmap PNGs for the given sentences",
-            "write a SavedModel that translates raw strings",
-        ),
-        DEFAULT_PRESET,
+    plot = tasks.add_parser(
+        "plot", help="attention heatmap PNGs for the given sentences"
     )
+    export = tasks.add_parser(
+        "export", help="write a SavedModel that translates raw strings"
+    )
+    model_tasks.add_plot_and_export(plot, export, COMMAND)
 
 
 def run(args, parser) -> int:
     from attention_zoo.applications.translation import tasks
-
-    decoding_flags.check_beam_width_flag(parser, args)
 
     def evaluate():
         runs = args.run or ["runs/translation"]
@@ -140,7 +127,7 @@ def run(args, parser) -> int:
         if (args.input is not None or stdin) and args.texts and args.texts != ["-"]:
             parser.error("give TEXT arguments or --input, not both")
         raw = dict(unk_replace=False, truecase=False, detokenize=False)
-        run = model_folder(args, "translation", "translate", DEFAULT_PRESET)
+        run = model_tasks.model_run(args, COMMAND)
         translator = tasks.Translator(
             run, beam_width=args.beam_width, **(raw if args.tokens else {})
         )
@@ -181,19 +168,7 @@ def run(args, parser) -> int:
         if flagged:
             print(f"{flagged} line(s) drew a message (above)", file=sys.stderr)
 
-    train = train_job(
-        tasks,
-        TrainConfig,
-        args,
-        parser,
-        lambda metrics: tasks.format_metrics(metrics["test"]),
-        _corpus_field,
+    jobs = {"evaluate": evaluate, "translate": translate}
+    return model_tasks.run_command(
+        COMMAND, tasks, args, parser, jobs, None, _corpus_field
     )
-    jobs = {"train": train, "evaluate": evaluate, "translate": translate}
-    jobs.update(
-        model_tasks.plot_and_export_jobs(
-            tasks, args, "translation", "texts", DEFAULT_PRESET
-        )
-    )
-    # RuntimeError: a tensorflow_datasets download that failed.
-    return run_task("translation", args.task, jobs[args.task], (RuntimeError,))
