@@ -3,24 +3,27 @@
 A test module subclasses `AttentionLayerBattery` with its mechanisms and
 their NumPy float64 reference; each test then runs for every configuration
 (see `pytest_generate_tests` in `tests/conftest.py`): a NumPy float64
-reference, the mask contract, a padding property test, the fully-masked
-policy with finite gradients, config and `.keras` round trips, mixed
-precision, symbolic use in a functional model, the step-decoding API (with
-the mechanism's state, if any) and one `fit` epoch.
+reference, the mask contract, a padding property (every shape of a small
+set, random contents and masks), the fully-masked policy with finite
+gradients, config and `.keras` round trips, mixed precision, symbolic use in
+a functional model, the step-decoding API (with the mechanism's state, if
+any) and one `fit` epoch.
 """
 
 from __future__ import annotations
 
+import itertools
+
 import keras
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from tests import numpy_reference as ref
 from tests.helpers import gradients, to_numpy
 
 DQ, DV, DK, MAX_LENGTH = 4, 5, 3, 16
+# Rows of each batch of the padding property test.
+PADDING_ROWS = 32
 
 
 class AttentionLayerBattery:
@@ -188,27 +191,18 @@ class AttentionLayerBattery:
         assert (grads[2][1] == 0).all()
 
     def test_padding_with_masked_keys_never_changes_outputs(self, name):
+        """Masked keys appended with arbitrary (large) content change neither
+        the context nor the weights of the real keys, and get weight 0.
+
+        Every combination of a small set of shapes (few programs for JAX to
+        compile) runs on a batch of PADDING_ROWS rows, each with its own
+        contents and mask (a row may be fully masked): 384 rows in all, the
+        cases of 200 two-row examples in 24 calls instead of 400."""
         layer = self.built_layer(name)
         dq, dk = self.dims(name)
-
-        @settings(
-            max_examples=200,
-            deadline=None,
-            derandomize=True,
-            suppress_health_check=[HealthCheck.too_slow],
-        )
-        # Shapes come from a small set (12) so that JAX compiles few programs;
-        # the masks and contents are new in every one of the 200 examples, and
-        # the two rows of each batch get different masks.
-        @given(
-            batch=st.just(2),
-            tq=st.sampled_from([1, 3]),
-            tv=st.sampled_from([1, 3, 6]),
-            pad=st.sampled_from([1, MAX_LENGTH - 6]),
-            seed=st.integers(0, 2**16),
-        )
-        def check(batch, tq, tv, pad, seed):
-            rng = np.random.default_rng(seed)
+        rng = np.random.default_rng(0)
+        batch = PADDING_ROWS
+        for tq, tv, pad in itertools.product([1, 3], [1, 3, 6], [1, MAX_LENGTH - 6]):
             query = rng.normal(size=(batch, tq, dq)).astype("float32")
             value = rng.normal(size=(batch, tv, DV)).astype("float32")
             key = rng.normal(size=(batch, tv, dk)).astype("float32")
@@ -216,7 +210,6 @@ class AttentionLayerBattery:
             context, weights = layer(
                 query, value, key, value_mask=value_mask, return_attention_scores=True
             )
-            # Extra keys with arbitrary (large) content, all masked.
             padded_value = np.concatenate(
                 [value, 100 * rng.normal(size=(batch, pad, DV)).astype("float32")], 1
             )
@@ -231,18 +224,22 @@ class AttentionLayerBattery:
                 value_mask=padded_mask,
                 return_attention_scores=True,
             )
+            case = f"tq={tq}, tv={tv}, pad={pad}"
             np.testing.assert_allclose(
-                to_numpy(padded_context), to_numpy(context), atol=1e-5, rtol=1e-5
+                to_numpy(padded_context),
+                to_numpy(context),
+                atol=1e-5,
+                rtol=1e-5,
+                err_msg=case,
             )
             np.testing.assert_allclose(
                 to_numpy(padded_weights)[..., :tv],
                 to_numpy(weights),
                 atol=1e-5,
                 rtol=1e-5,
+                err_msg=case,
             )
-            assert (to_numpy(padded_weights)[..., tv:] == 0).all()
-
-        check()
+            assert (to_numpy(padded_weights)[..., tv:] == 0).all(), case
 
     def test_get_config_round_trip(self, name):
         layer = self.built_layer(name, dropout=0.25, seed=7, trainable=False)
