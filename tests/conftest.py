@@ -4,13 +4,17 @@ from pathlib import Path
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 # Most of the tests' time on JAX, and much of it in the TensorFlow tests of
 # compiled predictors and SavedModels, is XLA compiling small programs. LLVM's
-# lowest optimisation level compiles them faster (compile time, not numerics:
-# XLA's own HLO passes still run). On JAX, which compiles every eager
+# lowest optimisation level without its expensive passes (the settings of
+# JAX's `jax_disable_most_optimizations`) compiles them faster (compile time,
+# not numerics: XLA's own HLO passes still run). On JAX, which compiles every eager
 # operation once per shape and dtype and every jitted function once per model
 # instance, a persistent compilation cache shared by the pytest-xdist workers
 # (and kept for later runs) avoids compiling what another test or the other
 # worker has compiled already. docs/design.md gives the measurements.
-os.environ.setdefault("XLA_FLAGS", "--xla_backend_optimization_level=0")
+os.environ.setdefault(
+    "XLA_FLAGS",
+    "--xla_backend_optimization_level=0 --xla_llvm_disable_expensive_passes=true",
+)
 if os.environ.get("KERAS_BACKEND") == "jax":
     cache = Path.home() / ".cache" / "attention_zoo" / "jax-test-compilation-cache"
     os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", str(cache))

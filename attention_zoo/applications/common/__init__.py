@@ -20,13 +20,15 @@ returns outputs and attention) and these hooks into the skeleton:
    then `commit_run`, which replaces the old run atomically.
 4. `export(run_dir, output)`: `export_folder`, a `serve` function of a
    `tf.string` batch, `write_saved_model`.
-5. `cli.py`: `add_parser(commands)`, which adds the app's command and its
-   `train` task (`common.cli.add_application`: `--output` and a flag per
-   config field) and the subparsers of its other tasks, and
-   `run(args, parser)`, which runs each task inside `run_task` (the
-   one-line error boundary), `train` being `common.cli.train_job` (the
-   config from the flags with `config_from_args`, then `train`); then one
-   line in `attention_zoo/applications/cli.py` adds the parser.
+5. `cli.py`: an `AppCommand` (`common.model_tasks`: the command's name, its
+   `TrainConfig`, default preset, `plot` inputs, the app's user-error
+   types), `add_parser(commands)`, which adds the command and its `train`
+   task (`model_tasks.add_application`: `--output` and a flag per config
+   field), the help lines and flags of its other tasks
+   (`add_model_flags`, `add_plot_and_export`), and `run(args, parser)`,
+   which hands its own jobs to `model_tasks.run_command` (train, plot and
+   export are shared; every task runs inside the one-line error boundary);
+   then one line in `attention_zoo/applications/cli.py` adds the parser.
 
 Shared text handling (the word tokenizer and `WordVocabulary`) is
 `common.text`.

@@ -9,6 +9,7 @@ two XLA host devices for `data-parallel`, and a killed and resumed run for
 from __future__ import annotations
 
 import json
+import os
 import time
 
 import keras
@@ -250,9 +251,12 @@ def test_data_parallel_on_two_virtual_cpus_matches_one(tmp_path):
     epoch is one device's within 1e-3 (relative)."""
     results = {}
     for devices in (1, 2):
+        # The test session's XLA flags (tests/conftest.py: compile at -O0)
+        # with the device count.
+        flags = os.environ.get("XLA_FLAGS", "")
         env = script_env(
             KERAS_BACKEND="jax",
-            XLA_FLAGS=f"--xla_force_host_platform_device_count={devices}",
+            XLA_FLAGS=f"{flags} --xla_force_host_platform_device_count={devices}",
         )
         results[devices] = run_script(
             tmp_path, DATA_PARALLEL, tmp_path / f"run{devices}", env=env

@@ -34,6 +34,14 @@ def run(tmp_path_factory):
     return path
 
 
+@pytest.fixture(scope="module")
+def saved_model(run, tmp_path_factory):
+    """The run exported once for the tests that load it in plain TensorFlow."""
+    path = tmp_path_factory.mktemp("translation-export") / "saved"
+    tasks.export(run, path)
+    return path
+
+
 def test_bucketed_batches_shapes_and_shift():
     sources = [[5] * n for n in (3, 3, 3, 12, 12, 12, 70)]
     targets = [[6] * n for n in (2, 7, 2, 9, 20, 9, 3)]
@@ -242,12 +250,11 @@ print(json.dumps({
 """
 
 
-def test_saved_model_matches_in_memory_beam_search(run, tmp_path):
-    tasks.export(run, tmp_path / "saved")
+def test_saved_model_matches_in_memory_beam_search(run, saved_model, tmp_path):
     texts = [p.source for p in tasks.read_pairs(run / "data" / "test.tsv")]
     edge = ["", " ", " ".join(["one"] * 200), "ninety-nine 你好 мир", "Forty-Two!"]
     (tmp_path / "texts.json").write_text(json.dumps(texts + edge))
-    got = run_json_script(tmp_path, LOAD, tmp_path / "saved", "texts.json")
+    got = run_json_script(tmp_path, LOAD, saved_model, "texts.json")
     assert got["modules"] == []
     translator = tasks.Translator(run)
     # One batch, as the SavedModel receives it.
@@ -461,7 +468,7 @@ print(json.dumps({"text": [t.decode() for t in out["text"].numpy()]}))
 """
 
 
-def test_saved_model_agrees_with_python_on_any_bytes(run, tmp_path):
+def test_saved_model_agrees_with_python_on_any_bytes(run, saved_model, tmp_path):
     # NUL, invalid and truncated UTF-8, control characters: the SavedModel
     # reads them as Python reads `raw.decode("utf-8", "replace")`.
     raw = [
@@ -472,9 +479,8 @@ def test_saved_model_agrees_with_python_on_any_bytes(run, tmp_path):
         b"\x00",
         b"seven\xc0\xaf",
     ]
-    tasks.export(run, tmp_path / "saved")
     (tmp_path / "raw.json").write_text(json.dumps([r.hex() for r in raw]))
-    got = run_json_script(tmp_path, LOAD_BYTES, tmp_path / "saved", "raw.json")
+    got = run_json_script(tmp_path, LOAD_BYTES, saved_model, "raw.json")
     texts = [r.decode("utf-8", "replace") for r in raw]
     expected, _ = tasks.Translator(run).translate(texts, batch_size=len(texts))
     assert got["text"] == expected
