@@ -8,16 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 
-__all__ = [
-    "AppCommand",
-    "add_application",
-    "add_model_flags",
-    "add_plot_and_export",
-    "model_run",
-    "plot_and_export_jobs",
-    "run_command",
-]
-
 from attention_zoo.applications.common.cli import (
     add_application,
     run_task,
@@ -30,6 +20,16 @@ from attention_zoo.applications.common.preset_flags import (
     preset_plot_folder,
 )
 from attention_zoo.applications.common.run_folder import write_plots
+
+__all__ = [
+    "AppCommand",
+    "add_application",
+    "add_model_flags",
+    "add_plot_and_export",
+    "model_run",
+    "plot_and_export_jobs",
+    "run_command",
+]
 
 
 @dataclasses.dataclass(frozen=True)
