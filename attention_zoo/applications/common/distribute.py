@@ -284,8 +284,10 @@ def _build_from_local_batches() -> None:
     optimizer either way).
     """
     import tensorflow as tf
-    from keras.src.backend.tensorflow import trainer
-    from keras.src.backend.tensorflow.trainer import TensorFlowTrainer
+
+    from attention_zoo._keras_compat import tensorflow_trainer_module
+
+    trainer = tensorflow_trainer_module()
 
     trainer._collective_all_reduce_multi_worker = lambda strategy: False
 
@@ -304,7 +306,7 @@ def _build_from_local_batches() -> None:
         with self.distribute_strategy.scope():
             self._symbolic_build(data_batch=data_batch)
 
-    TensorFlowTrainer._maybe_symbolic_build = build
+    trainer.TensorFlowTrainer._maybe_symbolic_build = build
 
 
 def _cluster() -> dict:
