@@ -101,8 +101,17 @@ def real_date_rows(normalizer) -> tuple[list, list, float]:
     return table, misses, float(exact.mean())
 
 
+def _exact_match(predict, vocabulary, examples) -> float:
+    ids = keras.ops.convert_to_numpy(
+        predict(vocabulary.encode([e.text for e in examples]))[0]
+    )
+    isos = data.IsoVocabulary().decode(ids)
+    return float(np.mean([p == e.iso for p, e in zip(isos, examples)]))
+
+
 def leave_one_family_out(train_size, epochs, test_size, seed) -> list:
-    """Per family: exact match of a model trained without it, tested on it."""
+    """Per family: exact match of a model trained without it, tested on it,
+    and (the control) on as many new dates of the families it trained on."""
     rows = []
     for family in data.FAMILIES:
         others = [f for f in data.FAMILIES if f != family]
@@ -111,6 +120,7 @@ def leave_one_family_out(train_size, epochs, test_size, seed) -> list:
         )
         seen = {data.normalize(e.text) for e in train + val}
         test = data.generate(test_size, seed + 7, exclude=seen, families=[family])
+        control = data.generate(test_size, seed + 8, exclude=seen, families=others)
         vocabulary = data.CharVocabulary.from_texts([e.text for e in train if e.iso])
         keras.utils.set_random_seed(seed)
         model = models.build_default(len(vocabulary))
@@ -125,22 +135,25 @@ def leave_one_family_out(train_size, epochs, test_size, seed) -> list:
         model.fit(x, y, batch_size=128, epochs=epochs, verbose=0)
         seconds = time.perf_counter() - start
         predict = models.compiled(models.make_predict_fn(model, "default"))
-        ids = keras.ops.convert_to_numpy(
-            predict(vocabulary.encode([e.text for e in test]))[0]
+        exact, exact_seen = (
+            _exact_match(predict, vocabulary, examples) for examples in (test, control)
         )
-        isos = data.IsoVocabulary().decode(ids)
-        exact = np.mean([p == e.iso for p, e in zip(isos, test)])
         unk = np.mean([bool(vocabulary.unknown(e.text)) for e in test])
         rows.append(
             [
                 family,
                 str(len(test)),
                 f"{100 * exact:.1f}",
+                f"{100 * exact_seen:.1f}",
                 f"{100 * unk:.0f}",
                 f"{seconds:.0f}",
             ]
         )
-        print(f"  left out {family}: {100 * exact:.1f} %", flush=True)
+        print(
+            f"  left out {family}: {100 * exact:.1f} % (seen families "
+            f"{100 * exact_seen:.1f} %)",
+            flush=True,
+        )
     return rows
 
 
@@ -217,7 +230,8 @@ def run_normalizer(args) -> None:
         print(
             f"Leave one family out: {args.lofo_train_size} training dates of the other "
             f"families (+25 % non-dates), {args.lofo_epochs} epoch(s), "
-            f"{args.lofo_test_size} test dates of the family left out\n"
+            f"{args.lofo_test_size} test dates of the family left out and as many "
+            "of the families trained on (the control)\n"
         )
         rows = leave_one_family_out(
             args.lofo_train_size, args.lofo_epochs, args.lofo_test_size, args.seed
@@ -227,6 +241,7 @@ def run_normalizer(args) -> None:
                 "family left out",
                 "n",
                 "exact match, %",
+                "control: seen families, %",
                 "inputs with unseen characters, %",
                 "fit s",
             ],
