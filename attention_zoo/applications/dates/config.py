@@ -26,7 +26,7 @@ class TrainConfig:
             "(see docs/layers.md)"
         },
     )
-    epochs: int = field(default=6, metadata={"check": positive})
+    epochs: int = field(default=10, metadata={"check": positive})
     batch_size: int = field(default=128, metadata={"check": integer_range(1, 4096)})
     n_train: int = field(
         default=30000,
