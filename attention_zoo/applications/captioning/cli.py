@@ -95,5 +95,5 @@ def run(args, parser) -> int:
 
     jobs = {"evaluate": evaluate, "predict": predict}
     return model_tasks.run_command(
-        COMMAND, tasks, args, parser, jobs, None, _source_fields
+        COMMAND, tasks, args, parser, jobs, fields=_source_fields
     )

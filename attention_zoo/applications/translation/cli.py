@@ -170,5 +170,5 @@ def run(args, parser) -> int:
 
     jobs = {"evaluate": evaluate, "translate": translate}
     return model_tasks.run_command(
-        COMMAND, tasks, args, parser, jobs, None, _corpus_field
+        COMMAND, tasks, args, parser, jobs, fields=_corpus_field
     )
