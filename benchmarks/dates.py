@@ -68,7 +68,11 @@ QUICK_OPTIONS = {
     "val_size": (2000, 200, "validation dates"),
     "classic_epochs": (40, 2, "epoch cap of classic"),
     "default_epochs": (20, 2, "epoch cap of default"),
-    "epochs": (10, 1, "--normalizer: epochs of the run trained when --run is not given"),
+    "epochs": (
+        10,
+        1,
+        "--normalizer: epochs of the run trained when --run is not given",
+    ),
     "lofo_train_size": (10000, 1500, "--lofo: training dates per family left out"),
     "lofo_epochs": (3, 1, "--lofo: epochs per family left out"),
     "lofo_test_size": (500, 200, "--lofo: test dates of the family left out"),

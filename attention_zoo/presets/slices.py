@@ -7,10 +7,10 @@ whose weights, assets or card disagree fails.
 
 Each application stores its examples as plain JSON, readable without the
 run they came from: dates as `{"text", "iso", ...}` examples, translation
-as source/reference pairs, captioning as encoded images (base64; PNG for generated scenes) with their
-reference captions. The score is the application's own metric with the
-predictor's default decoding: exact match for dates, sacreBLEU BLEU and
-chrF for translation, BLEU-4 for captioning.
+as source/reference pairs, captioning as encoded images (base64; PNG for
+generated scenes) with their reference captions. The score is the
+application's own metric with the predictor's default decoding: exact match
+for dates, sacreBLEU BLEU and chrF for translation, BLEU-4 for captioning.
 """
 
 from __future__ import annotations
