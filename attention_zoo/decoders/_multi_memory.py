@@ -47,9 +47,9 @@ def split_alignments(owner: str, alignments, lengths):
             "(the decoder has not been called on memories of static length). "
             f"Received: lengths={lengths}"
         )
-    lengths = [int(n) for n in lengths]
-    if len(lengths) == 1:
+    if len(lengths) == 1:  # whole: its length may be a traced tensor
         return [alignments]
+    lengths = [int(n) for n in lengths]
     bounds = [sum(lengths[:i]) for i in range(1, len(lengths))]
     return ops.split(alignments, bounds, axis=-1)
 

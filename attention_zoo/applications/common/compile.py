@@ -23,7 +23,12 @@ def compile_function(fn, input_shape, dtype: str = "float32", jit_compile: bool 
         import tensorflow as tf
 
         signature = [tf.TensorSpec([None, *input_shape], dtype)]
-        return tf.function(fn, input_signature=signature, jit_compile=jit_compile)
+        # No AutoGraph: the functions are keras.ops code that jax.jit traces
+        # as it is, and converting them took about a fifth of a small
+        # captioning run's time (docs/design.md).
+        return tf.function(
+            fn, input_signature=signature, jit_compile=jit_compile, autograph=False
+        )
     if backend == "jax":
         import jax
 
