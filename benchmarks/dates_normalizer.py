@@ -121,7 +121,7 @@ def leave_one_family_out(train_size, epochs, test_size, seed) -> list:
         seen = {data.normalize(e.text) for e in train + val}
         test = data.generate(test_size, seed + 7, exclude=seen, families=[family])
         control = data.generate(test_size, seed + 8, exclude=seen, families=others)
-        vocabulary = data.CharVocabulary.from_texts([e.text for e in train if e.iso])
+        vocabulary = data.CharVocabulary.from_texts([e.text for e in train if e.is_date])
         keras.utils.set_random_seed(seed)
         model = models.build_default(len(vocabulary))
         steps = -(-len(train) // 128) * epochs

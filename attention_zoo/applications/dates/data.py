@@ -8,8 +8,10 @@ lower, upper, title) and, sometimes, stray whitespace. All-numeric
 renderings are kept only when they have exactly one reading
 (`readings.numeric_readings`), so `03/04/2005` is never a training date.
 
-Non-dates (`negatives.py`) have `iso == ""` and family `non_date`; the
-default model learns to answer them with the `<invalid>` token.
+Non-dates (`negatives.py`) have family `non_date` and `iso == ""`: the
+default model learns to answer them with the `<invalid>` token. Impossible
+dates with a named month are non-dates whose `iso` is the date as written
+(`2001-04-31`), which the calendar check refuses.
 
 The model sees `normalize(text)`: lower case, runs of whitespace collapsed to
 one space, stripped. The exported SavedModel applies the same rule in-graph.
@@ -95,10 +97,16 @@ def _boundary(date: dt.date, rng: random.Random) -> dt.date:
 @dataclass
 class Example:
     text: str
-    iso: str  # "" for a non-date
+    # The answer to learn: "" (`<invalid>`) for a non-date, the date as
+    # written for an impossible one (2001-04-31).
+    iso: str
     format_name: str
     language: str
     family: str
+
+    @property
+    def is_date(self) -> bool:
+        return self.family != NON_DATE
 
 
 def generate(
@@ -155,7 +163,7 @@ def generate_negatives(
     seen = set(exclude)
     out = []
     while len(out) < n:
-        text, kind, language = generator.draw(rng)
+        text, kind, language, target = generator.draw(rng)
         if rng.random() < 0.3:
             text = _noise(text, rng)
         key = normalize(text)
@@ -164,7 +172,7 @@ def generate_negatives(
         if len(numeric_readings(key) or ()) == 1:  # a code that reads as a date
             continue
         seen.add(key)
-        out.append(Example(text, "", f"non_date_{kind}", language, NON_DATE))
+        out.append(Example(text, target, f"non_date_{kind}", language, NON_DATE))
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import re
 from pathlib import Path
 
 import numpy as np
@@ -57,10 +58,11 @@ def evaluate_examples(normalizer: Normalizer, examples) -> dict:
 def evaluate_non_dates(normalizer: Normalizer, texts) -> dict:
     """Share of `texts` (non-dates) flagged invalid, with the reasons and
     the ones that slipped through."""
-    isos, valid, scores, _ = normalizer.predict_scored(list(texts))
+    texts = list(texts)
+    isos, valid, scores, _ = normalizer.predict_scored(texts)
     reasons = collections.Counter(
-        normalizer.reason(iso, float(s)).split(" (")[0]
-        for iso, s, ok in zip(isos, scores, valid)
+        re.split(r" \(|:| \d", normalizer.reason(iso, float(s), text))[0]
+        for text, iso, s, ok in zip(texts, isos, scores, valid)
         if not ok
     )
     return {

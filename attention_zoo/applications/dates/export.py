@@ -8,31 +8,11 @@ from pathlib import Path
 from attention_zoo.applications.common import export_folder, write_saved_model
 from attention_zoo.applications.dates import data
 from attention_zoo.applications.dates import model as models
+from attention_zoo.applications.dates.graph_rules import (
+    calendar_dates,
+    numeric_agreement,
+)
 from attention_zoo.applications.dates.predictor import Normalizer
-
-
-def calendar_dates(texts):
-    """bool `(B,)`: each string is a real `YYYY-MM-DD` date (in TF ops).
-
-    The graph twin of `data.is_calendar_date` (year 1 to 9999, Gregorian
-    leap years).
-    """
-    import tensorflow as tf
-
-    shaped = tf.strings.regex_full_match(texts, r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-    # to_number fails on text that is not a number: parse a stand-in there.
-    safe = tf.where(shaped, texts, tf.constant("2000-01-01"))
-    year = tf.strings.to_number(tf.strings.substr(safe, 0, 4), tf.int32)
-    month = tf.strings.to_number(tf.strings.substr(safe, 5, 2), tf.int32)
-    day = tf.strings.to_number(tf.strings.substr(safe, 8, 2), tf.int32)
-    leap = tf.logical_or(
-        tf.logical_and(year % 4 == 0, year % 100 != 0), year % 400 == 0
-    )
-    lengths = tf.constant([31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31])
-    last = tf.gather(lengths, tf.clip_by_value(month - 1, 0, 11))
-    last = last + tf.cast(tf.logical_and(leap, month == 2), tf.int32)
-    ok = (year >= 1) & (month >= 1) & (month <= 12) & (day >= 1) & (day <= last)
-    return tf.logical_and(shaped, ok)
 
 
 def export(run_dir, output, jit_compile: bool = True) -> Path:
@@ -40,12 +20,13 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
     `attention`, `valid`, `score`.
 
     The string preprocessing (`data.normalize`, character lookup with
-    `<unk>` for unseen characters), the calendar check and the threshold
+    `<unk>` for unseen characters) and the validity rules (`graph_rules`)
     run in the graph; the model part is compiled with XLA
     (`jit_compile`), which plain TensorFlow runs without attention_zoo.
     `text` is the model's answer ("" for `<invalid>`), `score` its
-    log-probability, `valid` = a real calendar date and score >= the run's
-    threshold. Documented rule for inputs the model cannot read: an empty
+    log-probability, `valid` = a real calendar date, the one reading of an
+    all-numeric input (`readings.agrees`) and score >= the run's threshold.
+    Documented rule for inputs the model cannot read: an empty
     input, or one longer than Tx characters once normalized, gives the
     empty string, all-zero attention, `valid` False and score -inf.
     """
@@ -59,6 +40,7 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
     predict_fn = tf.function(
         models.make_predict_fn(normalizer.model, normalizer.kind),
         jit_compile=jit_compile,
+        autograph=False,  # keras.ops code (common/compile.py)
     )
     output_tokens = [t if len(t) == 1 else "" for t in data.IsoVocabulary.tokens]
     tables = TokenTables(normalizer.vocabulary.tokens, output_tokens, unknown_id=1)
@@ -88,7 +70,8 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
             readable, tables.decode(iso_ids, stop_ids=stops), tf.constant("")
         )
         scores = tf.where(readable, tf.cast(scores, tf.float32), -math.inf)
-        valid = calendar_dates(decoded) & (scores >= threshold)
+        valid = calendar_dates(decoded) & numeric_agreement(normalized, decoded)
+        valid = valid & (scores >= threshold)
         return {
             "text": decoded,
             "attention": attention,

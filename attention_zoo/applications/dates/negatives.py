@@ -4,9 +4,12 @@ Drawn by code (Faker, Babel, num2words and templates), never from the
 hand-written `tests/applications/dates/data/non_dates.txt` that measures
 them. Kinds: words and phrases (Faker, seven locales), other scripts
 (Faker words and Babel dates in non-Latin locales), numbers, times, phone
-numbers, prices, codes (ISBN, IBAN, IP, e-mail, URL, plates), emoji,
-impossible dates (31 February, month 13), partial dates (no day or no
-year), and all-numeric dates with two readings (`readings.py`).
+numbers, prices, codes (ISBN, IBAN, IP, e-mail, URL, plates), words
+with numbers (addresses, model names, versions, ranges, scores), emoji,
+impossible dates (31 April; the model learns to answer them as written,
+`2001-04-31`, which no calendar has), and partial dates (no day or no
+year). All-numeric dates with two readings or none are the numeric rule's
+(`readings.py`), not the model's, and are not drawn.
 """
 
 from __future__ import annotations
@@ -19,7 +22,6 @@ from babel.dates import format_date
 from faker import Faker
 
 from attention_zoo.applications.dates.formats import LOCALES, spelled_day
-from attention_zoo.applications.dates.readings import numeric_readings
 
 _LATIN = ("en_US", "fr_FR", "de_DE", "es_ES", "it_IT", "pt_PT", "nl_NL")
 _OTHER_SCRIPTS = (
@@ -41,7 +43,8 @@ def _random_date(rng):
 
 
 class NegativeGenerator:
-    """Non-date strings by kind; `draw(rng)` returns `(text, kind, language)`."""
+    """Non-date strings by kind; `draw(rng)` returns `(text, kind, language,
+    target)`, the target "" (`<invalid>`) except for impossible dates."""
 
     def __init__(self, seed: int):
         self.fakers = {}
@@ -57,18 +60,18 @@ class NegativeGenerator:
             "phone": self._phone,
             "price": self._price,
             "code": self._code,
+            "labelled_number": self._labelled_number,
             "emoji": self._emoji,
             "impossible_date": self._impossible,
             "partial_date": self._partial,
-            "ambiguous_numeric": self._ambiguous,
         }
         # Dates-like kinds are the hard ones: drawn more often.
-        self.weights = [3, 2, 2, 1, 1, 1, 1, 1, 4, 3, 2]
+        self.weights = [3, 2, 2, 1, 1, 1, 1, 3, 1, 3, 3]
 
     def draw(self, rng: random.Random):
         kind = rng.choices(list(self.kinds), self.weights)[0]
-        text, language = self.kinds[kind](rng)
-        return text, kind, language
+        text, language, *target = self.kinds[kind](rng)
+        return text, kind, language, "".join(target)
 
     def _fake(self, rng, locales):
         locale = rng.choice(locales)
@@ -176,6 +179,38 @@ class NegativeGenerator:
         value = str(getattr(fake, method)())
         return (value[:8] if method == "uuid4" else value), language
 
+    def _labelled_number(self, rng):
+        """Text that mixes words and numbers without being a date: a street
+        and house number, a postcode and city, a name with a model number, a
+        version, a range of years, a score, a decimal constant."""
+        fake, language = self._fake(rng, _LATIN)
+        word = fake.word()
+        if rng.random() < 0.5:
+            word = word.title()
+        n = rng.randint(1, 10 ** rng.randint(1, 4))
+        year = rng.randint(1900, 2099)
+        forms = [
+            lambda: f"{fake.street_name()} {fake.building_number()}",
+            lambda: f"{fake.building_number()} {fake.street_name()}",
+            lambda: f"{fake.postcode()} {fake.city()}",
+            lambda: f"{fake.city()} {fake.postcode()}",
+            lambda: f"{word} {n}",
+            lambda: f"{n} {word}",
+            lambda: f"{word} {rng.choice(['#', 'No. ', 'n° ', 'Nr. '])}{n}",
+            lambda: f"{word[0].upper()}{rng.choice(['', '-', ' '])}{n}",
+            lambda: f"{word} {rng.randint(0, 20)}.{rng.randint(0, 30)}",
+            lambda: f"v{rng.randint(0, 20)}.{rng.randint(0, 30)}.{rng.randint(0, 99)}",
+            lambda: (
+                f"{year}{rng.choice(['-', '–', ' - ', '/', ' to '])}{year + rng.randint(1, 30)}"
+            ),
+            lambda: (
+                f"{rng.randint(0, 9)}{rng.choice(['-', ':', ' - '])}{rng.randint(0, 9)}"
+            ),
+            lambda: f"{rng.randint(0, 9)}.{rng.randint(10**3, 10**6)}",
+            lambda: f"{rng.uniform(-90, 90):.4f}, {rng.uniform(-180, 180):.4f}",
+        ]
+        return rng.choice(forms)(), language
+
     def _emoji(self, rng):
         fake = self.fakers["en_US"]
         text = "".join(fake.emoji() for _ in range(rng.randint(1, 3)))
@@ -184,6 +219,10 @@ class NegativeGenerator:
         return text, "any"
 
     def _impossible(self, rng):
+        """A named month with a day it does not have (31 April, 0 or 45 May):
+        the answer to learn is the date as written, `2001-04-31`, which the
+        calendar check refuses. The model reads; it need not know month
+        lengths. All-numeric ones are left to the numeric rule."""
         language = rng.choice(list(LOCALES))
         year, month = rng.randint(1900, 2099), rng.randint(1, 12)
         last = calendar.monthrange(year, month)[1]
@@ -196,11 +235,6 @@ class NegativeGenerator:
             rng.choice(["MMMM", "MMM"]),
             locale=LOCALES[language],
         )
-        numeric_month = (
-            rng.choice([month, 13, rng.randint(13, 99)])
-            if rng.random() < 0.3
-            else month
-        )
         spelled = spelled_day(day, language) if 1 <= day <= 31 else str(day)
         forms = [
             f"{day} {name} {year}",
@@ -209,12 +243,8 @@ class NegativeGenerator:
             f"{day} de {name} de {year}",
             f"le {spelled} {name} {year}",
             f"the {spelled} of {name} {year}",
-            f"{day:02d}/{numeric_month:02d}/{year}",
-            f"{day:02d}.{numeric_month:02d}.{year}",
-            f"{year}-{numeric_month:02d}-{day:02d}",
-            f"{numeric_month:02d}/{day:02d}/{year}",
         ]
-        return rng.choice(forms), language
+        return rng.choice(forms), language, f"{year}-{month:02d}-{day:02d}"
 
     def _partial(self, rng):
         language = rng.choice(list(LOCALES))
@@ -239,20 +269,3 @@ class NegativeGenerator:
             ]
         )
         return format_date(date, pattern, locale=LOCALES[language]), language
-
-    def _ambiguous(self, rng):
-        for _ in range(100):
-            date = _random_date(rng)
-            if date.day > 12 or date.day == date.month:
-                continue
-            year = str(date.year) if rng.random() < 0.6 else f"{date.year % 100:02d}"
-            sep = rng.choice(["/", "/", "-", " ", ""])
-            day, month = f"{date.day:02d}", f"{date.month:02d}"
-            if sep and rng.random() < 0.3:
-                day, month = str(date.day), str(date.month)
-            first, second = (day, month) if rng.random() < 0.5 else (month, day)
-            text = f"{first}{sep}{second}{sep}{year}"
-            readings = numeric_readings(text)
-            if readings is not None and len(readings) >= 2:
-                return text, "any"
-        return "03/04/05", "any"

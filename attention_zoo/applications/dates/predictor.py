@@ -13,6 +13,11 @@ import numpy as np
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
 from attention_zoo.applications.dates import data
 from attention_zoo.applications.dates import model as models
+from attention_zoo.applications.dates.readings import (
+    agrees,
+    disagreement,
+    numeric_readings,
+)
 
 # The validity threshold is the score that this share of the validation
 # dates falls below (training.py writes it to config.json).
@@ -23,7 +28,8 @@ THRESHOLD_QUANTILE = 0.002
 class Prediction:
     """One answer: `iso` is the model's output ("" for `<invalid>`);
     `valid` says it is a real calendar date with `score` (the answer's
-    log-probability) at least the run's threshold; `reason` says why not."""
+    log-probability) at least the run's threshold and, for an all-numeric
+    input, its one reading (`readings.agrees`); `reason` says why not."""
 
     text: str
     iso: str
@@ -91,10 +97,17 @@ class Normalizer(RunPredictor):
 
     def predict_scored(self, texts, batch_size: int = 1000):
         """`(isos, valid (N,) bool, scores (N,) float32, attention)`."""
-        ids, attention, scores = self.predict_ids(list(texts), batch_size)
+        texts = list(texts)
+        ids, attention, scores = self.predict_ids(texts, batch_size)
         isos = self.iso.decode(ids)
-        calendar = np.array([data.is_calendar_date(iso) for iso in isos], bool)
-        return isos, calendar & (scores >= self.threshold), scores, attention
+        valid = np.array(
+            [
+                data.is_calendar_date(iso) and agrees(data.normalize(text), iso)
+                for text, iso in zip(texts, isos)
+            ],
+            bool,
+        )
+        return isos, valid & (scores >= self.threshold), scores, attention
 
     def predict_items(self, inputs) -> list[dict]:
         """`{"input", "text", "score", "valid", "reason", "attention"}` per text.
@@ -133,18 +146,27 @@ class Normalizer(RunPredictor):
                     "text": iso,
                     "score": float(score),
                     "valid": bool(ok),
-                    "reason": self.reason(iso, float(score)),
+                    "reason": self.reason(iso, float(score), text),
                     "attention": weights,
                 }
             )
         return items
 
-    def reason(self, iso: str, score: float) -> str:
-        """Why an answer is not valid ("" when it is)."""
+    def reason(self, iso: str, score: float, text: str = "") -> str:
+        """Why the answer `iso` (to the input `text`) is not valid ("" when
+        it is). An input that cannot be a date says so first, then the
+        model's answer, then the numbers against it, then the score."""
+        normalized = data.normalize(text)
+        numbers = disagreement(normalized, iso)
+        readings = numeric_readings(normalized)
+        if readings is not None and len(readings) != 1:
+            return numbers
         if iso == "":
             return "the model reads no date in it"
         if not data.is_calendar_date(iso):
             return f"not a real calendar date ({iso})"
+        if numbers:
+            return numbers
         if score < self.threshold:
             return f"low confidence (score {score:.2f} < {self.threshold:.2f})"
         return ""
@@ -157,7 +179,7 @@ class Normalizer(RunPredictor):
                 iso,
                 bool(ok),
                 float(score),
-                self.reason(iso, float(score)),
+                self.reason(iso, float(score), text),
                 self.vocabulary.unknown(text),
             )
             for text, iso, ok, score in zip(texts, isos, valid, scores)

@@ -13,8 +13,13 @@ An all-numeric date is three groups of digits with one separator (`-`, `/`,
 
 Two-digit years pivot at 69: 69-99 are 1969-1999, 00-68 are 2000-2068.
 Only readings that are real dates in 1900-2099 count. An input with one
-reading is that date; with two (`03/04/05`) or none (`31/02/2001`) it is
-not a date, and the model is trained to say so.
+reading is that date; with two (`03/04/05`) or none (`31/02/2001`,
+`3.14159`) it is not a date.
+
+The rule is exact, so validity applies it rather than leave it to the
+model: an answer to an all-numeric input is valid only if it is the one
+reading (`agrees`). The model then only has to read the numbers, not to
+judge ambiguity or month lengths, which is where it erred (docs/dates.md).
 """
 
 from __future__ import annotations
@@ -70,3 +75,24 @@ def numeric_readings(text: str) -> set[str] | None:
             candidates = []
     dates = (_date(*candidate) for candidate in candidates)
     return {d.isoformat() for d in dates if d is not None}
+
+
+def agrees(text: str, answer: str) -> bool:
+    """The numeric rule: `text` (normalized) is not all-numeric, or its only
+    reading is `answer`."""
+    readings = numeric_readings(text)
+    return readings is None or readings == {answer}
+
+
+def disagreement(text: str, answer: str) -> str:
+    """Why the numbers of `text` (normalized) do not make `answer` a valid
+    date ("" when `agrees`)."""
+    readings = numeric_readings(text)
+    if readings is None or readings == {answer}:
+        return ""
+    if not readings:
+        return "its numbers make no date (of 1900-2099)"
+    if len(readings) > 1:
+        return "ambiguous: it reads as " + " or ".join(sorted(readings))
+    (only,) = readings
+    return f"its numbers read {only}, not {answer or 'no date'}"

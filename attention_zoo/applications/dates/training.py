@@ -99,7 +99,7 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
         data.save_examples(run / "data" / f"{name}.json", examples)
     # Dates only: characters seen only in non-dates (other scripts, emoji)
     # stay <unk>, which the model learns to read as "not a date".
-    vocabulary = data.CharVocabulary.from_texts([e.text for e in train_set if e.iso])
+    vocabulary = data.CharVocabulary.from_texts([e.text for e in train_set if e.is_date])
     (run / "vocabulary.json").write_text(
         json.dumps(vocabulary.to_json(), ensure_ascii=False)
     )
@@ -135,8 +135,8 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
         if verbose:
             print(
                 f"{config.model} model: {model.count_params():,} parameters, "
-                f"{sum(1 for e in train_set if e.iso):,} training dates + "
-                f"{sum(1 for e in train_set if not e.iso):,} non-dates, "
+                f"{sum(1 for e in train_set if e.is_date):,} training dates + "
+                f"{sum(1 for e in train_set if not e.is_date):,} non-dates, "
                 f"backend {keras.backend.backend()}, "
                 f"{distribution.replicas} replica(s)"
             )
@@ -182,5 +182,5 @@ def choose_threshold(normalizer: Normalizer, validation) -> float:
     """The validity threshold: the `THRESHOLD_QUANTILE` quantile of the
     scores of the validation dates (non-dates left out), so about 99.8 % of
     dates like them pass it."""
-    _, _, scores = normalizer.predict_ids([e.text for e in validation if e.iso])
+    _, _, scores = normalizer.predict_ids([e.text for e in validation if e.is_date])
     return float(np.quantile(scores, THRESHOLD_QUANTILE))

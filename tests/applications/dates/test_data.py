@@ -110,8 +110,13 @@ def test_negatives_are_seeded_varied_and_never_dates():
     kinds = {e.format_name.removeprefix("non_date_") for e in negatives}
     assert kinds == set(NegativeGenerator(0).kinds)
     for e in negatives:
-        assert e.iso == "" and e.family == data.NON_DATE
+        assert e.family == data.NON_DATE and not e.is_date
         assert len(numeric_readings(data.normalize(e.text)) or ()) != 1
+        # "" (<invalid>), or an impossible date as written.
+        if e.format_name == "non_date_impossible_date":
+            assert e.iso and not data.is_calendar_date(e.iso), e
+        else:
+            assert e.iso == "", e
     # Drawn by code, not copied from the hand-written evaluation set: only
     # short, common strings ("42", "Monday", "march 3") coincide (31 of 572
     # with this seed).
@@ -123,9 +128,9 @@ def test_negatives_are_seeded_varied_and_never_dates():
 
 def test_splits_with_negatives():
     train, val, test = data.make_splits(1000, 100, 200, seed=1, negatives=0.25)
-    assert sum(e.iso == "" for e in train) == 250
-    assert sum(e.iso == "" for e in val) == 25
-    assert all(e.iso for e in test)
+    assert sum(not e.is_date for e in train) == 250
+    assert sum(not e.is_date for e in val) == 25
+    assert all(e.is_date for e in test)
     iso = data.IsoVocabulary()
     targets = iso.targets(["1979-05-03", ""])
     assert targets[1, :3].tolist() == [iso.invalid_id, iso.end_id, iso.pad_id]

@@ -136,7 +136,7 @@ def test_run_folder(run):
     assert config["score_threshold"] <= 0
     # The run trained on non-dates too (the test set is dates only).
     train = data.load_examples(run / "data" / "train.json")
-    assert sum(e.iso == "" for e in train) == round(0.25 * 2000)
+    assert sum(not e.is_date for e in train) == round(0.25 * 2000)
 
 
 def test_cli_predict_flags_and_errors(run, capsys):
@@ -268,33 +268,6 @@ def test_saved_model_matches_in_memory_predictions(run, tmp_path):
     assert served_edge[3:] == in_memory
 
 
-def test_in_graph_calendar_check_matches_python():
-    import tensorflow as tf
-
-    from attention_zoo.applications.dates.export import calendar_dates
-
-    texts = [
-        "2000-02-29",
-        "1900-02-29",
-        "2024-02-29",
-        "2023-02-29",
-        "1987-09-23",
-        "1987-09-31",
-        "1987-13-01",
-        "1987-00-10",
-        "1987-01-00",
-        "0000-01-01",
-        "9999-12-31",
-        "",
-        "19-0-0-0-0",
-        "1987-9-23",
-        "1987-09-233",
-        "abcd-ef-gh",
-    ]
-    got = calendar_dates(tf.constant(texts)).numpy().tolist()
-    assert got == [data.is_calendar_date(t) for t in texts]
-
-
 def test_reasons_name_why_an_answer_is_not_a_date(run):
     normalizer = tasks.Normalizer(run)
     normalizer.threshold = -0.9
@@ -306,11 +279,33 @@ def test_reasons_name_why_an_answer_is_not_a_date(run):
         "low confidence (score -3.20 < -0.90)"
     )
     assert normalizer.reason("2001-02-03", -0.1) == ""
+    # All-numeric inputs: the numeric rule (readings.py) speaks first.
+    assert normalizer.reason("2005-04-03", -0.1, "03/04/05") == (
+        "ambiguous: it reads as 2005-03-04 or 2005-04-03"
+    )
+    assert normalizer.reason("", -0.1, "31/02/2001") == (
+        "its numbers make no date (of 1900-2099)"
+    )
+    assert normalizer.reason("2005-04-03", -0.1, "03.04.05") == ""
+    assert normalizer.reason("2005-03-04", -0.1, "03.04.05") == (
+        "its numbers read 2005-04-03, not 2005-03-04"
+    )
+    assert normalizer.reason("", -0.1, "03.04.05") == "the model reads no date in it"
+
+
+def test_answers_to_numeric_inputs_are_valid_only_as_their_one_reading(run):
+    normalizer = tasks.Normalizer(run)
+    texts = ["03/04/05", "31/02/2001", "3.14159", "23.09.1987", "19870923"]
+    isos, valid, _, _ = normalizer.predict_scored(texts)
+    assert not valid[:3].any()
+    readings = [data.numeric_readings(data.normalize(t)) for t in texts[3:]]
+    expected = [{iso} == r for iso, r in zip(isos[3:], readings)]
+    assert valid[3:].tolist() == [e and v for e, v in zip(expected, valid[3:])]
 
 
 def test_cli_prints_not_a_date_with_the_reason(run, capsys, monkeypatch):
     # A threshold no answer reaches: every answer is refused, with a reason.
-    monkeypatch.setattr(tasks.Normalizer, "reason", lambda self, iso, s: "why")
+    monkeypatch.setattr(tasks.Normalizer, "reason", lambda self, iso, s, text: "why")
     original = tasks.Normalizer.predict_scored
 
     def refuse_all(self, texts, batch_size=1000):

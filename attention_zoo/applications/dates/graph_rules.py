@@ -1,0 +1,125 @@
+"""The validity rules in TensorFlow ops, for the SavedModel's graph.
+
+The graph twins of `data.is_calendar_date` and of `readings.numeric_readings`:
+the exported model must judge its answers as the Python predictor does, and
+plain TensorFlow (without attention_zoo) must be able to run the judgement.
+`tests/applications/dates/test_graph_rules.py` checks both twins against the
+Python rules.
+"""
+
+from __future__ import annotations
+
+from attention_zoo.applications.dates.readings import MAX_DATE, MIN_DATE, PIVOT
+
+_SEPARATORS = ("-", "/", r"\.", " ")  # escaped for RE2
+
+
+def calendar_dates(texts):
+    """bool `(B,)`: each string is a real `YYYY-MM-DD` date (in TF ops).
+
+    The graph twin of `data.is_calendar_date` (year 1 to 9999, Gregorian
+    leap years).
+    """
+    import tensorflow as tf
+
+    shaped = tf.strings.regex_full_match(texts, r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+    return tf.logical_and(shaped, _real(*_ymd(texts, shaped)))
+
+
+def _real(year, month, day):
+    import tensorflow as tf
+
+    leap = tf.logical_or(
+        tf.logical_and(year % 4 == 0, year % 100 != 0), year % 400 == 0
+    )
+    lengths = tf.constant([31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31])
+    last = tf.gather(lengths, tf.clip_by_value(month - 1, 0, 11))
+    last = last + tf.cast(tf.logical_and(leap, month == 2), tf.int32)
+    return (year >= 1) & (month >= 1) & (month <= 12) & (day >= 1) & (day <= last)
+
+
+def _ymd(texts, shaped):
+    """int32 year, month and day of `YYYY-MM-DD` strings where `shaped`."""
+    import tensorflow as tf
+
+    # to_number fails on text that is not a number: parse a stand-in there.
+    safe = tf.where(shaped, texts, tf.constant("2000-01-01"))
+    return [
+        tf.strings.to_number(tf.strings.substr(safe, start, length), tf.int32)
+        for start, length in ((0, 4), (5, 2), (8, 2))
+    ]
+
+
+def _number(texts, applies):
+    """int32 value of digit strings where `applies`, 0 elsewhere."""
+    import tensorflow as tf
+
+    safe = tf.where(applies & (tf.strings.length(texts) > 0), texts, "0")
+    return tf.strings.to_number(safe, tf.int32)
+
+
+def _candidates(texts):
+    """Every candidate reading of each text (`readings.numeric_readings`):
+    a list of `(year, year_digits, month, day, applies)` of `(B,)` tensors.
+
+    Integer arithmetic on the parsed digits rather than one parse per
+    candidate: the SavedModel runs this on every input it serves.
+    """
+    import tensorflow as tf
+
+    eight = tf.strings.regex_full_match(texts, r"[0-9]{8}")
+    six = tf.strings.regex_full_match(texts, r"[0-9]{6}")
+    n = _number(texts, eight | six)
+    out = [
+        (n // 10**4, 4, n // 100 % 100, n % 100, eight),  # yyyymmdd
+        (n % 10**4, 4, n // 10**4 % 100, n // 10**6, eight),  # ddmmyyyy
+        (n % 10**4, 4, n // 10**6, n // 10**4 % 100, eight),  # mmddyyyy
+        (n % 100, 2, n // 100 % 100, n // 10**4, six),  # ddmmyy
+        (n % 100, 2, n // 10**4, n // 100 % 100, six),  # mmddyy
+    ]
+    # Three groups with one separator repeated. RE2 has no backreference:
+    # one alternative per separator, the middle group in whichever matched.
+    middle = "|".join(rf"{e}([0-9]{{1,2}}){e}" for e in _SEPARATORS)
+    pattern = rf"([0-9]{{1,4}})(?:{middle})([0-9]{{1,4}})\.?"
+    grouped = tf.strings.regex_full_match(texts, pattern)
+    dots = tf.strings.regex_full_match(texts, r"[0-9]{1,4}\.[0-9]{1,2}\.[0-9]{1,4}\.?")
+    groups = tf.strings.regex_replace(
+        tf.where(grouped, texts, "0,0,0"), f"^{pattern}$", r"\1,\2\3\4\5,\6"
+    )
+    groups = tf.strings.split(groups, ",").to_tensor("0", shape=[None, 3])
+    digits_a = tf.strings.length(groups[:, 0])
+    digits_c = tf.strings.length(groups[:, 2])
+    a, b, c = (_number(groups[:, i], grouped) for i in range(3))
+    year_first = grouped & (digits_a == 4)
+    year_last = grouped & (digits_a <= 2) & ((digits_c == 2) | (digits_c == 4))
+    out += [
+        (a, 4, b, c, year_first),
+        (c, digits_c, b, a, year_last),
+        (c, digits_c, a, b, year_last & tf.logical_not(dots)),  # dots: d-m-y only
+    ]
+    return out
+
+
+def numeric_agreement(texts, answers):
+    """bool `(B,)`: the graph twin of `readings.agrees(text, answer)`.
+
+    True for a text that is not all-numeric; for an all-numeric one, True
+    only when it has exactly one reading and the answer is that reading.
+    `texts` are normalized inputs, `answers` the model's ISO strings.
+    """
+    import tensorflow as tf
+
+    numeric = tf.strings.regex_full_match(texts, r"[0-9 ./-]+")
+    iso = tf.strings.regex_full_match(answers, r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+    answer = _ymd(answers, iso)
+    matches = tf.zeros_like(numeric)
+    others = tf.zeros_like(numeric)
+    for year, digits, month, day, applies in _candidates(texts):
+        # readings._date: a two- or four-digit year, pivoted; 1900-2099.
+        year = tf.where(digits == 2, year + tf.where(year >= PIVOT, 1900, 2000), year)
+        ok = applies & ((digits == 2) | (digits == 4)) & _real(year, month, day)
+        ok = ok & (year >= MIN_DATE.year) & (year <= MAX_DATE.year)
+        same = iso & (year == answer[0]) & (month == answer[1]) & (day == answer[2])
+        matches = matches | (ok & same)
+        others = others | (ok & tf.logical_not(same))
+    return tf.logical_not(numeric) | (matches & tf.logical_not(others))

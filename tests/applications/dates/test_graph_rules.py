@@ -1,0 +1,106 @@
+"""The SavedModel's validity rules (TF ops) agree with the Python rules."""
+
+import random
+
+import pytest
+
+from attention_zoo.applications.dates import data
+from attention_zoo.applications.dates.readings import agrees, numeric_readings
+
+pytestmark = pytest.mark.tf_only
+
+
+def test_in_graph_calendar_check_matches_python():
+    import tensorflow as tf
+
+    from attention_zoo.applications.dates.graph_rules import calendar_dates
+
+    texts = [
+        "2000-02-29",
+        "1900-02-29",
+        "2024-02-29",
+        "2023-02-29",
+        "1987-09-23",
+        "1987-09-31",
+        "1987-13-01",
+        "1987-00-10",
+        "1987-01-00",
+        "0000-01-01",
+        "9999-12-31",
+        "",
+        "19-0-0-0-0",
+        "1987-9-23",
+        "1987-09-233",
+        "abcd-ef-gh",
+    ]
+    got = calendar_dates(tf.constant(texts)).numpy().tolist()
+    assert got == [data.is_calendar_date(t) for t in texts]
+
+
+def _numeric_texts(n, seed):
+    """All-numeric strings of every shape the rule reads, and near misses."""
+    rng = random.Random(seed)
+    texts = [
+        "03/04/05",
+        "23.09.87",
+        "23/09/87",
+        "03.04.2005",
+        "1987-09-23",
+        "19870923",
+        "230987",
+        "05052005",
+        "31/02/2001",
+        "3.14159",
+        "87-09-23",
+        "1987.09.23.",
+        "23 09 1987",
+        "23/09-1987",
+        "2024-02-29",
+        "29/02/2023",
+        "1-1-1",
+        "12/13/2099",
+        "13/12/1899",
+        "00/00/0000",
+        "1990-1995",
+        "4-5",
+        "",
+    ]
+    for _ in range(n):
+        if rng.random() < 0.5:  # anything
+            digits = [str(rng.randint(0, 10 ** rng.randint(1, 4))) for _ in range(3)]
+        else:  # a day, a month and a year in some order
+            year = str(rng.randint(1890, 2110))
+            digits = [str(rng.randint(0, 32)), str(rng.randint(0, 13))]
+            digits.insert(rng.choice([0, 2]), year[-rng.choice([2, 4]) :])
+            if rng.random() < 0.2:
+                rng.shuffle(digits)
+        digits = [d.zfill(rng.choice([0, 2, 4])) for d in digits]
+        separator = rng.choice(["-", "/", ".", " ", ""])
+        text = separator.join(digits) + rng.choice(["", "", "."])
+        texts.append(text)
+    return texts
+
+
+def test_in_graph_numeric_rule_matches_python():
+    import tensorflow as tf
+
+    from attention_zoo.applications.dates.graph_rules import numeric_agreement
+
+    texts = _numeric_texts(3000, seed=1)
+    texts += [e.text for e in data.generate(600, seed=2)]
+    texts += ["3rd of may 1979", "mai 1979", "phone 555 1234"]
+    texts = [data.normalize(t) for t in texts]
+    pairs = []
+    for text in texts:
+        readings = sorted(numeric_readings(text) or ())
+        for answer in readings + ["", "1987-09-23", "2005-04-03"]:
+            pairs.append((text, answer))
+    got = numeric_agreement(
+        tf.constant([t for t, _ in pairs]), tf.constant([a for _, a in pairs])
+    ).numpy()
+    expected = [agrees(t, a) for t, a in pairs]
+    wrong = [p for p, g, e in zip(pairs, got, expected) if g != e]
+    assert not wrong, wrong[:10]
+    # The pairs exercise every outcome: agreement, ambiguity, no reading.
+    assert sum(expected) > 500 and len(expected) - sum(expected) > 500
+    assert sum(len(numeric_readings(t) or ()) > 1 for t in texts) > 50
