@@ -3,7 +3,8 @@
 The trainings run in subprocesses (see `distribute_helpers`): two logical
 CPUs for `mirrored`, two worker processes on 127.0.0.1 for `multi-worker`,
 two XLA host devices for `data-parallel`, and a killed and resumed run for
-`BackupAndRestore`.
+`BackupAndRestore` (slow; its in-process twin, a run stopped by an error,
+runs in CI).
 """
 
 from __future__ import annotations
@@ -238,32 +239,35 @@ def test_multi_worker_two_processes_train_the_same_weights(tmp_path):
 DATA_PARALLEL = """
 import json, sys
 from attention_zoo.applications.dates import tasks
-config = tasks.TrainConfig(epochs=1, n_train=256, n_validation=32, n_test=8,
-                           batch_size=64, distribute="data-parallel")
-metrics = tasks.train(sys.argv[1], config, verbose=0)
-print(json.dumps({"val_loss": metrics["training"]["history"]["val_loss"][-1],
-                  "replicas": metrics["training"]["replicas"]}))
+results = {}
+for distribute in (None, "data-parallel"):
+    config = tasks.TrainConfig(epochs=1, n_train=256, n_validation=32, n_test=8,
+                               batch_size=64, distribute=distribute)
+    metrics = tasks.train(f"{sys.argv[1]}/{distribute}", config, verbose=0)
+    results[str(distribute)] = {
+        "val_loss": metrics["training"]["history"]["val_loss"][-1],
+        "replicas": metrics["training"]["replicas"],
+    }
+print(json.dumps(results))
 """
 
 
 def test_data_parallel_on_two_virtual_cpus_matches_one(tmp_path):
     """JAX DataParallel on 2 XLA host devices: the validation loss of one
-    epoch is one device's within 1e-3 (relative)."""
-    results = {}
-    for devices in (1, 2):
-        # The test session's XLA flags (tests/conftest.py: compile at -O0)
-        # with the device count.
-        flags = os.environ.get("XLA_FLAGS", "")
-        env = script_env(
-            KERAS_BACKEND="jax",
-            XLA_FLAGS=f"{flags} --xla_force_host_platform_device_count={devices}",
-        )
-        results[devices] = run_script(
-            tmp_path, DATA_PARALLEL, tmp_path / f"run{devices}", env=env
-        )
-    assert [results[d]["replicas"] for d in (1, 2)] == [1, 2]
-    assert results[2]["val_loss"] == pytest.approx(results[1]["val_loss"], rel=1e-3)
-    assert (tmp_path / "run2" / "model.keras").is_file()
+    epoch is that of the same training without distribution (one device of
+    the same process) within 1e-3 (relative)."""
+    # The test session's XLA flags (tests/conftest.py: compile at -O0)
+    # with the device count.
+    flags = os.environ.get("XLA_FLAGS", "")
+    env = script_env(
+        KERAS_BACKEND="jax",
+        XLA_FLAGS=f"{flags} --xla_force_host_platform_device_count=2",
+    )
+    results = run_script(tmp_path, DATA_PARALLEL, tmp_path, env=env)
+    one, two = results["None"], results["data-parallel"]
+    assert (one["replicas"], two["replicas"]) == (1, 2)
+    assert two["val_loss"] == pytest.approx(one["val_loss"], rel=1e-3)
+    assert (tmp_path / "data-parallel" / "model.keras").is_file()
 
 
 RESUMABLE = """
@@ -314,9 +318,57 @@ def _kill_and_resume(tmp_path, distribute, prelude=""):
     return run_script(tmp_path, prelude + RESUMABLE, run, distribute, "fast", env=env)
 
 
+class _Interrupted(Exception):
+    pass
+
+
+@pytest.mark.tf_only
+def test_an_interrupted_run_resumes_from_its_last_epoch(tmp_path, monkeypatch):
+    """In process (the fast twin of the killed run below): stopped by an
+    error in epoch 2 of 3, the same training trains epochs 2 and 3 only, and
+    its backup is gone once it finishes."""
+    from attention_zoo.applications.common.run_folder import (
+        staging_folder,
+        training_backup_dir,
+    )
+    from attention_zoo.applications.dates import tasks, training
+
+    epochs, fail = [], [True]
+
+    class Probe(keras.callbacks.Callback):
+        def on_epoch_begin(self, epoch, logs=None):
+            epochs.append(epoch)
+
+        def on_train_batch_end(self, batch, logs=None):
+            if fail[0] and epochs[-1] >= 1:
+                raise _Interrupted
+
+    backup = training.backup_callbacks
+    monkeypatch.setattr(
+        training, "backup_callbacks", lambda folder: [*backup(folder), Probe()]
+    )
+    config = tasks.TrainConfig(
+        epochs=3, n_train=256, n_validation=32, n_test=8, batch_size=64
+    )
+    run = tmp_path / "run"
+    with pytest.raises(_Interrupted):
+        tasks.train(run, config, verbose=0)
+    assert epochs == [0, 1] and not (run / "model.keras").exists()
+    assert training_backup_dir(staging_folder(run)).is_dir()
+    epochs.clear()
+    fail[0] = False
+    metrics = tasks.train(run, config, verbose=0)
+    assert epochs == [1, 2] and (run / "model.keras").is_file()
+    assert len(metrics["training"]["history"]["loss"]) == 2
+    assert not training_backup_dir(staging_folder(run)).exists()
+    assert not training_backup_dir(run).exists()
+
+
+@pytest.mark.slow
 @pytest.mark.tf_only
 def test_a_killed_run_resumes_from_its_last_epoch(tmp_path):
-    """Killed in epoch 2 of 3, the same command trains epochs 2 and 3 only."""
+    """Killed (SIGKILL) in epoch 2 of 3, the same command trains epochs 2
+    and 3 only. Slow: two processes; the in-process twin above runs in CI."""
     result = _kill_and_resume(tmp_path, "")
     assert result["epochs"] == [1, 2]
     assert (tmp_path / "run" / "model.keras").is_file()
