@@ -1,10 +1,10 @@
 """The validity rules in TensorFlow ops, for the SavedModel's graph.
 
-The graph twins of `data.is_calendar_date` and of `readings.numeric_readings`:
-the exported model must judge its answers as the Python predictor does, and
-plain TensorFlow (without attention_zoo) must be able to run the judgement.
-`tests/applications/dates/test_graph_rules.py` checks both twins against the
-Python rules.
+The graph twins of `data.is_calendar_date` and of `readings.agrees` (the rule
+for all-numeric inputs): the exported model must judge its answers as the
+Python predictor does, and plain TensorFlow (without attention_zoo) must be
+able to run the judgement. `tests/applications/dates/test_graph_rules.py`
+checks both twins against the Python rules.
 """
 
 from __future__ import annotations
