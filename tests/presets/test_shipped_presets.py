@@ -107,6 +107,16 @@ def test_export_writes_the_savedmodel_of_a_preset(tmp_path, capsys):
     out = serve(text=tf.constant(["3rd of May 1979", "31 February 2001"]))
     assert [t.decode() for t in out["text"].numpy()][0] == "1979-05-03"
     assert out["valid"].numpy().tolist() == [True, False]
+    # The SavedModel judges the fixed inputs as the Python predictor did at
+    # build time; "03/04/05" is a calendar date scored above the threshold,
+    # refused only by the numeric rule that the graph must apply too.
+    fixed = read_metadata("dates_multilingual")["fixed_outputs"]
+    out = serve(text=tf.constant([item["input"] for item in fixed]))
+    assert [t.decode() for t in out["text"].numpy()] == [i["text"] for i in fixed]
+    assert out["valid"].numpy().tolist() == [i["valid"] for i in fixed]
+    (ambiguous,) = [i for i in fixed if i["input"] == "03/04/05"]
+    threshold = load_preset("dates_multilingual").threshold
+    assert ambiguous["text"] == "2005-04-03" and ambiguous["score"] > threshold
 
 
 def test_the_command_lists_the_presets(capsys):

@@ -60,6 +60,7 @@ def evaluate_non_dates(normalizer: Normalizer, texts) -> dict:
     the ones that slipped through."""
     texts = list(texts)
     isos, valid, scores, _ = normalizer.predict_scored(texts)
+    # Counted by kind: a reason cut before its details (dates, scores).
     reasons = collections.Counter(
         re.split(r" \(|:| \d", normalizer.reason(iso, float(s), text))[0]
         for text, iso, s, ok in zip(texts, isos, scores, valid)

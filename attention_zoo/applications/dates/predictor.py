@@ -156,9 +156,8 @@ class Normalizer(RunPredictor):
         """Why the answer `iso` (to the input `text`) is not valid ("" when
         it is). An input that cannot be a date says so first, then the
         model's answer, then the numbers against it, then the score."""
-        normalized = data.normalize(text)
-        numbers = disagreement(normalized, iso)
-        readings = numeric_readings(normalized)
+        readings = numeric_readings(data.normalize(text))
+        numbers = disagreement(readings, iso)
         if readings is not None and len(readings) != 1:
             return numbers
         if iso == "":

@@ -84,10 +84,9 @@ def agrees(text: str, answer: str) -> bool:
     return readings is None or readings == {answer}
 
 
-def disagreement(text: str, answer: str) -> str:
-    """Why the numbers of `text` (normalized) do not make `answer` a valid
-    date ("" when `agrees`)."""
-    readings = numeric_readings(text)
+def disagreement(readings: set[str] | None, answer: str) -> str:
+    """Why an input's `readings` (`numeric_readings`) do not make `answer` a
+    valid date ("" when they do, or when the input is not all-numeric)."""
     if readings is None or readings == {answer}:
         return ""
     if not readings:

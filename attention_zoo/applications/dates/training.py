@@ -99,7 +99,9 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
         data.save_examples(run / "data" / f"{name}.json", examples)
     # Dates only: characters seen only in non-dates (other scripts, emoji)
     # stay <unk>, which the model learns to read as "not a date".
-    vocabulary = data.CharVocabulary.from_texts([e.text for e in train_set if e.is_date])
+    vocabulary = data.CharVocabulary.from_texts(
+        [e.text for e in train_set if e.is_date]
+    )
     (run / "vocabulary.json").write_text(
         json.dumps(vocabulary.to_json(), ensure_ascii=False)
     )

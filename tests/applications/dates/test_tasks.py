@@ -303,6 +303,29 @@ def test_answers_to_numeric_inputs_are_valid_only_as_their_one_reading(run):
     assert valid[3:].tolist() == [e and v for e, v in zip(expected, valid[3:])]
 
 
+def test_the_numeric_rule_decides_validity_whatever_the_model_answers(run, monkeypatch):
+    normalizer = tasks.Normalizer(run)
+    normalizer.threshold = -np.inf
+    cases = {  # (input, the model's answer): valid
+        ("03/04/05", "2005-04-03"): False,  # two readings
+        ("31/02/2001", "2001-02-28"): False,  # no reading
+        ("03.04.05", "2005-03-04"): False,  # dots are day-month-year
+        ("03.04.05", "2005-04-03"): True,
+        ("19870923", "1987-09-23"): True,
+        ("3 May 1979", "1979-05-03"): True,  # not all-numeric: the model's word
+    }
+
+    def answers(texts, batch_size=1000):
+        ids = data.IsoVocabulary().encode([answer for _, answer in cases])
+        attention = np.zeros((len(texts), ids.shape[1], normalizer.tx), "float32")
+        return ids, attention, np.zeros(len(texts), "float32")
+
+    monkeypatch.setattr(normalizer, "predict_ids", answers)
+    isos, valid, _, _ = normalizer.predict_scored([text for text, _ in cases])
+    assert isos == [answer for _, answer in cases]
+    assert valid.tolist() == list(cases.values())
+
+
 def test_cli_prints_not_a_date_with_the_reason(run, capsys, monkeypatch):
     # A threshold no answer reaches: every answer is refused, with a reason.
     monkeypatch.setattr(tasks.Normalizer, "reason", lambda self, iso, s, text: "why")
