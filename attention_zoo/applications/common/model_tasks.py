@@ -2,14 +2,15 @@
 `plot` and `export`, which read a run folder (`--run`), a preset
 (`--preset`) or the application's default preset (`preset_flags`) and call
 the application's `tasks.plot` and `tasks.export`, and the error boundary
-they all run in. An application describes itself once in an `AppCommand`."""
+they all run in. An application describes itself once in an `AppCommand`,
+its help lines included, and adds only the flags of its own tasks."""
 
 from __future__ import annotations
 
 import dataclasses
 
 from attention_zoo.applications.common.cli import (
-    add_application,
+    add_config_arguments,
     run_task,
     train_job,
 )
@@ -25,11 +26,13 @@ __all__ = [
     "AppCommand",
     "add_application",
     "add_model_flags",
-    "add_plot_and_export",
     "model_run",
     "plot_and_export_jobs",
     "run_command",
 ]
+
+# The tasks `add_application` gives their flags and `run_command` their jobs.
+SHARED_TASKS = ("train", "plot", "export")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,6 +49,11 @@ class AppCommand:
         errors: the application's own exception types that are the user's
             errors (one line, exit 2, in `run_task`).
         beam_width: whether the tasks that read a model take `--beam-width`.
+        help: the command's line in `attention-zoo --help`.
+        description: the command's description in `attention-zoo NAME --help`.
+        tasks: the help line of each task by name, in the order `--help`
+            lists them: the shared `train`, `plot` and `export` and the
+            application's own (`evaluate`, `predict`, ...).
     """
 
     name: str
@@ -54,6 +62,56 @@ class AppCommand:
     inputs: str = "texts"
     errors: tuple = ()
     beam_width: bool = True
+    help: str | None = None
+    description: str | None = None
+    tasks: dict = dataclasses.field(default_factory=dict)
+
+    def __post_init__(self):
+        missing = [t for t in SHARED_TASKS if t not in self.tasks]
+        if missing:
+            raise ValueError(
+                f"`tasks` needs a help line for the shared tasks {SHARED_TASKS}. "
+                f"Received: tasks with keys {sorted(self.tasks)}"
+            )
+
+
+def add_application(commands, command: AppCommand, train_arguments=None) -> dict:
+    """Adds `command` and a parser for each of its tasks to `commands`.
+
+    `train` takes `--output` (default `runs/NAME`), the flags
+    `train_arguments(train)` adds, if given (e.g. a group of data sources),
+    then a flag for every field of the config (`add_config_arguments`);
+    `plot` and `export` take theirs (`add_plot_and_export`). The parsers of
+    the application's own tasks come back bare, for it to add their flags.
+
+    Args:
+        commands: the subparsers of the `attention-zoo` command.
+        command: the application.
+        train_arguments: a function of the `train` parser that adds the
+            app's own flags before those of the config, or None.
+
+    Returns:
+        The parser of each task, by name.
+    """
+    parser = commands.add_parser(
+        command.name, help=command.help, description=command.description
+    )
+    subparsers = parser.add_subparsers(dest="task", metavar="TASK", required=True)
+    tasks = {
+        name: subparsers.add_parser(name, help=line)
+        for name, line in command.tasks.items()
+    }
+    train = tasks["train"]
+    train.add_argument(
+        "--output",
+        default=f"runs/{command.name}",
+        help=f"run folder (default runs/{command.name})",
+    )
+    if train_arguments is not None:
+        train_arguments(train)
+    add_config_arguments(train, command.config_class)
+    add_plot_and_export(tasks["plot"], tasks["export"], command)
+    return tasks
 
 
 def add_model_flags(parser, command: AppCommand) -> None:
@@ -70,8 +128,7 @@ def model_run(args, command: AppCommand):
 
 
 def add_plot_and_export(plot, export, command: AppCommand) -> None:
-    """The flags of `command`'s `plot` and `export` tasks, whose parsers
-    the application adds with their help lines."""
+    """The flags of `command`'s `plot` and `export` tasks."""
     plot.add_argument(
         command.inputs, nargs="+", metavar=command.inputs.removesuffix("s").upper()
     )

@@ -9,36 +9,34 @@ from attention_zoo.applications.common import model_tasks
 from attention_zoo.applications.dates.config import TrainConfig
 
 DEFAULT_PRESET = "dates_multilingual"
-COMMAND = model_tasks.AppCommand("dates", TrainConfig, DEFAULT_PRESET, beam_width=False)
+COMMAND = model_tasks.AppCommand(
+    "dates",
+    TrainConfig,
+    DEFAULT_PRESET,
+    beam_width=False,
+    help="date normalization: '3rd of May 1979' -> 1979-05-03",
+    description="Normalize human-written dates (English, French, German, "
+    "Spanish, Italian, Portuguese, Dutch) to ISO 8601 with an attention "
+    "model that says 'not a date' when it does not know.",
+    tasks={
+        "train": "generate dates offline and train a model",
+        "evaluate": "exact match on the run's test dates",
+        "predict": "normalize the given dates",
+        "plot": "attention heatmap PNGs for the given dates",
+        "export": "write a SavedModel that serves raw strings",
+    },
+)
 
 
 def add_parser(commands) -> None:
-    tasks = model_tasks.add_application(
-        commands,
-        COMMAND,
-        help="date normalization: '3rd of May 1979' -> 1979-05-03",
-        description="Normalize human-written dates (English, French, German, "
-        "Spanish, Italian, Portuguese, Dutch) to ISO 8601 with an attention "
-        "model that says 'not a date' when it does not know.",
-        train_help="generate dates offline and train a model",
-        output_help="run folder (default runs/dates)",
-    )
-
-    evaluate = tasks.add_parser("evaluate", help="exact match on the run's test dates")
+    tasks = model_tasks.add_application(commands, COMMAND)
+    evaluate = tasks["evaluate"]
     evaluate.add_argument("--run", default="runs/dates", help="folder written by train")
     evaluate.add_argument(
         "--per-format", action="store_true", help="also print every format"
     )
-
-    predict = tasks.add_parser("predict", help="normalize the given dates")
-    predict.add_argument("texts", nargs="+", metavar="TEXT")
-    model_tasks.add_model_flags(predict, COMMAND)
-
-    plot = tasks.add_parser("plot", help="attention heatmap PNGs for the given dates")
-    export = tasks.add_parser(
-        "export", help="write a SavedModel that serves raw strings"
-    )
-    model_tasks.add_plot_and_export(plot, export, COMMAND)
+    tasks["predict"].add_argument("texts", nargs="+", metavar="TEXT")
+    model_tasks.add_model_flags(tasks["predict"], COMMAND)
 
 
 def run(args, parser) -> int:

@@ -13,7 +13,29 @@ from attention_zoo.applications.translation.lines import FORMATS
 DEFAULT_PRESET = "bible_en_es"
 # RuntimeError: a tensorflow_datasets download that failed.
 COMMAND = model_tasks.AppCommand(
-    "translation", TrainConfig, DEFAULT_PRESET, errors=(RuntimeError,)
+    "translation",
+    TrainConfig,
+    DEFAULT_PRESET,
+    errors=(RuntimeError,),
+    help="neural machine translation (offline: English-Spanish Bible verses)",
+    description="Train and use an encoder-decoder translation model with "
+    "attention. The offline corpus is English-Spanish Bible verses from the "
+    "Debian packages sword-text-web and sword-text-sparv.",
+    tasks={
+        "train": "train a model on a corpus",
+        "evaluate": "sacreBLEU BLEU and chrF on the run's test pairs",
+        "translate": "translate sentences: arguments, a file or standard input",
+        "plot": "attention heatmap PNGs for the given sentences",
+        "export": "write a SavedModel that translates raw strings",
+    },
+)
+# The help of `translate` after its usage line.
+TRANSLATE_DESCRIPTION = (
+    "Translate the TEXT arguments, or the lines of --input (a file, or - for "
+    "standard input), one sentence a line. Arguments are printed as 'text' -> "
+    "'translation'; lines give exactly one output line each, with a message on "
+    "standard error for a line that is empty, too long, not UTF-8 or holds "
+    "unknown words."
 )
 
 
@@ -24,19 +46,8 @@ def _corpus_field(args) -> dict:
 
 
 def add_parser(commands) -> None:
-    tasks = model_tasks.add_application(
-        commands,
-        COMMAND,
-        help="neural machine translation (offline: English-Spanish Bible verses)",
-        description="Train and use an encoder-decoder translation model with "
-        "attention. The offline corpus is English-Spanish Bible verses from the "
-        "Debian packages sword-text-web and sword-text-sparv.",
-        train_help="train a model on a corpus",
-    )
-
-    evaluate = tasks.add_parser(
-        "evaluate", help="sacreBLEU BLEU and chrF on the run's test pairs"
-    )
+    tasks = model_tasks.add_application(commands, COMMAND)
+    evaluate = tasks["evaluate"]
     evaluate.add_argument(
         "--run",
         action="append",
@@ -58,15 +69,8 @@ def add_parser(commands) -> None:
         "--plot", default=None, help="PNG of BLEU by source length, one line per run"
     )
 
-    translate = tasks.add_parser(
-        "translate",
-        help="translate sentences: arguments, a file or standard input",
-        description="Translate the TEXT arguments, or the lines of --input "
-        "(a file, or - for standard input), one sentence a line. Arguments are "
-        "printed as 'text' -> 'translation'; lines give exactly one output line "
-        "each, with a message on standard error for a line that is empty, too "
-        "long, not UTF-8 or holds unknown words.",
-    )
+    translate = tasks["translate"]
+    translate.description = TRANSLATE_DESCRIPTION
     translate.add_argument("texts", nargs="*", metavar="TEXT", help="- reads stdin")
     translate.add_argument("--input", default=None, help="file, one sentence a line")
     translate.add_argument("--output", default=None, help="file (default stdout)")
@@ -88,14 +92,6 @@ def add_parser(commands) -> None:
         "truecasing or detokenization",
     )
     model_tasks.add_model_flags(translate, COMMAND)
-
-    plot = tasks.add_parser(
-        "plot", help="attention heatmap PNGs for the given sentences"
-    )
-    export = tasks.add_parser(
-        "export", help="write a SavedModel that translates raw strings"
-    )
-    model_tasks.add_plot_and_export(plot, export, COMMAND)
 
 
 def run(args, parser) -> int:

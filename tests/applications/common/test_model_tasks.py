@@ -20,21 +20,18 @@ class Refused(Exception):
     """The made-up application's own user error."""
 
 
+TASKS = {"train": "train it", "evaluate": "", "plot": "", "export": ""}
+
+
 def command(beam_width=True):
     return model_tasks.AppCommand(
-        "toy", Config, None, "images", (Refused,), beam_width=beam_width
+        "toy", Config, None, "images", (Refused,), beam_width, tasks=TASKS
     )
 
 
 def parser_for(app):
     parser = OneLineParser(prog="attention-zoo")
-    commands = parser.add_subparsers(dest="command")
-    tasks = model_tasks.add_application(
-        commands, app, help="toy", description="toy", train_help="train it"
-    )
-    tasks.add_parser("evaluate")
-    plot, export = tasks.add_parser("plot"), tasks.add_parser("export")
-    model_tasks.add_plot_and_export(plot, export, app)
+    model_tasks.add_application(parser.add_subparsers(dest="command"), app)
     return parser
 
 
@@ -109,3 +106,17 @@ def test_plot_inputs_metavar_and_an_app_without_beam_search(capsys):
     help_text = capsys.readouterr().out
     assert "IMAGE [IMAGE ...]" in help_text
     assert "--beam-width" not in help_text and "--preset PRESET" in help_text
+
+
+def test_the_command_lists_its_tasks_with_their_help_lines(capsys):
+    with pytest.raises(SystemExit):
+        parser_for(command()).parse_args(["toy", "--help"])
+    help_text = capsys.readouterr().out
+    listed = [line.split()[0] for line in help_text.splitlines()[4:8]]
+    assert listed == ["train", "evaluate", "plot", "export"]
+    assert "train     train it" in help_text
+
+
+def test_a_command_without_a_shared_task_is_refused():
+    with pytest.raises(ValueError, match="shared tasks.*Received: tasks with keys"):
+        model_tasks.AppCommand("toy", Config, tasks={"train": "train it"})
