@@ -74,8 +74,7 @@ def speed(config: tasks.TrainConfig, n_images: int, steps: int, repeats: int):
         "context_dropout gate position_embedding initial_state seed"
     )
     caption_model = models.build_caption_model(  # as tasks.train builds it
-        int(features.shape[1]),
-        int(features.shape[2]),
+        tuple(int(d) for d in features.shape[1:]),
         vocabulary_size,
         **{name: getattr(config, name) for name in settings.split()},
     )

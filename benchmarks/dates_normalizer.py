@@ -116,12 +116,14 @@ def leave_one_family_out(train_size, epochs, test_size, seed) -> list:
     for family in data.FAMILIES:
         others = [f for f in data.FAMILIES if f != family]
         train, val, _ = data.make_splits(
-            train_size, 200, 0, seed, negatives=0.25, families=others
+            train_size, 200, 0, seed=seed, negatives=0.25, families=others
         )
         seen = {data.normalize(e.text) for e in train + val}
         test = data.generate(test_size, seed + 7, exclude=seen, families=[family])
         control = data.generate(test_size, seed + 8, exclude=seen, families=others)
-        vocabulary = data.CharVocabulary.from_texts([e.text for e in train if e.is_date])
+        vocabulary = data.CharVocabulary.from_texts(
+            [e.text for e in train if e.is_date]
+        )
         keras.utils.set_random_seed(seed)
         model = models.build_default(len(vocabulary))
         steps = -(-len(train) // 128) * epochs

@@ -79,9 +79,12 @@ class GridPositionEmbedding(keras.layers.Layer):
         }
 
 
+def _is_positive_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
 def build_caption_model(
-    grid_size: int,
-    feature_dim: int,
+    feature_shape: tuple[int, int],
     vocab_size: int,
     units: int = 256,
     embedding_dim: int = 128,
@@ -97,8 +100,8 @@ def build_caption_model(
     """`[features (B, L, C), words (B, T)]` -> `{"logits", "attention"}`.
 
     Args:
-        grid_size: `L`, the positions of the encoder's grid (`H * W`).
-        feature_dim: `C`, the encoder's channels.
+        feature_shape: `(L, C)`, the positions of the encoder's grid
+            (`H * W`) and its channels: the encoder's `output_shape[1:]`.
         vocab_size: words, special tokens included.
         units: LSTM units.
         embedding_dim: word embedding size (and the deep output's size).
@@ -113,21 +116,28 @@ def build_caption_model(
             the mean feature) or `"zeros"`.
         seed: seed of the dropout.
     """
+    if not (
+        isinstance(feature_shape, (tuple, list))
+        and len(feature_shape) == 2
+        and all(_is_positive_int(d) for d in feature_shape)
+    ):
+        raise ValueError(
+            "`feature_shape` must be (grid positions, channels), two positive "
+            f"integers. Received: {feature_shape!r}"
+        )
     for name, value in {
-        "grid_size": grid_size,
-        "feature_dim": feature_dim,
         "units": units,
         "embedding_dim": embedding_dim,
         "attention_units": attention_units,
         "feature_units": feature_units,
     }.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        if not _is_positive_int(value):
             raise ValueError(
                 f"`{name}` must be a positive integer. Received: {value!r}"
             )
     if vocab_size < 5:
         raise ValueError(f"`vocab_size` must be at least 5. Received: {vocab_size!r}")
-    features = keras.Input((grid_size, feature_dim), name="features")
+    features = keras.Input(tuple(feature_shape), name="features")
     words = keras.Input((None,), dtype="int32", name="words")
     memory = keras.layers.Dense(feature_units, name="feature_projection")(features)
     if position_embedding:

@@ -98,8 +98,7 @@ def _caption_model(config, encoder, vocabulary):
         **common.config_arguments(
             config,
             models.build_caption_model,
-            grid_size=int(encoder.output_shape[1]),
-            feature_dim=int(encoder.output_shape[2]),
+            feature_shape=tuple(encoder.output_shape[1:]),
             vocab_size=len(vocabulary),
         )
     )

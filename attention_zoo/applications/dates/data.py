@@ -180,6 +180,7 @@ def make_splits(
     n_train: int,
     n_val: int,
     n_test: int,
+    *,
     seed: int = 0,
     negatives: float = 0.0,
     max_length: int = TX,

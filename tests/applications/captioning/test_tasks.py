@@ -1,6 +1,7 @@
 """The captioning application end to end on a tiny generated-scenes run."""
 
 import json
+import re
 from pathlib import Path
 
 import keras
@@ -90,6 +91,16 @@ def test_learning_rate_warms_up_then_decays(decay_steps, warmup_steps, expected)
         model.optimizer.iterations.assign(step)
         rates.append(float(model.optimizer.learning_rate))
     np.testing.assert_allclose(rates, expected, atol=1e-7)
+
+
+def test_the_caption_model_takes_the_encoder_output_shape():
+    model = models.build_caption_model((4, 3), 9, units=8, embedding_dim=4)
+    assert tuple(model.inputs[0].shape) == (None, 4, 3)
+    for shape in [(4,), (4, 0), (4.0, 3), None]:
+        with pytest.raises(
+            ValueError, match=f"`feature_shape` .* {re.escape(repr(shape))}"
+        ):
+            models.build_caption_model(shape, 9)
 
 
 def test_bad_warmup_is_refused(capsys):
