@@ -10,7 +10,7 @@ attention, teacher-forced in `fit`). The target compares default with the
 course's model as the course trains it. A third run, `classic_constant`,
 trains the classic model at a constant 0.005 (no decay): a stronger
 baseline than the course's, reported beside it. The data is one call to
-`data.make_splits(n_train, n_val, 0, seed)`, encoded with one character
+`data.make_splits(n_train, n_val, 0, seed=seed)`, encoded with one character
 vocabulary built from the training texts and shared by both models.
 
 Each model is trained with `model.fit` until its validation exact match (the

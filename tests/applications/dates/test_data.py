@@ -118,12 +118,13 @@ def test_negatives_are_seeded_varied_and_never_dates():
         else:
             assert e.iso == "", e
     # Drawn by code, not copied from the hand-written evaluation set: only
-    # short, common strings ("42", "Monday", "march 3") coincide (31 of 572
-    # with this seed).
+    # short, common strings of one or two words ("42", "Monday",
+    # "segunda-feira", "march 3") coincide (31 to 34 of 572 with this seed:
+    # which ones moves with the Faker and Babel releases).
     committed = {data.normalize(t) for t in read_non_dates()}
     shared = committed & {data.normalize(e.text) for e in negatives}
     assert len(shared) < 0.08 * len(committed), sorted(shared)
-    assert all(len(t) <= 10 for t in shared), sorted(shared)
+    assert all(len(t.split()) <= 2 for t in shared), sorted(shared)
 
 
 def test_splits_with_negatives():
