@@ -41,6 +41,33 @@ def at_least_float32(dtype) -> str:
     )
 
 
+def max_at_least(x, axis: int, floor: float):
+    """The maximum of `x` along `axis` (kept, as size 1), and at least `floor`.
+
+    An empty `x` (no query step, no key) gives `floor` in every slice along
+    `axis`, or an empty result. It does the job of
+    `ops.max(x, axis, keepdims=True, initial=floor)`, which Keras 3.15 on
+    PyTorch computes with an `initial` tensor it creates on the CPU: with `x`
+    on a GPU that fails ("Expected all tensors to be on the same device").
+
+    Example:
+
+    >>> import numpy as np
+    >>> x = np.array([[-3.0, -2.0], [1.0, 5.0]], "float32")
+    >>> keras.ops.convert_to_numpy(max_at_least(x, -1, 0.0)).tolist()
+    [[0.0], [5.0]]
+    >>> empty = np.zeros((2, 0), "float32")
+    >>> keras.ops.convert_to_numpy(max_at_least(empty, -1, 0.0)).tolist()
+    [[0.0], [0.0]]
+    """
+    # Shapes are static on JAX and PyTorch, where reducing an empty tensor
+    # fails; TensorFlow's reduction of a dynamically empty one gives the
+    # lowest value, which `floor` then replaces.
+    if any(dim == 0 for dim in x.shape):
+        return ops.full_like(ops.sum(x, axis=axis, keepdims=True), floor)
+    return ops.maximum(ops.max(x, axis=axis, keepdims=True), floor)
+
+
 def masked_softmax(scores, mask=None, axis: int = -1):
     """Softmax over `axis` that gives masked positions exactly zero weight.
 
@@ -96,10 +123,7 @@ def masked_softmax(scores, mask=None, axis: int = -1):
         # masked slices (shifted by 0) all zeros. The shift does not change
         # the softmax, so it carries no gradient.
         lowest = -_LARGEST_FINITE["float32"]
-        # `initial` also lets an empty tensor (no query step) through.
-        row_max = ops.max(
-            ops.where(mask, scores, lowest), axis=axis, keepdims=True, initial=lowest
-        )
+        row_max = max_at_least(ops.where(mask, scores, lowest), axis, lowest)
         any_unmasked = ops.any(mask, axis=axis, keepdims=True)
         row_max = ops.stop_gradient(ops.where(any_unmasked, row_max, 0.0))
         scores = ops.where(mask, scores - row_max, low)
@@ -133,9 +157,8 @@ def dot_scores(query, key):
     >>> keras.ops.convert_to_numpy(dot_scores(q, k)).tolist()
     [[[0.0, inf]]]
     """
-    # `initial` lets an empty tensor (no query step or no key) through.
-    q_scale = ops.max(ops.abs(query), axis=-1, keepdims=True, initial=0.0)
-    k_scale = ops.max(ops.abs(key), axis=-1, keepdims=True, initial=0.0)
+    q_scale = max_at_least(ops.abs(query), -1, 0.0)
+    k_scale = max_at_least(ops.abs(key), -1, 0.0)
     q_scale = ops.where(q_scale > 0, q_scale, ops.ones_like(q_scale))
     k_scale = ops.where(k_scale > 0, k_scale, ops.ones_like(k_scale))
     unit = ops.matmul(query / q_scale, ops.transpose(key / k_scale, (0, 2, 1)))

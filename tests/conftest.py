@@ -15,6 +15,16 @@ os.environ.setdefault(
     "XLA_FLAGS",
     "--xla_backend_optimization_level=0 --xla_llvm_disable_expensive_passes=true",
 )
+# The float64 references hold float32 to about 1e-6; on a GPU, JAX's default
+# float32 matmul runs at TF32's 10-bit mantissa (about 1e-3 off), which is a
+# speed setting of the user's, not what these tests check.
+os.environ.setdefault("JAX_DEFAULT_MATMUL_PRECISION", "highest")
+if os.environ.get("KERAS_BACKEND") == "torch":
+    import torch
+
+    # The same for PyTorch's cuDNN recurrences (its matmuls are full float32
+    # unless a user asks otherwise).
+    torch.backends.cudnn.allow_tf32 = False
 if os.environ.get("KERAS_BACKEND") == "jax":
     cache = Path.home() / ".cache" / "attention_zoo" / "jax-test-compilation-cache"
     os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", str(cache))

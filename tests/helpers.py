@@ -48,9 +48,8 @@ def gradients(layer, args, kwargs, reduce_fn):
         g_weights, g_inputs = jax.grad(loss_fn, argnums=(0, 1))(trainable, floats)
         return [np.asarray(g) for g in list(g_inputs) + list(g_weights)]
     if backend == "torch":
-        import torch
-
-        tensors = [torch.tensor(np.asarray(a)) for a in args]
+        # On the device Keras computes on (a GPU's, where there is one).
+        tensors = [keras.ops.convert_to_tensor(np.asarray(a)) for a in args]
         for i in float_positions:
             tensors[i].requires_grad_(True)
         for v in layer.trainable_variables:

@@ -65,6 +65,40 @@ def test_masked_softmax_propagates_nan_scores():
     assert np.isfinite(got[1]).all()
 
 
+@pytest.mark.parametrize(
+    "shape", [(2, 3, 4), (2, 3, 1), (2, 3, 0), (2, 0, 4), (0, 3, 4)]
+)
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_max_at_least_is_the_floored_maximum_and_defined_when_empty(shape, dtype):
+    x = np.random.default_rng(0).normal(size=shape).astype(dtype) * 3
+    floor = -1.0
+    got = zoo_ops.max_at_least(keras.ops.convert_to_tensor(x), -1, floor)
+    assert keras.backend.standardize_dtype(got.dtype) == dtype
+    expected = np.maximum(np.max(x, axis=-1, keepdims=True, initial=floor), floor)
+    np.testing.assert_array_equal(to_numpy(got), expected)
+
+
+def test_max_at_least_propagates_nan():
+    x = np.array([[np.nan, 1.0], [2.0, 3.0]], "float32")
+    got = to_numpy(zoo_ops.max_at_least(x, -1, 0.0))
+    assert np.isnan(got[0, 0]) and got[1, 0] == 3.0
+
+
+def test_max_at_least_of_a_dynamically_empty_axis_in_a_tf_function():
+    if keras.backend.backend() != "tensorflow":
+        pytest.skip("only TensorFlow traces with unknown lengths")
+    import tensorflow as tf
+
+    fn = tf.function(
+        lambda x: zoo_ops.max_at_least(x, -1, -5.0),
+        input_signature=[tf.TensorSpec((2, None), "float32")],
+    )
+    np.testing.assert_array_equal(fn(np.zeros((2, 0), "float32")), [[-5.0], [-5.0]])
+    np.testing.assert_array_equal(
+        fn(np.full((2, 3), -9.0, "float32")), [[-5.0], [-5.0]]
+    )
+
+
 def test_large_negative_number_is_finite_in_dtype():
     assert zoo_ops.large_negative_number("float16") == -65504.0
     assert np.isfinite(np.float16(zoo_ops.large_negative_number("float16")))
