@@ -6,14 +6,17 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 # compiled predictors and SavedModels, is XLA compiling small programs. LLVM's
 # lowest optimisation level without its expensive passes (the settings of
 # JAX's `jax_disable_most_optimizations`) compiles them faster (compile time,
-# not numerics: XLA's own HLO passes still run). On JAX, which compiles every eager
-# operation once per shape and dtype and every jitted function once per model
-# instance, a persistent compilation cache shared by the pytest-xdist workers
-# (and kept for later runs) avoids compiling what another test or the other
-# worker has compiled already. docs/design.md gives the measurements.
+# not numerics: XLA's own HLO passes still run). The CPU backend's older
+# fusion emitters compile each small program in about half the time of the
+# new ones. On JAX, which compiles every eager operation once per shape and
+# dtype and every jitted function once per model instance, a persistent
+# compilation cache shared by the pytest-xdist workers (and kept for later
+# runs) avoids compiling what another test or the other worker has compiled
+# already. docs/design.md gives the measurements.
 os.environ.setdefault(
     "XLA_FLAGS",
-    "--xla_backend_optimization_level=0 --xla_llvm_disable_expensive_passes=true",
+    "--xla_backend_optimization_level=0 --xla_llvm_disable_expensive_passes=true"
+    " --xla_cpu_use_fusion_emitters=false",
 )
 # The float64 references hold float32 to about 1e-6; on a GPU, JAX's default
 # float32 matmul runs at TF32's 10-bit mantissa (about 1e-3 off), which is a
