@@ -140,7 +140,9 @@ def run_token_loop(
         log_probs = never_pad(log_probs, pad_token, end_token)
         chosen = ops.cast(select(log_probs, t), "int32")
         chosen = ops.where(finished, pad_token, chosen)
-        token_log_prob = ops.take_along_axis(log_probs, chosen[:, None], axis=1)[:, 0]
+        vocab = ops.shape(log_probs)[-1]
+        flat = ops.arange(batch, dtype="int32") * vocab + chosen
+        token_log_prob = ops.take(ops.reshape(log_probs, (-1,)), flat)
         scores = scores + ops.where(finished, 0.0, token_log_prob)
         lengths = lengths + ops.cast(ops.logical_not(finished), "int32")
         attention = ops.where(finished[:, None], 0.0, ops.cast(attention, "float32"))

@@ -22,6 +22,19 @@ def _tile(x, beam_width):
     return ops.repeat(x, beam_width, axis=0)  # row b * K + k
 
 
+def _reorder(x, flat_rows):
+    """`x[b, parent[b, k]]` for `x` (B, K, ...), given the flat rows
+    `b * K + parent[b, k]` (B * K,).
+
+    One gather of whole rows per tensor and step: `take_along_axis` would
+    first broadcast the indices to the shape of `x` (on TensorFlow a dozen
+    more operations, and a gather of every element).
+    """
+    shape = ops.shape(x)
+    flat = ops.reshape(x, (-1, *shape[2:]))
+    return ops.reshape(ops.take(flat, flat_rows, axis=0), shape)
+
+
 def beam_search(
     step_fn,
     initial_state,
@@ -97,10 +110,10 @@ def beam_search(
         constants = tree.map_structure(lambda x: _tile(x, k), constants)
     tokens = _tile(start_tokens, k)
 
-    def rows(parent):
-        """Flat row indices (B * K,) of the parents (B, K)."""
-        offsets = ops.arange(batch, dtype="int32")[:, None] * k
-        return ops.reshape(offsets + parent, (-1,))
+    def rows(index, width):
+        """Flat indices (B * K,) of `index` (B, K) into rows of `width` entries."""
+        offsets = ops.arange(batch, dtype="int32")[:, None] * width
+        return ops.reshape(offsets + index, (-1,))
 
     def advance(
         t,
@@ -148,22 +161,20 @@ def beam_search(
         scores, index = ops.top_k(flat_scores, k, sorted=True)  # (B, K)
         index = ops.cast(index, "int32")
         parent, chosen = index // vocab, index % vocab
-        log_probs_sum = ops.take_along_axis(
-            ops.reshape(candidate_sum, (batch, k * vocab)), index, axis=1
+        log_probs_sum = ops.reshape(
+            ops.take(ops.reshape(candidate_sum, (-1,)), rows(index, k * vocab)),
+            (batch, k),
         )
-        lengths = ops.take_along_axis(new_lengths, parent, axis=1)
-        parent_finished = ops.take_along_axis(finished, parent, axis=1)
-        coverage = ops.take_along_axis(new_coverage, parent[:, :, None], axis=1)
-        step_attention = ops.take_along_axis(attention, parent[:, :, None], axis=1)
-        out_tokens = ops.take_along_axis(out_tokens, parent[:, :, None], axis=1)
-        out_attention = ops.take_along_axis(
-            out_attention, parent[:, :, None, None], axis=1
+        flat_parent = rows(parent, k)
+        lengths, parent_finished, coverage, step_attention, out_tokens = (
+            _reorder(x, flat_parent)
+            for x in (new_lengths, finished, new_coverage, attention, out_tokens)
         )
+        out_attention = _reorder(out_attention, flat_parent)
         chosen = ops.where(parent_finished, pad_token, chosen)
         out_tokens = write_beam(out_tokens, t, chosen)
         out_attention = write_beam(out_attention, t, step_attention)
         finished = ops.logical_or(parent_finished, ops.equal(chosen, end_token))
-        flat_parent = rows(parent)
         state = tree.map_structure(lambda x: ops.take(x, flat_parent, axis=0), state)
         return (
             t + 1,
