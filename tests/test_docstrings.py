@@ -27,6 +27,7 @@ MODULES = [
     "attention_zoo.encoders.torch_file",
     "attention_zoo.losses",
     "attention_zoo.metrics",
+    "attention_zoo.applications.registry",
 ]
 
 

@@ -18,7 +18,10 @@ A model the predictor rebuilds exactly from weights the package ships (the
 captioner's frozen EfficientNet-Lite0 encoder) is not stored again.
 
 The presets of the package are the folders beside this file; any folder of
-that form (one written by `save_to_preset`) loads the same way. Nothing here
+that form (one written by `save_to_preset`) loads the same way, through
+`attention_zoo.applications.from_preset` or an application's
+`Predictor.from_preset`: `metadata.json` names the application, one of the
+registry's, and nothing in a preset folder names code to run. Nothing here
 reads the network.
 
 Example:
@@ -30,7 +33,6 @@ True
 
 from __future__ import annotations
 
-import importlib
 import json
 from pathlib import Path
 
@@ -82,11 +84,30 @@ def preset_folder(name_or_folder) -> Path:
 
 
 def read_metadata(name_or_folder) -> dict:
-    """The `metadata.json` of a preset, as a dict."""
+    """The `metadata.json` of a preset, as a dict.
+
+    Raises:
+        ValueError: naming the file when it is not a JSON object with an
+            `app` string (the application that loads it), or is nested
+            deeper than any metadata this package writes.
+    """
     folder = Path(name_or_folder)
     if not folder.is_dir():
         folder = preset_folder(name_or_folder)
-    return json.loads((folder / "metadata.json").read_text(encoding="utf-8"))
+    path = folder / "metadata.json"
+    try:
+        metadata = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, RecursionError) as error:
+        raise ValueError(
+            f"{path} is not the metadata of a preset (not JSON: "
+            f"{type(error).__name__}: {str(error)[:200]})"
+        ) from error
+    if not isinstance(metadata, dict) or not isinstance(metadata.get("app"), str):
+        raise ValueError(
+            f"{path} is not the metadata of a preset (a JSON object with an "
+            '"app" string is expected)'
+        )
+    return metadata
 
 
 def fixed_inputs(name_or_folder) -> list:
@@ -101,23 +122,10 @@ def fixed_inputs(name_or_folder) -> list:
     ]
 
 
-def load_preset(name_or_folder):
-    """The predictor of a preset (`Normalizer`, `Translator`, `Captioner`, ...).
-
-    The predictor class is the one named in the preset's metadata, so a
-    preset of any application loads through this one function.
-    """
-    folder = preset_folder(name_or_folder)
-    module_name, _, class_name = read_metadata(folder)["predictor"].rpartition(".")
-    predictor = getattr(importlib.import_module(module_name), class_name)
-    return predictor(folder)
-
-
 __all__ = [
     "PRESETS_DIR",
     "fixed_inputs",
     "list_presets",
-    "load_preset",
     "preset_folder",
     "read_metadata",
     "save_to_preset",

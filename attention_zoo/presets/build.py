@@ -19,7 +19,8 @@ import shlex
 import sys
 from pathlib import Path
 
-from attention_zoo.presets import PRESETS_DIR, load_preset, read_metadata
+from attention_zoo.applications.registry import from_preset, get
+from attention_zoo.presets import PRESETS_DIR, read_metadata
 from attention_zoo.presets.saving import model_card, save_to_preset
 from attention_zoo.presets.slices import SLICE_FILE, score_slice, write_slice
 
@@ -105,7 +106,6 @@ def _scene_images(run: Path, count: int = 3) -> list[Path]:
 
 RECIPES = {
     "dates_multilingual": {
-        "predictor": "attention_zoo.applications.dates.predictor.Normalizer",
         "description": "Multilingual date normalizer: human-written dates to ISO 8601",
         "train": ["dates", "train", "--seed", "0"],
         "seed": 0,
@@ -121,7 +121,6 @@ RECIPES = {
         "float16": False,
     },
     "bible_en_es": {
-        "predictor": "attention_zoo.applications.translation.predictor.Translator",
         "description": "English to Spanish Bible translator (Bahdanau attention)",
         "train": ["translation", "train", "--seed", "0"],
         "seed": 0,
@@ -135,7 +134,6 @@ RECIPES = {
         "float16": False,
     },
     "shapes": {
-        "predictor": "attention_zoo.applications.captioning.predictor.Captioner",
         "description": "Show-Attend-Tell captioner of generated shape scenes",
         "train": ["captioning", "train", "--seed", "0"],
         "seed": 0,
@@ -144,13 +142,6 @@ RECIPES = {
         "float16": False,
     },
 }
-
-
-def _load_class(path: str):
-    import importlib
-
-    module, _, name = path.rpartition(".")
-    return getattr(importlib.import_module(module), name)
 
 
 def build(name: str, work: Path, train: bool = True) -> Path:
@@ -164,7 +155,7 @@ def build(name: str, work: Path, train: bool = True) -> Path:
         status = main(command)
         if status:
             raise SystemExit(f"training {name} failed (exit {status})")
-    predictor = _load_class(recipe["predictor"])(run)
+    predictor = get(recipe["train"][0]).predictor(run)
     folder = PRESETS_DIR / name
     inputs = recipe["fixed_inputs"]
     save_to_preset(
@@ -182,7 +173,7 @@ def build(name: str, work: Path, train: bool = True) -> Path:
     )
     write_slice(predictor.app, run, folder / SLICE_FILE)
     metadata = read_metadata(folder)
-    metadata["slice_metrics"] = score_slice(load_preset(folder), folder)
+    metadata["slice_metrics"] = score_slice(from_preset(folder), folder)
     (folder / "metadata.json").write_text(
         json.dumps(metadata, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
     )

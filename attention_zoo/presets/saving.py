@@ -116,11 +116,9 @@ def save_to_preset(
         inputs = list(fixed_inputs or [])
         recorded = [_ship_example(i, staging) for i in inputs]
         outputs = predictor.predict_items(inputs) if inputs else []
-        cls = type(predictor)
         metadata = {
             "name": folder.name,
             "app": predictor.app,
-            "predictor": f"{cls.__module__}.{cls.__name__}",
             "description": description,
             "attention_zoo_version": __version__,
             "keras_version": keras.__version__,
@@ -206,10 +204,10 @@ def model_card(metadata: dict) -> str:
         metadata["description"] or f"A trained {metadata['app']} model.",
         "",
         "```python",
-        "from attention_zoo.presets import load_preset",
+        "from attention_zoo.applications import from_preset",
         "",
         # Double quotes, as `ruff format` writes the block.
-        f"predictor = load_preset({json.dumps(metadata['name'])})",
+        f"predictor = from_preset({json.dumps(metadata['name'])})",
         "```",
         "",
     ]

@@ -5,11 +5,11 @@ import json
 import numpy as np
 import pytest
 
+from attention_zoo.applications import from_preset
 from attention_zoo.applications.dates import tasks
 from attention_zoo.applications.dates.predictor import Normalizer
 from attention_zoo.presets import (
     list_presets,
-    load_preset,
     preset_folder,
     read_metadata,
     save_to_preset,
@@ -81,7 +81,7 @@ def test_from_preset_answers_like_the_run(run, preset):
     for a, b in zip(loaded, expected):
         # float16 weights: the attention moves by float16 rounding only.
         np.testing.assert_allclose(a["attention"], b["attention"], atol=2e-2)
-    assert [i["text"] for i in load_preset(preset)(TEXTS)] == [
+    assert [i["text"] for i in from_preset(preset)(TEXTS)] == [
         o["text"] for o in read_metadata(preset)["fixed_outputs"]
     ]
 

@@ -2,11 +2,11 @@
 
 import pytest
 
+from attention_zoo.applications import from_preset
 from attention_zoo.presets import (
     PRESETS_DIR,
     fixed_inputs,
     list_presets,
-    load_preset,
     read_metadata,
 )
 from attention_zoo.presets.saving import model_card
@@ -24,7 +24,7 @@ def test_the_package_ships_presets():
 @pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_preset_matches_its_build(name):
     metadata = read_metadata(name)
-    predictor = load_preset(name)
+    predictor = from_preset(name)
     assert predictor.app == metadata["app"]
     fixed = metadata["fixed_outputs"]
     outputs = predictor(fixed_inputs(name))
@@ -115,7 +115,7 @@ def test_export_writes_the_savedmodel_of_a_preset(tmp_path, capsys):
     assert [t.decode() for t in out["text"].numpy()] == [i["text"] for i in fixed]
     assert out["valid"].numpy().tolist() == [i["valid"] for i in fixed]
     (ambiguous,) = [i for i in fixed if i["input"] == "03/04/05"]
-    threshold = load_preset("dates_multilingual").threshold
+    threshold = from_preset("dates_multilingual").threshold
     assert ambiguous["text"] == "2005-04-03" and ambiguous["score"] > threshold
 
 

@@ -1,0 +1,102 @@
+"""The applications of the package: one line each, read by everything else.
+
+The command line, the preset builder and loader, the docs and the tests
+find the applications here and nowhere else. An application is a folder
+beside `dates/` whose `app.py` defines `APPLICATION`, an
+`attention_zoo.applications.common.application.Application`; adding one
+is one line in `MODULES`. A test or another package can add one at run
+time with `register`.
+
+The names here are code, written in this file: nothing read from a preset
+folder, a run folder or a request is ever imported. A preset's
+`metadata.json` names its application (`"app": "dates"`), which is looked
+up among these, never resolved as a module.
+
+Example:
+
+>>> [app.name for app in applications()][:3]
+['dates', 'translation', 'captioning']
+"""
+
+from __future__ import annotations
+
+import importlib
+
+# One line per application: the module whose `APPLICATION` describes it.
+MODULES = (
+    "attention_zoo.applications.dates.app",
+    "attention_zoo.applications.translation.app",
+    "attention_zoo.applications.captioning.app",
+)
+
+_added: dict = {}
+
+
+def applications() -> list:
+    """Every application: those of `MODULES` in order, then those `register`ed."""
+    found = [importlib.import_module(module).APPLICATION for module in MODULES]
+    names = {app.name for app in found}
+    return found + [app for name, app in _added.items() if name not in names]
+
+
+def names() -> list[str]:
+    """The command names of `applications()`."""
+    return [app.name for app in applications()]
+
+
+def get(name):
+    """The application called `name`.
+
+    Raises:
+        ValueError: naming the registered applications when none is called
+            `name` (which may come from a file: it is only compared).
+    """
+    for app in applications():
+        if isinstance(name, str) and app.name == name:
+            return app
+    raise ValueError(
+        f"no application is called {str(name)[:100]!r}; the registered ones are "
+        f"{', '.join(names())}. Received: app={str(name)[:100]!r}"
+    )
+
+
+def register(application):
+    """Adds `application` (an `Application`) to `applications()`.
+
+    For applications outside this package and for tests; the package's own
+    are the lines of `MODULES`. Registering the same name again replaces
+    the earlier one.
+
+    Returns:
+        `application`.
+    """
+    from attention_zoo.applications.common.application import Application
+
+    if not isinstance(application, Application):
+        raise TypeError(
+            "`application` must be an attention_zoo.applications.common."
+            f"application.Application. Received: {type(application).__name__}"
+        )
+    _added[application.name] = application
+    return application
+
+
+def unregister(name: str) -> None:
+    """Removes an application that `register` added (a test's, say)."""
+    _added.pop(name, None)
+
+
+def from_preset(preset):
+    """The predictor of a shipped preset name or a preset folder, whatever
+    its application.
+
+    The preset's `metadata.json` names its application; its predictor
+    class is the registered application's (`get`). A folder can name only
+    an application of the registry: it names data, never code.
+
+    Example: `from_preset("dates_multilingual")(["3 May 1979"])`.
+    """
+    from attention_zoo.presets import preset_folder, read_metadata
+
+    folder = preset_folder(preset)
+    return get(read_metadata(folder)["app"]).predictor.from_preset(folder)
