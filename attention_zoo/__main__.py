@@ -1,8 +1,6 @@
 """`python -m attention_zoo ...` runs the `attention-zoo` command."""
 
-import sys
-
-from attention_zoo.applications.cli import main
+from attention_zoo.applications.cli import command
 
 if __name__ == "__main__":
-    sys.exit(main())
+    command()

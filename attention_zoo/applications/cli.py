@@ -11,7 +11,10 @@ import sys
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 from attention_zoo.applications.common.cli import OneLineParser  # noqa: E402
-from attention_zoo.applications.common.errors import run_guarded  # noqa: E402
+from attention_zoo.applications.common.errors import (  # noqa: E402
+    DEBUG_VARIABLE,
+    run_guarded,
+)
 from attention_zoo.version import __version__  # noqa: E402
 
 
@@ -111,5 +114,28 @@ def _main(argv) -> int:
     return 0
 
 
+def command() -> None:
+    """The `attention-zoo` console script: `main()`, then exit with its status.
+
+    After a failure the process ends without Python's shutdown: an HDF5
+    file that a full disk left half-written reports errors from h5py's
+    finalizers and can crash the interpreter while it tears down, after
+    the one error line was printed (the error is already reported, and
+    there is nothing left to save). Exceptions that finalizers raise
+    ("Exception ignored in ...") are shown only with ATTENTION_ZOO_DEBUG=1;
+    every other exception is reported by `main`'s error boundary.
+    """
+    if os.environ.get(DEBUG_VARIABLE) != "1":
+        # h5py's Cython finalizers report through both hooks.
+        sys.unraisablehook = lambda unraisable: None
+        sys.excepthook = lambda *exc_info: None
+    code = main()
+    if code:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    command()

@@ -9,6 +9,8 @@ from keras import ops
 from attention_zoo._checks import checked_real, is_int
 from attention_zoo.decoding._common import NEG_INF, check_lengths, run_token_loop
 
+FLOAT32_TINY = float(np.finfo(np.float32).tiny)
+
 
 def sample(
     step_fn,
@@ -43,7 +45,8 @@ def sample(
         max_length: as in `greedy_search`.
         constants: as in `greedy_search`.
         pad_token: as in `greedy_search`.
-        temperature: a finite float > 0; log-probabilities are divided by
+        temperature: a finite float, at least float32's smallest normal
+            number (about 1.2e-38); log-probabilities are divided by
             it (towards 0: greedy search; large: uniform over the allowed
             tokens).
         top_k: optional positive int; sample among the `top_k` most probable
@@ -59,6 +62,17 @@ def sample(
     temperature = checked_real(
         "sample", "temperature", temperature, minimum=0.0, open_minimum=True
     )
+    if temperature < FLOAT32_TINY:
+        # Below float32's smallest normal number the division runs on a
+        # denormal or on 0 (flushed), and every token's scaled logit becomes
+        # NaN or -inf: the loop would emit padding only. Refused, not
+        # clamped: such a temperature asks for greedy search, which is
+        # `greedy_search`.
+        raise ValueError(
+            f"`temperature` must be at least {FLOAT32_TINY:.4g}, float32's "
+            "smallest normal number (use greedy_search for the limit of a "
+            f"temperature towards 0). Received: temperature={temperature!r}"
+        )
     if top_k is not None and (not is_int(top_k) or top_k < 1):
         raise ValueError(
             f"`top_k` must be a positive integer. Received: top_k={top_k!r}"

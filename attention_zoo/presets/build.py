@@ -19,6 +19,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from attention_zoo import owned_folders
 from attention_zoo.applications.registry import from_preset, get
 from attention_zoo.presets import PRESETS_DIR, read_metadata
 from attention_zoo.presets.saving import model_card, save_to_preset
@@ -172,6 +173,7 @@ def build(name: str, work: Path, train: bool = True) -> Path:
         float16=recipe["float16"],
     )
     write_slice(predictor.app, run, folder / SLICE_FILE)
+    owned_folders.record_written([folder / SLICE_FILE])
     metadata = read_metadata(folder)
     metadata["slice_metrics"] = score_slice(from_preset(folder), folder)
     (folder / "metadata.json").write_text(

@@ -7,15 +7,17 @@ import hashlib
 import json
 import os
 import shutil
-import tempfile
 from pathlib import Path
 
 import keras
 
+from attention_zoo.owned_folders import replace_folder
 from attention_zoo.presets.files import write_model
 from attention_zoo.version import __version__
 
 CARD_SECTIONS = ("intended_use", "data_and_licence", "limitations")
+# The kind of folder `save_to_preset` writes (`attention_zoo.owned_folders`).
+PRESET_KIND = "preset"
 
 
 def data_signature(run_dir) -> str:
@@ -68,14 +70,16 @@ def save_to_preset(
     records the versions, the parameter count, the training command and
     seed, the data signature, today's date, the metrics and the predictor's
     outputs on `fixed_inputs` (what the preset tests compare against). The
-    folder is written next to its destination and moved into place, so a
-    failure never leaves half a preset.
+    folder is written next to its destination, under a lock, and moved into
+    place, so a failure never leaves half a preset.
 
     Args:
         run: a predictor (`Normalizer`, `Translator`, `Captioner`, ...) or a
             run folder (then `predictor_class` loads it).
-        folder: the preset folder to write; an existing preset there is
-            replaced.
+        folder: the preset folder to write; an existing preset of the same
+            application there, holding only the files a preset writes, is
+            replaced; any other non-empty folder is refused
+            (`attention_zoo.owned_folders.check_replaceable`).
         predictor_class: the predictor class, for a run folder.
         description: one line for `list_presets`.
         training_command: the command that trained the run.
@@ -94,12 +98,10 @@ def save_to_preset(
     """
     predictor = _predictor_of(run, predictor_class)
     run_dir = Path(predictor.run_dir)
-    folder = Path(folder)
     metrics = metrics if metrics is not None else _run_metrics(run_dir)
-    parent = folder.parent
-    parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=parent))
-    try:
+
+    def write(staging: Path):
+        staging.mkdir()
         parameters = 0
         rebuilt = predictor.rebuilt_models()
         for name in predictor.required_files:
@@ -117,7 +119,7 @@ def save_to_preset(
         recorded = [_ship_example(i, staging) for i in inputs]
         outputs = predictor.predict_items(inputs) if inputs else []
         metadata = {
-            "name": folder.name,
+            "name": Path(folder).name,
             "app": predictor.app,
             "description": description,
             "attention_zoo_version": __version__,
@@ -143,18 +145,8 @@ def save_to_preset(
         )
         (staging / "README.md").write_text(model_card(metadata), encoding="utf-8")
         os.chmod(staging, 0o755)
-        if folder.exists():
-            old = parent / f".{folder.name}.old"
-            shutil.rmtree(old, ignore_errors=True)
-            folder.rename(old)
-            staging.rename(folder)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            staging.rename(folder)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    return folder
+
+    return replace_folder(folder, write, PRESET_KIND, predictor.app, flag="folder")
 
 
 def _ship_example(value, staging: Path):

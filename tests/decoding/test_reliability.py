@@ -61,6 +61,20 @@ def test_top_k_with_a_tiny_temperature_is_greedy():
     np.testing.assert_array_equal(to_numpy(drawn["tokens"]), to_numpy(greedy["tokens"]))
 
 
+@pytest.mark.parametrize("temperature", [1e-40, 1e-300, 5e-324])
+def test_sample_refuses_a_temperature_below_the_float32_range(temperature):
+    """1e-40 became a denormal or 0 in float32, and every scaled logit NaN:
+    the loop emitted padding only (round 3, item 12)."""
+    state, start = inputs()
+    with pytest.raises(ValueError, match=r"`temperature` must be at least 1.175e-38"):
+        sample(step_fn, state, start, END, STEPS, temperature=temperature)
+    smallest = sample(step_fn, state, start, END, STEPS, temperature=1.2e-38, seed=0)
+    greedy = greedy_search(step_fn, state, start, END, STEPS)
+    np.testing.assert_array_equal(
+        to_numpy(smallest["tokens"]), to_numpy(greedy["tokens"])
+    )
+
+
 BAD_FLOATS = [math.nan, math.inf, -math.inf, "0.5", True]
 
 

@@ -86,3 +86,51 @@ def test_no_shipped_metadata_names_code():
     for folder in PRESETS_DIR.iterdir():
         if (folder / "metadata.json").is_file():
             assert "predictor" not in read_metadata(folder)
+
+
+def test_a_vocabulary_that_does_not_fit_the_model_is_refused(copy):
+    """500 characters more than the embedding has rows answered a valid
+    wrong date on TensorFlow and a NaN score on JAX (round 3, item 8)."""
+    path = copy / "vocabulary.json"
+    vocabulary = json.loads(path.read_text(encoding="utf-8"))
+    vocabulary["chars"] += [chr(0x4E00 + i) for i in range(500)]
+    path.write_text(json.dumps(vocabulary), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"vocabulary.json does not fit the model"):
+        from_preset(copy)
+    vocabulary["chars"] = vocabulary["chars"][:10]
+    path.write_text(json.dumps(vocabulary), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"vocabulary.json does not fit the model"):
+        from_preset(copy)
+
+
+def test_a_translation_vocabulary_that_does_not_fit_is_refused(tmp_path):
+    folder = tmp_path / "bible"
+    shutil.copytree(PRESETS_DIR / "bible_en_es", folder)
+    source = folder / "source_vocabulary.json"
+    target = folder / "target_vocabulary.json"
+    # The target vocabulary in place of the source one fits; one word less not.
+    words = json.loads(target.read_text(encoding="utf-8"))
+    shorter = words[:-1] if isinstance(words, list) else words
+    if isinstance(words, dict):
+        key = next(k for k, v in words.items() if isinstance(v, list))
+        shorter = {**words, key: words[key][:-1]}
+    source.write_text(json.dumps(shorter), encoding="utf-8")
+    with pytest.raises(ValueError, match="source_vocabulary.json does not fit"):
+        from_preset(folder)
+
+
+@pytest.mark.parametrize("threshold", ["NaN", "-Infinity", "Infinity", '"abc"', "true"])
+def test_a_threshold_that_is_not_a_finite_number_is_refused(copy, threshold):
+    path = copy / "config.json"
+    text = path.read_text(encoding="utf-8")
+    config = json.loads(text)
+    assert "score_threshold" in config
+    del config["score_threshold"]
+    path.write_text(
+        json.dumps(config)[:-1] + f', "score_threshold": {threshold}}}',
+        encoding="utf-8",
+    )
+    with pytest.raises(
+        ValueError, match=r"config.json .*'score_threshold' must be a finite"
+    ):
+        from_preset(copy)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
+import sys
 
 from attention_zoo.applications.captioning.config import TrainConfig
 from attention_zoo.applications.common import model_tasks
+from attention_zoo.applications.common.run_folder import write_evaluation
 
 DEFAULT_PRESET = "shapes"
 # RuntimeError: a tfds download that failed; ImportError: a backbone's
@@ -77,15 +77,19 @@ def run(args, parser) -> int:
 
     def evaluate():
         metrics = tasks.evaluate(args.run, beam_width=args.beam_width)
-        (Path(args.run) / "metrics_evaluate.json").write_text(
-            json.dumps(metrics, indent=1)
-        )
+        write_evaluation(args.run, metrics)
         print(tasks.format_metrics(metrics))
 
     def predict():
         run = model_tasks.model_run(args, COMMAND)
-        for path, text in tasks.caption(run, args.images, args.beam_width):
+        failed = 0
+        for path, text, problem in tasks.caption(run, args.images, args.beam_width):
             print(f"{path}: {text}")
+            if problem:
+                failed += 1
+                print(f"{path}: not captioned: {problem}", file=sys.stderr)
+        if failed:
+            print(f"{failed} image(s) drew a message (above)", file=sys.stderr)
 
     jobs = {"evaluate": evaluate, "predict": predict}
     return model_tasks.run_command(

@@ -25,7 +25,7 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
 
     from attention_zoo.export import TokenTables, decode_images
 
-    output = export_folder(output)
+    output = export_folder(output, "captioning")
     captioner = Captioner(run_dir, beam_width=beam_width)
     fn, encode = captioner.caption_fn(captioner.beam_width), captioner.encode_fn()
     # Special tokens vanish from the joined text, except <unk>, as in
@@ -60,5 +60,5 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
         return {"text": text, "attention": attention, "valid": valid}
 
     return write_saved_model(
-        output, serve, "image_bytes", [captioner.encoder, captioner.model]
+        output, serve, "image_bytes", [captioner.encoder, captioner.model], "captioning"
     )

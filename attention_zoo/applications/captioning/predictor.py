@@ -38,6 +38,10 @@ class Captioner(RunPredictor):
         self.vocabulary = WordVocabulary.load(self.run_dir / "vocabulary.json")
         self.encoder = self.load_model("encoder.keras")
         self.model = self.load_model(model_names=("captioner",))
+        self.check_sizes(
+            self.model,
+            {"vocabulary.json": (len(self.vocabulary), ("word_embedding", "logits"))},
+        )
         self.image_size = int(self.config["resolved_image_size"])
         self.grid_shape = tuple(self.config["grid_shape"])
         self.max_length = int(self.config["max_caption_length"])
@@ -156,11 +160,29 @@ def read_image_file(path) -> bytes:
 
 
 def caption(run_dir, paths, beam_width: int | None = None, captioner=None):
-    """`[(path, caption)]`; raises InputError for unreadable image files."""
+    """`[(path, caption, problem)]` in the order of `paths`.
+
+    An image file that cannot be read gets the caption "" and the reason in
+    `problem` (None for the others), so one bad file among many costs only
+    its own caption.
+    """
     captioner = captioner or Captioner(run_dir, beam_width=beam_width)
-    contents = [read_image_file(p) for p in paths]
-    captions, _ = captioner.caption_images(contents, beam_width)
-    return list(zip(paths, captions))
+    contents, problems = [], []
+    for path in paths:
+        try:
+            contents.append(read_image_file(path))
+            problems.append(None)
+        except (InputError, OSError) as error:
+            contents.append(None)
+            problems.append(str(error))
+    readable = [c for c in contents if c is not None]
+    captions = iter(
+        captioner.caption_images(readable, beam_width)[0] if readable else []
+    )
+    return [
+        (path, "" if problem else next(captions), problem)
+        for path, problem in zip(paths, problems)
+    ]
 
 
 def plot(run_dir, images, output_dir, beam_width=None, captioner=None) -> list[Path]:

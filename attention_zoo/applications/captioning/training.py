@@ -120,122 +120,129 @@ def train(
     # --distribute: fails before anything is written; a worker other than
     # the chief trains into a temporary folder.
     distribution, output = prepare_training(config, output)
-    common.output_folder(output)  # before the data, which can take long
+    common.check_train_output(
+        output, "captioning"
+    )  # before the data, which can take long
     keras.utils.set_random_seed(config.seed)
     start = time.perf_counter()
     train_set, validation_set, test_set = load_dataset(config)
     data_seconds = time.perf_counter() - start
-    run = common.start_staged_run(output)
-    encoder = build_encoder(config)
-    image_size = int(encoder.input_shape[1])
-    grid = grid_shape(encoder)
-    # Words as BLEU's references have them (`evaluate` normalises those the
-    # same way): "R&B" is "r & b" on both sides.
-    vocabulary = WordVocabulary.from_texts(
-        [normalize_caption(c) for item in train_set for c in item.captions],
-        config.vocab_size,
-    )
-    vocabulary.save(run / "vocabulary.json")
-
-    def pairs(items):
-        return [
-            (row, vocabulary.encode(normalize_caption(c)))
-            for row, item in enumerate(items)
-            for c in item.captions
-        ]
-
-    train_pairs, validation_pairs = pairs(train_set), pairs(validation_set)
-    if not train_pairs:
-        raise ValueError("no training caption: the training split is empty")
-    length = min(MAX_CAPTION_TOKENS, max(len(ids) for _, ids in train_pairs) + 1)
-    settings = {
-        **asdict(config),
-        "resolved_image_size": image_size,
-        "grid_shape": list(grid),
-        "max_caption_length": length,
-    }
-    (run / "config.json").write_text(json.dumps(settings, indent=1))
-    if config.dataset != "scenes":
-        write_items(run / "data" / "test.json", test_set)
-
-    cached = config.fine_tune_blocks == 0
-    start = time.perf_counter()
-    train_inputs, validation_inputs, test_features = _inputs(
-        config,
-        encoder,
-        (train_set, validation_set, test_set),
-        image_size,
-        {} if feature_cache is None else feature_cache,
-    )
-    feature_seconds = time.perf_counter() - start
-    with distribution.scope():
-        caption_model = _caption_model(config, encoder, vocabulary)
-    train_batches = CaptionBatches(
-        train_inputs, train_pairs, config.batch_size, length, seed=config.seed
-    )
-    validation_batches = CaptionBatches(
-        validation_inputs, validation_pairs, config.batch_size, length, shuffle=False
-    )
-    if cached:
-        trained = caption_model
-    else:
-        unfreeze_last_blocks(encoder, config.fine_tune_blocks)
-        trained = models.build_end_to_end_model(encoder, caption_model)
-    total_steps = config.epochs * len(train_batches)
-    warmup_steps = min(
-        round(config.warmup_epochs * len(train_batches)), total_steps // 2
-    )
-    with distribution.scope():
-        models.compile_caption_model(
-            trained,
-            config.learning_rate,
-            config.doubly_stochastic,
-            decay_steps=total_steps,
-            warmup_steps=warmup_steps,
+    with distribution.staged_run(output, "captioning") as run:
+        encoder = build_encoder(config)
+        image_size = int(encoder.input_shape[1])
+        grid = grid_shape(encoder)
+        # Words as BLEU's references have them (`evaluate` normalises those the
+        # same way): "R&B" is "r & b" on both sides.
+        vocabulary = WordVocabulary.from_texts(
+            [normalize_caption(c) for item in train_set for c in item.captions],
+            config.vocab_size,
         )
-    if verbose:
-        channels = int(encoder.output_shape[2])
-        print(
-            f"captioner: {caption_model.count_params():,} parameters over a "
-            f"{grid[0]}x{grid[1]}x{channels} {config.backbone} grid "
-            f"({'cached features' if cached else f'fine-tuning {config.fine_tune_blocks} blocks'}); "
-            f"{len(train_set):,} training images ({len(train_pairs):,} captions), "
-            f"{len(validation_set):,} validation, {len(test_set):,} test; "
-            f"vocabulary {len(vocabulary)}; backend {keras.backend.backend()}"
+        vocabulary.save(run / "vocabulary.json")
+
+        def pairs(items):
+            return [
+                (row, vocabulary.encode(normalize_caption(c)))
+                for row, item in enumerate(items)
+                for c in item.captions
+            ]
+
+        train_pairs, validation_pairs = pairs(train_set), pairs(validation_set)
+        if not train_pairs:
+            raise ValueError("no training caption: the training split is empty")
+        length = min(MAX_CAPTION_TOKENS, max(len(ids) for _, ids in train_pairs) + 1)
+        settings = {
+            **asdict(config),
+            "resolved_image_size": image_size,
+            "grid_shape": list(grid),
+            "max_caption_length": length,
+        }
+        (run / "config.json").write_text(json.dumps(settings, indent=1))
+        if config.dataset != "scenes":
+            write_items(run / "data" / "test.json", test_set)
+
+        cached = config.fine_tune_blocks == 0
+        start = time.perf_counter()
+        train_inputs, validation_inputs, test_features = _inputs(
+            config,
+            encoder,
+            (train_set, validation_set, test_set),
+            image_size,
+            {} if feature_cache is None else feature_cache,
         )
-    callbacks, budget = common.fit_callbacks(run, config.max_minutes, config.patience)
-    start = time.perf_counter()
-    with distribution.scope():
-        history = trained.fit(
-            distribution.for_replicas(train_batches),
-            validation_data=distribution.for_replicas(validation_batches)
-            if len(validation_pairs)
-            else None,
-            epochs=config.epochs,
-            verbose=verbose,
-            callbacks=callbacks,
+        feature_seconds = time.perf_counter() - start
+        with distribution.scope():
+            caption_model = _caption_model(config, encoder, vocabulary)
+        train_batches = CaptionBatches(
+            train_inputs, train_pairs, config.batch_size, length, seed=config.seed
         )
-    seconds = time.perf_counter() - start
-    encoder.save(run / "encoder.keras")
-    caption_model.save(run / "model.keras")
-    epochs = len(history.history.get("loss", []))
-    training = {
-        "data_seconds": round(data_seconds, 1),
-        "feature_seconds": round(feature_seconds, 1),
-        "seconds": round(seconds, 1),
-        "epochs": epochs,
-        "steps_per_second": round(epochs * len(train_batches) / seconds, 2),
-        "warmup_steps": warmup_steps,
-        "stopped_by_budget": bool(budget and budget.stopped),
-        "parameters": caption_model.count_params(),
-        "history": common.history_lists(history),
-    }
-    captioner = Captioner(run)
-    metrics = {
-        "training": training,
-        "test": evaluate_items(captioner, test_set, features=test_features),
-    }
-    (run / "metrics.json").write_text(json.dumps(metrics, indent=1))
-    plot(run, [i.image for i in test_set[:3]], run / "plots", captioner=captioner)
-    distribution.finish(run, output)
+        validation_batches = CaptionBatches(
+            validation_inputs,
+            validation_pairs,
+            config.batch_size,
+            length,
+            shuffle=False,
+        )
+        if cached:
+            trained = caption_model
+        else:
+            unfreeze_last_blocks(encoder, config.fine_tune_blocks)
+            trained = models.build_end_to_end_model(encoder, caption_model)
+        total_steps = config.epochs * len(train_batches)
+        warmup_steps = min(
+            round(config.warmup_epochs * len(train_batches)), total_steps // 2
+        )
+        with distribution.scope():
+            models.compile_caption_model(
+                trained,
+                config.learning_rate,
+                config.doubly_stochastic,
+                decay_steps=total_steps,
+                warmup_steps=warmup_steps,
+            )
+        if verbose:
+            channels = int(encoder.output_shape[2])
+            print(
+                f"captioner: {caption_model.count_params():,} parameters over a "
+                f"{grid[0]}x{grid[1]}x{channels} {config.backbone} grid "
+                f"({'cached features' if cached else f'fine-tuning {config.fine_tune_blocks} blocks'}); "
+                f"{len(train_set):,} training images ({len(train_pairs):,} captions), "
+                f"{len(validation_set):,} validation, {len(test_set):,} test; "
+                f"vocabulary {len(vocabulary)}; backend {keras.backend.backend()}"
+            )
+        callbacks, budget = common.fit_callbacks(
+            run, config.max_minutes, config.patience
+        )
+        start = time.perf_counter()
+        with distribution.scope():
+            history = trained.fit(
+                distribution.for_replicas(train_batches),
+                validation_data=distribution.for_replicas(validation_batches)
+                if len(validation_pairs)
+                else None,
+                epochs=config.epochs,
+                verbose=verbose,
+                callbacks=callbacks,
+            )
+        seconds = time.perf_counter() - start
+        encoder.save(run / "encoder.keras")
+        caption_model.save(run / "model.keras")
+        epochs = len(history.history.get("loss", []))
+        training = {
+            "data_seconds": round(data_seconds, 1),
+            "feature_seconds": round(feature_seconds, 1),
+            "seconds": round(seconds, 1),
+            "epochs": epochs,
+            "steps_per_second": round(epochs * len(train_batches) / seconds, 2),
+            "warmup_steps": warmup_steps,
+            "stopped_by_budget": bool(budget and budget.stopped),
+            "parameters": caption_model.count_params(),
+            "history": common.history_lists(history),
+        }
+        captioner = Captioner(run)
+        metrics = {
+            "training": training,
+            "test": evaluate_items(captioner, test_set, features=test_features),
+        }
+        (run / "metrics.json").write_text(json.dumps(metrics, indent=1))
+        plot(run, [i.image for i in test_set[:3]], run / "plots", captioner=captioner)
     return metrics

@@ -43,18 +43,16 @@ from attention_zoo.applications.common.export import export_folder, write_saved_
 from attention_zoo.applications.common.predictor import InputError, RunPredictor
 from attention_zoo.applications.common.run_folder import (
     check_run_folder,
+    check_train_output,
     commit_run,
     load_run_model,
     output_folder,
-    repair_run,
-    replace_folder,
     staged_run,
-    staging_folder,
-    start_staged_run,
     training_backup_dir,
 )
 from attention_zoo.applications.common.tfds import tfds_builder, tfds_split
 from attention_zoo.applications.common.training import (
+    DiskSpaceGuard,
     StopOnDivergence,
     TimeBudget,
     TrainingDiverged,
@@ -69,6 +67,7 @@ from attention_zoo.applications.common.training import (
 )
 
 __all__ = [
+    "DiskSpaceGuard",
     "InputError",
     "RunPredictor",
     "StopOnDivergence",
@@ -78,6 +77,7 @@ __all__ = [
     "check_max_minutes",
     "check_positive_integers",
     "check_run_folder",
+    "check_train_output",
     "commit_run",
     "compile_function",
     "config_arguments",
@@ -89,11 +89,7 @@ __all__ = [
     "history_lists",
     "load_run_model",
     "output_folder",
-    "repair_run",
-    "replace_folder",
     "staged_run",
-    "staging_folder",
-    "start_staged_run",
     "training_backup_dir",
     "tensorboard_callbacks",
     "tfds_builder",

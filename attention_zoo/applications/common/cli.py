@@ -87,6 +87,18 @@ def non_negative(value) -> str | None:
     return "must be >= 0" if value < 0 else None
 
 
+def number_range(low: float, high: float):
+    """The `check` of a number from `low` to `high` (a documented bound that
+    keeps the memory of what it sizes in reach)."""
+
+    def check(value) -> str | None:
+        if value is not None and not low <= value <= high:
+            return f"must be a number from {low:g} to {high:g}"
+        return None
+
+    return check
+
+
 def _flag_fields(config_class):
     for field in dataclasses.fields(config_class):
         if field.metadata.get("cli", True):

@@ -35,7 +35,6 @@ import contextlib
 import hashlib
 import json
 import os
-import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,7 +42,7 @@ from pathlib import Path
 import keras
 import numpy as np
 
-from attention_zoo.applications.common.run_folder import commit_run
+from attention_zoo.applications.common.run_folder import staged_run
 
 DISTRIBUTIONS = ("mirrored", "multi-worker", "data-parallel")
 BACKENDS = {
@@ -128,18 +127,12 @@ class Distribution:
         key = hashlib.sha256(str(Path(output).resolve()).encode()).hexdigest()[:12]
         return Path(tempfile.gettempdir()) / f"attention-zoo-{self.task}-{key}"
 
-    def discard_worker_output(self, run) -> None:
-        """Delete a non-chief worker's folder once its training is over."""
-        if not self.is_chief:
-            shutil.rmtree(run, ignore_errors=True)
-
-    def finish(self, run, output) -> None:
-        """The end of a training: the chief commits its staged `run` into
-        `output` (`commit_run`); another worker deletes its folder."""
-        if self.is_chief:
-            commit_run(run, output)
-        else:
-            self.discard_worker_output(run)
+    def staged_run(self, output, app: str):
+        """The staging folder this process trains `app` into
+        (`run_folder.staged_run`): when the training ends, the chief's
+        replaces the run folder `output`; another worker's (in its
+        `worker_output`) is deleted."""
+        return staged_run(output, app, commit=self.is_chief)
 
     def for_replicas(self, data):
         """`data` as the engine can split it: unchanged under tf.distribute.

@@ -6,21 +6,21 @@ from pathlib import Path
 
 import keras
 
-from attention_zoo.applications.common.run_folder import (
-    check_replaceable,
-    output_folder,
-    replace_folder,
-)
+from attention_zoo import owned_folders
+from attention_zoo.applications.common.run_folder import output_folder
+
+SAVED_MODEL_KIND = "saved_model"
 
 
-def export_folder(output) -> Path:
+def export_folder(output, app: str) -> Path:
     """`output` as the folder of a SavedModel about to be written.
 
     Raises:
         ValueError: when the backend is not TensorFlow (a SavedModel is a
             TensorFlow graph), when `output` is an existing file, or a
-            folder with files that is not a SavedModel (only a previous
-            SavedModel, with its saved_model.pb, is replaced).
+            folder with files that is not a SavedModel of `app` (only a
+            previous export of `app` holding nothing else is replaced:
+            `owned_folders.check_replaceable`).
     """
     if keras.backend.backend() != "tensorflow":
         raise ValueError(
@@ -28,11 +28,11 @@ def export_folder(output) -> Path:
             f"Received: {keras.backend.backend()}"
         )
     output = output_folder(output)
-    check_replaceable(output, "saved_model.pb", "--output", "a SavedModel")
+    owned_folders.check_replaceable(output, SAVED_MODEL_KIND, app)
     return output
 
 
-def write_saved_model(output, serve, input_name: str, tracked) -> Path:
+def write_saved_model(output, serve, input_name: str, tracked, app: str) -> Path:
     """Write `serve` as the `serving_default` of a SavedModel in `output`.
 
     Args:
@@ -43,6 +43,7 @@ def write_saved_model(output, serve, input_name: str, tracked) -> Path:
             `image_bytes`).
         tracked: the models and lookup tables `serve` uses; a lookup table is
             saved only if it is tracked.
+        app: the application, recorded in the folder's marker.
     """
     import tensorflow as tf
 
@@ -56,9 +57,9 @@ def write_saved_model(output, serve, input_name: str, tracked) -> Path:
     )
     # Into a staging sibling, then swapped in: a failed write (a full disk)
     # leaves no partial SavedModel, and a previous one is replaced whole.
-    return replace_folder(
+    return owned_folders.replace_folder(
         output,
         lambda staging: archive.write_out(str(staging), verbose=False),
-        "saved_model.pb",
-        "a SavedModel",
+        SAVED_MODEL_KIND,
+        app,
     )

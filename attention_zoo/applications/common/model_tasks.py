@@ -158,6 +158,7 @@ def plot_and_export_jobs(tasks, args, command: AppCommand) -> dict:
             lambda folder: tasks.plot(
                 run, getattr(args, command.inputs), folder, **beam
             ),
+            command.name,
         ):
             print(path)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 
@@ -144,6 +145,63 @@ class RunPredictor:
                 "application's or another run's model; train the run again"
             )
         return model
+
+    def check_sizes(self, model, sizes: dict) -> None:
+        """Raise `MalformedFileError` naming the file whose vocabulary does not
+        fit `model`.
+
+        A vocabulary longer than the model's embedding makes ids the model
+        has no row for (a wrong answer on TensorFlow, NaN on JAX); a shorter
+        one maps words to the wrong rows. Either way the answers would be
+        wrong, so the run is refused when it loads.
+
+        Args:
+            model: the loaded model.
+            sizes: `{file name: (size, layer names)}`: each named layer of
+                `model` present (an `Embedding`'s rows, a `Dense`'s units, a
+                one-hot depth) must equal the size read from the file.
+        """
+        layers = {layer.name: layer for layer in model._flatten_layers()}
+        for name, (size, layer_names) in sizes.items():
+            for layer_name in layer_names:
+                layer = layers.get(layer_name)
+                if layer is None:
+                    continue
+                rows = next(
+                    getattr(layer, a)
+                    for a in ("input_dim", "units", "depth")
+                    if hasattr(layer, a)
+                )
+                if rows != size:
+                    raise MalformedFileError(
+                        f"{self.run_dir / name} does not fit the model: it holds "
+                        f"{size} entries, the model's {layer_name} layer {rows} "
+                        "(a file of another run?); train the run again or restore "
+                        "the file"
+                    )
+
+    def config_number(self, key: str, default: float) -> float:
+        """The finite number `config.json` holds at `key` (`default` without it).
+
+        Raises:
+            MalformedFileError: naming the file when the value is not a
+                finite number (NaN would refuse every answer, -Infinity
+                accept every one, a string fail inside the comparison).
+        """
+        value = self.config.get(key, default)
+        if value is default:
+            return value
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            value_ok = False
+        else:
+            value_ok = math.isfinite(value)
+        if not value_ok:
+            raise MalformedFileError(
+                f"{self.config.path} is not a file of this run ({key!r} must be a "
+                f"finite number. Received: {key}={value!r}); train the run again "
+                "or restore the file"
+            )
+        return float(value)
 
     def predict_items(self, inputs) -> list[dict]:
         """Hook: one dict per input with its `text`, `score`, `valid` and `attention`."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import tempfile
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import keras
 
+from attention_zoo import owned_folders
 from attention_zoo.applications.common.errors import MalformedFileError, one_line
 
 
@@ -34,11 +36,25 @@ def output_folder(path, flag: str = "--output") -> Path:
 def check_run_folder(run_dir, app: str, files) -> Path:
     """`run_dir` as the folder of a finished `attention-zoo APP train` run.
 
+    A run that a crash left between the two renames of its replacement
+    (`owned_folders.swap_in`) is repaired first, unless a training is
+    writing it right now.
+
     Raises:
         FileNotFoundError: naming the folder and the `files` it lacks.
     """
     run = Path(run_dir)
     missing = [name for name in files if not (run / name).is_file()]
+    if missing and owned_folders.interrupted_swap(run):
+        try:
+            with owned_folders.locked(run):
+                owned_folders.repair(run)
+        except owned_folders.LockedError as error:
+            raise FileNotFoundError(
+                f"{run} is being replaced by a training that is finishing "
+                "right now; try again in a moment"
+            ) from error
+        missing = [name for name in files if not (run / name).is_file()]
     if missing:
         raise FileNotFoundError(
             f"{run} is not a run folder of `attention-zoo {app} train` "
@@ -73,22 +89,8 @@ def load_run_model(path):
         ) from error
 
 
-# A file every finished run folder holds: what makes an existing `--output`
-# replaceable (any other non-empty folder is refused, never deleted).
-RUN_MARKER = "config.json"
-
-
-def _sibling(output: Path, kind: str) -> Path:
-    return output.parent / f".{output.name}.{kind}"
-
-
-def staging_folder(output) -> Path:
-    """The staging folder of a training into `output`: `<parent>/.<name>.partial`.
-
-    It is deterministic, so a training started again after a kill finds the
-    folder (and its `training_backup_dir`) of the one that was killed.
-    """
-    return _sibling(Path(output), "partial")
+# The kind of folder `train` writes (`attention_zoo.owned_folders`).
+RUN_KIND = "run"
 
 
 def training_backup_dir(staging) -> Path:
@@ -97,111 +99,95 @@ def training_backup_dir(staging) -> Path:
     return Path(staging) / "backup"
 
 
-def repair_run(output) -> None:
-    """Finish or undo a `commit_run` that a crash cut between its renames.
-
-    `commit_run` moves the old run aside to `.<name>.old`, then the staging
-    folder to `output`. With `output` missing, the old run is put back (the
-    staging folder stays, to be trained again or resumed); with both there,
-    the new run was committed and the old one is deleted.
-    """
-    output = Path(output)
-    old = _sibling(output, "old")
-    if not old.exists():
-        return
-    if output.exists():
-        shutil.rmtree(old)
-    else:
-        old.rename(output)
-
-
-def check_replaceable(output: Path, marker: str, flag: str, what: str) -> None:
-    """Raise ValueError unless `output` is missing, empty or holds `marker`."""
-    if output.is_dir() and any(output.iterdir()) and not (output / marker).exists():
+def check_not_current(output: Path, flag: str = "--output") -> None:
+    """Raise ValueError when `output` is the current folder or holds it: the
+    swap at the end of a training renames `output`, which cannot be done
+    from inside it (and would pull the user's shell out of its folder)."""
+    here = Path.cwd().resolve()
+    target = output.resolve()
+    if target == here or target in here.parents:
         raise ValueError(
-            f"{flag} is a folder that holds files but no {marker}, so not "
-            f"{what}; refusing to replace it. Received: {flag} {output}"
+            f"{flag} must not be the current folder or one that holds it (the "
+            f"finished run replaces it whole). Received: {flag} {output}"
         )
 
 
-def commit_run(staging, output) -> Path:
-    """Replace the run folder `output` with the finished `staging` folder.
-
-    The old run is renamed aside, the staging folder renamed into place,
-    then the old run deleted: at every instant either the old or the new
-    run is complete on disk (`repair_run` tidies after a crash in between).
-    The staging folder's `training_backup_dir` is removed first, so it
-    never lands in the run.
-    """
-    staging, output = Path(staging), Path(output)
-    shutil.rmtree(training_backup_dir(staging), ignore_errors=True)
-    repair_run(output)
-    old = _sibling(output, "old")
-    if output.exists():
-        output.rename(old)
-    staging.rename(output)
-    if old.exists():
-        shutil.rmtree(old)
+def check_train_output(output, app: str, flag: str = "--output") -> Path:
+    """The checks `staged_run` makes before it locks, for a training to make
+    before it reads data that takes long to load: `output` is no file, no
+    link, not the current folder, and replaceable by a run of `app`."""
+    output = output_folder(output, flag)
+    check_not_current(output, flag)
+    owned_folders.check_replaceable(output, RUN_KIND, app, flag)
     return output
 
 
-def start_staged_run(output, flag: str = "--output") -> Path:
-    """The staging folder of a training into the run folder `output`.
+def _resumable_staging(output: Path) -> Path:
+    """The staging folder of a training into `output`.
 
-    Training writes into `staging_folder(output)` (created if missing; what
-    a killed training left there is cleared, except its
-    `training_backup_dir`, from which `BackupAndRestore` resumes), then
-    calls `commit_run(staging, output)` once the run is complete. Until
-    then, and if the training raises or is killed, the old run in `output`
-    is untouched.
-
-    Raises:
-        ValueError: naming `flag` when `output` is a file, or a folder with
-            files but none of a run (`config.json`): a mistyped `--output`
-            never deletes the user's files.
+    The newest staging folder a killed training left beside `output` with
+    a `training_backup_dir` is reused (cleared but for its backup, from
+    which `BackupAndRestore` resumes); the others are deleted; without one,
+    a fresh private folder is made (`owned_folders.new_staging`).
     """
-    output = output_folder(output, flag)
-    repair_run(output)
-    check_replaceable(output, RUN_MARKER, flag, "a run folder")
-    staging = staging_folder(output)
-    staging.mkdir(parents=True, exist_ok=True)
+    left = owned_folders.stagings(output)
+    resumable = [p for p in left if training_backup_dir(p).is_dir()]
+    staging = resumable[-1] if resumable else owned_folders.new_staging(output)
+    for path in left:
+        if path != staging:
+            owned_folders.remove(path)
     backup = training_backup_dir(staging)
     for path in staging.iterdir():
         if path != backup:
-            shutil.rmtree(path) if path.is_dir() else path.unlink()
+            shutil.rmtree(
+                path
+            ) if path.is_dir() and not path.is_symlink() else path.unlink()
     return staging
 
 
+def commit_run(staging, output, app: str) -> Path:
+    """Replace the run folder `output` with the finished `staging` folder.
+
+    The staging folder's `training_backup_dir` is removed, the folder is
+    marked as a run of `app` (listing its files), then swapped in
+    (`owned_folders.swap_in`): at every instant either the old or the new
+    run is complete on disk.
+    """
+    staging = Path(staging)
+    shutil.rmtree(training_backup_dir(staging), ignore_errors=True)
+    owned_folders.write_marker(staging, RUN_KIND, app)
+    return owned_folders.swap_in(staging, output)
+
+
 @contextlib.contextmanager
-def staged_run(output, flag: str = "--output"):
-    """`start_staged_run(output)` as a context manager: yields the staging
-    folder and commits it when the block ends without an exception."""
-    staging = start_staged_run(output, flag)
-    yield staging
-    commit_run(staging, output)
+def staged_run(output, app: str, flag: str = "--output", commit: bool = True):
+    """The staging folder of a training of `app` into the run folder `output`.
 
+    Under the lock of `output` (a second training into it is refused at
+    once), after checking that `output` is missing, empty or a run of `app`
+    holding only its own files, the block trains into the staging folder
+    (a fresh one, or the one a killed training left, to resume). When the
+    block ends without an exception the staging folder replaces `output`
+    (`commit_run`), or is deleted when `commit` is False (a worker that is
+    not the chief); otherwise the old run stays untouched, and the staging
+    folder stays to be resumed.
 
-def replace_folder(output, write, marker: str, what: str, flag: str = "--output"):
-    """`write(staging)`, then the folder it wrote replaces `output` atomically.
-
-    For outputs written in one go (a SavedModel): `output` must be missing,
-    empty, or hold `marker` (a previous output of the same kind, which is
-    replaced); a failed `write` leaves no file behind and `output` as it was.
-
-    Returns:
-        `output`, as a Path.
+    Raises:
+        ValueError: naming `flag` when `output` is a file, a link, the
+            current folder, or a folder this package may not replace.
+        LockedError: when another process is writing `output`.
     """
     output = output_folder(output, flag)
-    repair_run(output)
-    check_replaceable(output, marker, flag, what)
-    staging = _sibling(output, "partial")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        write(staging)
-        return commit_run(staging, output)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    check_not_current(output, flag)
+    with owned_folders.locked(output, flag):
+        owned_folders.repair(output)
+        owned_folders.check_replaceable(output, RUN_KIND, app, flag)
+        staging = _resumable_staging(output)
+        yield staging
+        if commit:
+            commit_run(staging, output, app)
+        else:
+            owned_folders.remove(staging)
 
 
 def plot_folder(run_dir, output=None, app: str = "") -> Path:
@@ -214,17 +200,21 @@ def plot_folder(run_dir, output=None, app: str = "") -> Path:
     """
     if output is not None:
         return output_folder(output)
-    plots = check_run_folder(run_dir, app, (RUN_MARKER,)) / "plots"
+    plots = check_run_folder(run_dir, app, ("config.json",)) / "plots"
     n = 1
     while (plots / f"predict-{n}").exists():
         n += 1
     return plots / f"predict-{n}"
 
 
-def write_plots(output, plot) -> list[Path]:
+def write_plots(output, plot, app: str = "") -> list[Path]:
     """`plot(folder)` into a hidden staging folder inside `output`, whose
     PNGs then move into `output`: a failed plot (a full disk, an input
     refused) leaves no partial file, and no folder it created.
+
+    A folder it creates is marked as plots of `app`; PNGs written into a
+    folder of a run (`RUN/plots/predict-N`, or `--output RUN/plots`) are
+    recorded as the package's, so the next training may replace the run.
 
     Returns:
         The paths of the PNGs in `output`.
@@ -245,4 +235,43 @@ def write_plots(output, plot) -> list[Path]:
             shutil.rmtree(output, ignore_errors=True)
         raise
     shutil.rmtree(staging, ignore_errors=True)
+    if created:
+        owned_folders.write_marker(output, "plots", app)
+    else:
+        owned_folders.record_written(paths)
     return paths
+
+
+@contextlib.contextmanager
+def atomic_output(path):
+    """A UTF-8 text file that becomes `path` when the block ends without an
+    exception: it is written beside `path` under a temporary name and
+    renamed over it once complete, so a full disk, an error or a kill leaves
+    the old file or none, never a cut one."""
+    path = Path(path)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
+            yield file
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def write_atomically(path, text: str) -> Path:
+    """Writes `text` to `path` through `atomic_output`."""
+    with atomic_output(path) as file:
+        file.write(text)
+    return Path(path)
+
+
+def write_evaluation(run_dir, metrics: dict) -> Path:
+    """`evaluate`'s metrics as `RUN/metrics_evaluate.json`, written atomically
+    and recorded in the run's marker (the next training may replace it)."""
+    path = write_atomically(
+        Path(run_dir) / "metrics_evaluate.json", json.dumps(metrics, indent=1)
+    )
+    owned_folders.record_written([path])
+    return path

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import errno
 import importlib.util
 import inspect
 import math
+import shutil
 import sys
 import time
 
@@ -127,12 +129,50 @@ class StopOnDivergence(keras.callbacks.Callback):
             )
 
 
+class DiskSpaceGuard(keras.callbacks.Callback):
+    """Stop training with `OSError(ENOSPC)` before a save would fill the disk.
+
+    A save that runs out of space inside HDF5 leaves h5py objects that
+    report errors while Python shuts down and can crash it (a segmentation
+    fault after the error line). So at the start of training and at the end
+    of every epoch, before `BackupAndRestore` and the checkpoints write,
+    the free space of `folder`'s disk is checked against what the next
+    saves need: `bytes_per_parameter` times the model's parameters (its
+    weights, Adam's two slots, in the backup and the saved model), plus
+    `margin` bytes for logs and plots.
+    """
+
+    def __init__(self, folder, bytes_per_parameter: int = 32, margin: int = 2**20):
+        super().__init__()
+        self.folder = folder
+        self.bytes_per_parameter = bytes_per_parameter
+        self.margin = margin
+
+    def check(self) -> None:
+        need = self.bytes_per_parameter * self.model.count_params() + self.margin
+        free = shutil.disk_usage(self.folder).free
+        if free < need:
+            raise OSError(
+                errno.ENOSPC,
+                f"No space left on device for this training: {free / 1e6:.1f} MB "
+                f"free in {self.folder}, {need / 1e6:.1f} MB needed to save the "
+                "model and its training state; free some space and run the "
+                "same command again",
+            )
+
+    def on_train_begin(self, logs=None):
+        self.check()
+
+    def on_epoch_end(self, epoch, logs=None):
+        self.check()
+
+
 def fit_callbacks(run, max_minutes=None, patience=None, first=(), extra=()):
     """The callbacks every application's `fit` takes, in their order, and
     the wall-clock budget among them (None without `max_minutes`).
 
     The budget (`time_budget(max_minutes)`), `first`, `StopOnDivergence`,
-    early stopping on the validation loss with the best weights restored
+    `DiskSpaceGuard` (before any callback that saves), early stopping on the validation loss with the best weights restored
     (when `patience` is given), `extra`, TensorBoard logs in `run/logs`,
     and `BackupAndRestore` in the staging folder's backup (a killed run
     resumes from its last epoch).
@@ -141,7 +181,12 @@ def fit_callbacks(run, max_minutes=None, patience=None, first=(), extra=()):
     from attention_zoo.applications.common.run_folder import training_backup_dir
 
     budget = time_budget(max_minutes)
-    callbacks = [*([budget] if budget else []), *first, StopOnDivergence()]
+    callbacks = [
+        *([budget] if budget else []),
+        *first,
+        StopOnDivergence(),
+        DiskSpaceGuard(run),
+    ]
     if patience is not None:
         callbacks.append(
             keras.callbacks.EarlyStopping(patience=patience, restore_best_weights=True)

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 from attention_zoo.applications.common import model_tasks
+from attention_zoo.applications.common.run_folder import write_evaluation
 from attention_zoo.applications.dates.config import TrainConfig
 
 DEFAULT_PRESET = "dates_multilingual"
@@ -45,9 +43,7 @@ def run(args, parser) -> int:
     def evaluate():
         metrics = tasks.evaluate(args.run)
         print(tasks.format_metrics(metrics, per_format=args.per_format))
-        (Path(args.run) / "metrics_evaluate.json").write_text(
-            json.dumps(metrics, indent=1)
-        )
+        write_evaluation(args.run, metrics)
 
     def predict():
         for p in tasks.predict(model_tasks.model_run(args, COMMAND), args.texts):

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from attention_zoo.applications.common.cli import (
     finite_positive,
     integer_range,
-    non_negative,
+    number_range,
     positive,
 )
 from attention_zoo.applications.common.distribute import distribute_field
@@ -46,9 +46,12 @@ class TrainConfig:
     negatives: float = field(
         default=0.25,
         metadata={
-            "check": non_negative,
-            "help": "generated non-dates per training date, which the default "
-            "model learns to answer <invalid> (default 0.25; classic ignores it)",
+            # 10 per date keeps the largest --train-size's non-dates to
+            # 10,000,000 short strings, in reach of memory.
+            "check": number_range(0, 10),
+            "help": "generated non-dates per training date, from 0 to 10, which "
+            "the default model learns to answer <invalid> (default 0.25; "
+            "classic ignores it)",
         },
     )
     learning_rate: float | None = field(

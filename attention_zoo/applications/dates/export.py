@@ -34,7 +34,7 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
 
     from attention_zoo.export import TokenTables, normalize_strings
 
-    output = export_folder(output)
+    output = export_folder(output, "dates")
     normalizer = Normalizer(run_dir)
     tx = normalizer.tx
     predict_fn = tf.function(
@@ -80,5 +80,5 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
         }
 
     return write_saved_model(
-        output, serve, "text", [normalizer.model, tables.input_table]
+        output, serve, "text", [normalizer.model, tables.input_table], "dates"
     )

@@ -49,13 +49,24 @@ class Normalizer(RunPredictor):
         super().__init__(run_dir)
         self.kind = self.config["model"]
         self.tx = self.config.get("tx", data.TX_CLASSIC)
-        self.threshold = self.config.get("score_threshold", -math.inf)
+        self.threshold = self.config_number("score_threshold", -math.inf)
         with self.reading("vocabulary.json"):
             self.vocabulary = data.CharVocabulary.from_json(
-                json.loads((self.run_dir / "vocabulary.json").read_text())
+                json.loads(
+                    (self.run_dir / "vocabulary.json").read_text(encoding="utf-8")
+                )
             )
         self.iso = data.IsoVocabulary()
         self.model = self.load_model(model_names=(self.kind,))
+        self.check_sizes(
+            self.model,
+            {
+                "vocabulary.json": (
+                    len(self.vocabulary),
+                    ("source_embedding", "one_hot"),
+                ),
+            },
+        )
         self._predict = self.compiled(
             "predict",
             lambda: models.make_predict_fn(self.model, self.kind),

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-import json
+import contextlib
 import sys
 from pathlib import Path
 
 from attention_zoo.applications.common import model_tasks
+from attention_zoo.applications.common.run_folder import (
+    atomic_output,
+    write_evaluation,
+)
 from attention_zoo.applications.translation.config import TrainConfig
 from attention_zoo.applications.translation.lines import FORMATS
 
@@ -37,6 +41,20 @@ TRANSLATE_DESCRIPTION = (
     "standard error for a line that is empty, too long, not UTF-8 or holds "
     "unknown words."
 )
+
+
+def read_stdin() -> bytes:
+    """Standard input's bytes; a closed standard input (`<&-`) is refused in
+    one line instead of failing on `None`."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise ValueError(
+            "standard input is closed; give TEXT arguments or --input FILE"
+        )
+    try:
+        return stream.read()
+    except (OSError, ValueError) as error:  # a closed or unreadable descriptor
+        raise ValueError(f"cannot read standard input ({error})") from error
 
 
 def _corpus_field(args) -> dict:
@@ -102,9 +120,7 @@ def run(args, parser) -> int:
         named = {}
         for run_dir, label in zip(runs, tasks.run_labels(runs)):
             metrics = tasks.evaluate(run_dir, args.beam_width, args.test_pairs)
-            (Path(run_dir) / "metrics_evaluate.json").write_text(
-                json.dumps(metrics, indent=1)
-            )
+            write_evaluation(run_dir, metrics)
             print(f"## {run_dir}\n")
             print(tasks.format_metrics(metrics) + "\n")
             named[label] = metrics
@@ -142,13 +158,18 @@ def run(args, parser) -> int:
                 print(f"{text!r} -> {translation!r}{suffix}")
             return
         if stdin:
-            data = sys.stdin.buffer.read()
+            data = read_stdin()
         elif args.input is not None:
             data = Path(args.input).read_bytes()
         else:
             data = "\n".join(args.texts).encode("utf-8", "surrogateescape")
-        output = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
-        try:
+        # A file is written whole or not at all (a full disk, an error).
+        opened = (
+            atomic_output(args.output)
+            if args.output
+            else contextlib.nullcontext(sys.stdout)
+        )
+        with opened as output:
             flagged = lines.translate_lines(
                 translator,
                 lines.read_lines(data),
@@ -158,9 +179,6 @@ def run(args, parser) -> int:
                 args.beam_width,
                 progress=args.progress or sys.stderr.isatty(),
             )
-        finally:
-            if args.output:
-                output.close()
         if flagged:
             print(f"{flagged} line(s) drew a message (above)", file=sys.stderr)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import random
+import sys
 from pathlib import Path
 
 from attention_zoo.applications.translation import data
@@ -23,7 +24,25 @@ def load_corpus(config: TrainConfig):
         for path in (config.validation_pairs, config.test_pairs)
     ]
     splits = _load_splits(config, given)
-    return tuple(g if g is not None else s for g, s in zip((None, *given), splits))
+    splits = tuple(g if g is not None else s for g, s in zip((None, *given), splits))
+    _warn_overlap(splits)
+    return splits
+
+
+def _warn_overlap(splits) -> None:
+    """One line on standard error per held-out split that shares sources with
+    the training pairs (a validation file identical to the training file
+    makes early stopping and the test scores optimistic)."""
+    training = {p.source for p in splits[0]}
+    for name, held_out in zip(("validation", "test"), splits[1:]):
+        shared = sum(p.source in training for p in held_out)
+        if shared:
+            print(
+                f"warning: {shared:,} of the {len(held_out):,} {name} pairs have "
+                "a source sentence that is also a training pair's (scores on "
+                "them measure memory, not translation)",
+                file=sys.stderr,
+            )
 
 
 def _load_splits(config: TrainConfig, given):

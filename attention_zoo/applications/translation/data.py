@@ -23,6 +23,7 @@ import io
 import os
 import random
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,7 +50,8 @@ def read_tsv_pairs(path, max_pairs: int | None = None) -> list[Pair]:
 
     The file is UTF-8; a byte order mark at its start (as Windows editors
     write) is dropped. Lines with fewer than two columns or an empty side
-    are skipped.
+    are skipped, and counted in one line on standard error (blank lines
+    silently).
     """
     path = Path(path)
     if not path.is_file():
@@ -66,18 +68,27 @@ def read_tsv_pairs(path, max_pairs: int | None = None) -> list[Pair]:
             f"0x{error.object[error.start]:02x} ({error.reason}). Save the file "
             "as UTF-8"
         ) from error
-    pairs = []
+    pairs, skipped = [], []
     rows = csv.reader(
         io.StringIO(text, newline=""), delimiter="\t", quoting=csv.QUOTE_NONE
     )
     for row in rows:
         if len(row) < 2 or not row[0].strip() or not row[1].strip():
+            if any(cell.strip() for cell in row):  # blank lines are no loss
+                skipped.append(rows.line_num)
             continue
         pairs.append(Pair(row[0].strip(), row[1].strip()))
         if max_pairs and len(pairs) >= max_pairs:
             break
     if not pairs:
         raise ValueError(f"no tab-separated pairs in {path}")
+    if skipped:
+        print(
+            f"{path}: skipped {len(skipped)} line(s) without two non-empty "
+            f"tab-separated columns (line {', line '.join(map(str, skipped[:5]))}"
+            f"{', ...' if len(skipped) > 5 else ''})",
+            file=sys.stderr,
+        )
     return pairs
 
 

@@ -38,7 +38,7 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
         valid_utf8,
     )
 
-    output = export_folder(output)
+    output = export_folder(output, "translation")
     translator = Translator(run_dir, beam_width=beam_width)
     fn = translator.translate_fn(translator.beam_width)
     output_tokens = [
@@ -78,7 +78,11 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
         return {"text": tf.where(valid, text, tf.constant("")), "attention": attention}
 
     return write_saved_model(
-        output, serve, "text", [translator.model, tables.input_table, cases.table]
+        output,
+        serve,
+        "text",
+        [translator.model, tables.input_table, cases.table],
+        "translation",
     )
 
 

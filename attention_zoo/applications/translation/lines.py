@@ -28,6 +28,8 @@ from attention_zoo.applications.translation.predictor import Translator
 FORMATS = ("text", "jsonl")
 # Everything `str.splitlines` breaks at.
 _LINE_BREAKS = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+# Control characters a terminal may act on (tab is left as it is).
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # JSON leaves these unescaped with ensure_ascii=False; a line reader would
 # split there.
 _JSON_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
@@ -54,11 +56,19 @@ def one_line(text: str) -> str:
     return _LINE_BREAKS.sub(" ", text)
 
 
+def printable(text: str) -> str:
+    """`text` with control characters (C0 but tab, DEL, C1) escaped as
+    `repr` writes them: an ESC or BEL copied from an input line must not
+    reach the terminal as a control sequence."""
+    return _CONTROLS.sub(lambda m: repr(m.group())[1:-1], text)
+
+
 def json_line(record: dict) -> str:
     line = json.dumps(record, ensure_ascii=False)
     for char, escaped in _JSON_BREAKS.items():
         line = line.replace(char, escaped)
-    return line
+    # JSON escapes C0 itself; DEL and C1 (CSI is U+009B) it leaves as they are.
+    return _CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", line)
 
 
 class Progress:
@@ -125,9 +135,9 @@ def translate_lines(
             notes += translator.problems(text)
             if notes:
                 flagged += 1
-                messages.write(f"line {start + i + 1}: {'; '.join(notes)}\n")
+                messages.write(f"line {start + i + 1}: {printable('; '.join(notes))}\n")
             if output_format == "text":
-                output.write(translations[i] + "\n")
+                output.write(printable(translations[i]) + "\n")
                 continue
             record = {
                 "source": text,

@@ -71,6 +71,19 @@ class Translator(RunPredictor):
         self.model = self.load_model(
             model_names=(f"{attention}_{decoder}", "no_attention")
         )
+        self.check_sizes(
+            self.model,
+            {
+                "source_vocabulary.json": (
+                    len(self.source_vocabulary),
+                    ("source_embedding",),
+                ),
+                "target_vocabulary.json": (
+                    len(self.target_vocabulary),
+                    ("target_embedding", "logits"),
+                ),
+            },
+        )
         self.beam_width = beam_width or self.config["beam_width"]
         self.alpha = self.config["alpha"] if alpha is None else alpha
 

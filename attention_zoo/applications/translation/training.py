@@ -82,88 +82,91 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
     # --distribute: fails before anything is written; a worker other than
     # the chief trains into a temporary folder.
     distribution, output = prepare_training(config, output)
-    common.output_folder(output)  # before the corpus, which can take long
+    common.check_train_output(
+        output, "translation"
+    )  # before the corpus, which can take long
     train_set, validation_set, test_set = load_corpus(config)
-    run = common.start_staged_run(output)
-    keras.utils.set_random_seed(config.seed)
-    source_vocabulary = WordVocabulary.from_texts(
-        [p.source for p in train_set], config.source_vocab_size
-    )
-    target_vocabulary = WordVocabulary.from_texts(
-        [p.target for p in train_set], config.target_vocab_size
-    )
-    source_vocabulary.save(run / "source_vocabulary.json")
-    target_vocabulary.save(run / "target_vocabulary.json")
-    Truecaser.learn(p.target for p in train_set).save(run / TRUECASE_FILE)
-    write_pairs(run / "data" / "validation.tsv", validation_set)
-    write_pairs(run / "data" / "test.tsv", test_set)
-    (run / "config.json").write_text(json.dumps(asdict(config), indent=1))
+    with distribution.staged_run(output, "translation") as run:
+        keras.utils.set_random_seed(config.seed)
+        source_vocabulary = WordVocabulary.from_texts(
+            [p.source for p in train_set], config.source_vocab_size
+        )
+        target_vocabulary = WordVocabulary.from_texts(
+            [p.target for p in train_set], config.target_vocab_size
+        )
+        source_vocabulary.save(run / "source_vocabulary.json")
+        target_vocabulary.save(run / "target_vocabulary.json")
+        Truecaser.learn(p.target for p in train_set).save(run / TRUECASE_FILE)
+        write_pairs(run / "data" / "validation.tsv", validation_set)
+        write_pairs(run / "data" / "test.tsv", test_set)
+        (run / "config.json").write_text(json.dumps(asdict(config), indent=1))
 
-    def batches(pairs, seed, drop_remainder):
-        return BucketedBatches(
-            [source_vocabulary.encode(p.source) for p in pairs],
-            [target_vocabulary.encode(p.target) for p in pairs],
-            config.batch_size,
-            seed=seed,
-            drop_remainder=drop_remainder,
-        )
-
-    train_batches = batches(train_set, config.seed, True)
-    validation_batches = batches(validation_set, config.seed + 1, False)
-    if not len(train_batches):
-        raise ValueError(
-            f"no training batch: every bucket holds fewer than batch_size="
-            f"{config.batch_size} training pairs of at most {BUCKETS[-1]} tokens"
-        )
-    with distribution.scope():
-        model = build_model(config, len(source_vocabulary), len(target_vocabulary))
-    if verbose:
-        kept = sum(len(b) for b in train_batches.buckets.values())
-        print(
-            f"{model.name} model: {model.count_params():,} parameters; "
-            f"{len(train_set):,} training pairs ({kept:,} of at most {BUCKETS[-1]} "
-            f"tokens), {len(validation_set):,} validation, {len(test_set):,} test; "
-            f"backend {keras.backend.backend()}"
-        )
-    counter = TokenCounter(train_batches)
-    callbacks, budget = common.fit_callbacks(
-        run,
-        config.max_minutes,
-        config.patience,
-        first=[counter],
-        extra=[
-            keras.callbacks.ModelCheckpoint(
-                str(run / "checkpoints" / "best.keras"), save_best_only=True
+        def batches(pairs, seed, drop_remainder):
+            return BucketedBatches(
+                [source_vocabulary.encode(p.source) for p in pairs],
+                [target_vocabulary.encode(p.target) for p in pairs],
+                config.batch_size,
+                seed=seed,
+                drop_remainder=drop_remainder,
             )
-        ],
-    )
-    (run / "checkpoints").mkdir(exist_ok=True)
-    start = time.perf_counter()
-    with distribution.scope():
-        history = model.fit(
-            distribution.for_replicas(train_batches),
-            validation_data=distribution.for_replicas(validation_batches),
-            epochs=config.epochs,
-            verbose=verbose,
-            callbacks=callbacks,
+
+        train_batches = batches(train_set, config.seed, True)
+        validation_batches = batches(validation_set, config.seed + 1, False)
+        if not len(train_batches):
+            raise ValueError(
+                f"no training batch: every bucket holds fewer than batch_size="
+                f"{config.batch_size} training pairs of at most {BUCKETS[-1]} tokens"
+            )
+        with distribution.scope():
+            model = build_model(config, len(source_vocabulary), len(target_vocabulary))
+        if verbose:
+            kept = sum(len(b) for b in train_batches.buckets.values())
+            print(
+                f"{model.name} model: {model.count_params():,} parameters; "
+                f"{len(train_set):,} training pairs ({kept:,} of at most {BUCKETS[-1]} "
+                f"tokens), {len(validation_set):,} validation, {len(test_set):,} test; "
+                f"backend {keras.backend.backend()}"
+            )
+        counter = TokenCounter(train_batches)
+        callbacks, budget = common.fit_callbacks(
+            run,
+            config.max_minutes,
+            config.patience,
+            first=[counter],
+            extra=[
+                keras.callbacks.ModelCheckpoint(
+                    str(run / "checkpoints" / "best.keras"), save_best_only=True
+                )
+            ],
         )
-    seconds = time.perf_counter() - start
-    # EarlyStopping(restore_best_weights=True) has put back the weights of the
-    # best validation epoch, however training ended (patience, epochs or the
-    # budget, which validates the epoch it cuts short too).
-    model.save(run / "model.keras")
-    training = {
-        "seconds": round(seconds, 1),
-        "epochs": len(history.history.get("loss", [])),
-        "stopped_by_budget": bool(budget and budget.stopped),
-        "target_tokens": counter.tokens,
-        "target_tokens_per_second": round(counter.tokens / seconds, 1),
-        "parameters": model.count_params(),
-        "history": common.history_lists(history),
-    }
-    translator = Translator(run)
-    metrics = {"training": training, "test": evaluate_pairs(translator, test_set)}
-    (run / "metrics.json").write_text(json.dumps(metrics, indent=1))
-    plot(run, [p.source for p in test_set[:3]], run / "plots", translator=translator)
-    distribution.finish(run, output)
+        (run / "checkpoints").mkdir(exist_ok=True)
+        start = time.perf_counter()
+        with distribution.scope():
+            history = model.fit(
+                distribution.for_replicas(train_batches),
+                validation_data=distribution.for_replicas(validation_batches),
+                epochs=config.epochs,
+                verbose=verbose,
+                callbacks=callbacks,
+            )
+        seconds = time.perf_counter() - start
+        # EarlyStopping(restore_best_weights=True) has put back the weights of the
+        # best validation epoch, however training ended (patience, epochs or the
+        # budget, which validates the epoch it cuts short too).
+        model.save(run / "model.keras")
+        training = {
+            "seconds": round(seconds, 1),
+            "epochs": len(history.history.get("loss", [])),
+            "stopped_by_budget": bool(budget and budget.stopped),
+            "target_tokens": counter.tokens,
+            "target_tokens_per_second": round(counter.tokens / seconds, 1),
+            "parameters": model.count_params(),
+            "history": common.history_lists(history),
+        }
+        translator = Translator(run)
+        metrics = {"training": training, "test": evaluate_pairs(translator, test_set)}
+        (run / "metrics.json").write_text(json.dumps(metrics, indent=1))
+        plot(
+            run, [p.source for p in test_set[:3]], run / "plots", translator=translator
+        )
     return metrics

@@ -94,11 +94,13 @@ def test_worker_output_is_a_deterministic_temporary_folder(tmp_path):
     folder = other.worker_output(tmp_path / "run")
     assert folder == other.worker_output(tmp_path / "run")
     assert "worker-1" in folder.name and tmp_path not in folder.parents
-    folder.mkdir()
-    other.discard_worker_output(folder)
-    assert not folder.exists()
-    chief.discard_worker_output(tmp_path)
-    assert tmp_path.exists()
+    with other.staged_run(folder, "dates") as staging:
+        (staging / "model.keras").write_text("trained")
+    # A worker's training is deleted when it ends; only the chief commits.
+    assert not staging.exists() and not folder.exists()
+    with chief.staged_run(tmp_path / "run", "dates") as staging:
+        (staging / "model.keras").write_text("trained")
+    assert (tmp_path / "run" / "model.keras").read_text() == "trained"
 
 
 class Batches(keras.utils.PyDataset):
@@ -160,7 +162,7 @@ def test_data_parallel_initializes_a_cluster_given_by_the_environment(monkeypatc
 
 
 DATES = """
-import json, sys
+import contextlib, json, sys
 import keras
 import numpy as np
 from attention_zoo.applications.common import distribute
@@ -170,12 +172,15 @@ from attention_zoo.applications.dates import tasks
 # from its own run folder before it deletes it, the chief from the run folder
 # it committed.
 weights = []
-discard = distribute.Distribution.discard_worker_output
-def record(self, run):
-    model = keras.saving.load_model(f"{run}/model.keras")
-    weights.extend(float(np.abs(w).sum()) for w in model.get_weights())
-    discard(self, run)
-distribute.Distribution.discard_worker_output = record
+staged_run = distribute.Distribution.staged_run
+@contextlib.contextmanager
+def record(self, output, app):
+    with staged_run(self, output, app) as run:
+        yield run
+        if not self.is_chief:
+            model = keras.saving.load_model(f"{run}/model.keras")
+            weights.extend(float(np.abs(w).sum()) for w in model.get_weights())
+distribute.Distribution.staged_run = record
 
 config = tasks.TrainConfig(epochs=1, n_train=256, n_validation=32, n_test=8,
                            batch_size=64, distribute=sys.argv[2])
@@ -330,11 +335,9 @@ def test_an_interrupted_run_resumes_from_its_last_epoch(tmp_path, monkeypatch):
     """In process (the fast twin of the killed run below): stopped by an
     error in epoch 2 of 3, the same training trains epochs 2 and 3 only, and
     its backup is gone once it finishes."""
-    from attention_zoo.applications.common.run_folder import (
-        staging_folder,
-        training_backup_dir,
-    )
+    from attention_zoo.applications.common.run_folder import training_backup_dir
     from attention_zoo.applications.dates import tasks, training
+    from attention_zoo.owned_folders import stagings
 
     epochs, fail = [], [True]
 
@@ -357,13 +360,14 @@ def test_an_interrupted_run_resumes_from_its_last_epoch(tmp_path, monkeypatch):
     with pytest.raises(_Interrupted):
         tasks.train(run, config, verbose=0)
     assert epochs == [0, 1] and not (run / "model.keras").exists()
-    assert training_backup_dir(staging_folder(run)).is_dir()
+    (staging,) = stagings(run)
+    assert training_backup_dir(staging).is_dir()
     epochs.clear()
     fail[0] = False
     metrics = tasks.train(run, config, verbose=0)
     assert epochs == [1, 2] and (run / "model.keras").is_file()
     assert len(metrics["training"]["history"]["loss"]) == 2
-    assert not training_backup_dir(staging_folder(run)).exists()
+    assert not stagings(run) and not staging.exists()
     assert not training_backup_dir(run).exists()
 
 

@@ -12,18 +12,43 @@ SWORD_INSTALLED = all(
 )
 
 
-def test_tsv_pairs_ignore_extra_columns_and_malformed_lines(tmp_path):
+def test_tsv_pairs_ignore_extra_columns_and_malformed_lines(tmp_path, capsys):
     path = tmp_path / "pairs.tsv"
     path.write_text(
         "Go.\tVe.\tCC-BY 2.0 (France) Attribution: tatoeba.org\n"
         "no tab here\n"
+        "\n"
         "\tempty source\n"
         "Hi.\tHola.\n",
         encoding="utf-8",
     )
     pairs = data.read_tsv_pairs(path)
     assert [(p.source, p.target) for p in pairs] == [("Go.", "Ve."), ("Hi.", "Hola.")]
+    # The dropped lines are counted and named; the blank one is no loss.
+    assert capsys.readouterr().err == (
+        f"{path}: skipped 2 line(s) without two non-empty tab-separated "
+        "columns (line 2, line 4)\n"
+    )
     assert len(data.read_tsv_pairs(path, max_pairs=1)) == 1
+
+
+def test_held_out_pairs_that_are_training_pairs_are_warned_of(tmp_path, capsys):
+    from attention_zoo.applications.translation.config import TrainConfig
+    from attention_zoo.applications.translation.corpus import load_corpus
+
+    path = tmp_path / "pairs.tsv"
+    path.write_text("".join(f"s{i}\tt{i}\n" for i in range(40)), encoding="utf-8")
+    config = TrainConfig(
+        corpus="tsv", pairs=str(path), validation_pairs=str(path), test_pairs=str(path)
+    )
+    train, validation, test = load_corpus(config)
+    assert len(train) == len(validation) == len(test) == 40
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        f"warning: 40 of the 40 {name} pairs have a source sentence that is also "
+        "a training pair's (scores on them measure memory, not translation)"
+        for name in ("validation", "test")
+    ]
 
 
 def test_tsv_errors(tmp_path):
@@ -49,7 +74,8 @@ def test_tsv_not_utf8_names_the_file_and_line(tmp_path, capsys):
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())  # a BOM is no line
     with pytest.raises(ValueError, match="line 2 "):
         data.read_tsv_pairs(path)
-    argv = ["translation", "train", "--pairs", str(path), "--output", str(tmp_path)]
+    argv = ["translation", "train", "--pairs", str(path)]
+    argv += ["--output", str(tmp_path / "run")]
     assert main(argv) == 2
     assert f"{path} is not UTF-8: line 2" in capsys.readouterr().err
 

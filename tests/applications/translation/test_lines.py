@@ -9,6 +9,7 @@ from attention_zoo.applications.translation.lines import (
     Progress,
     json_line,
     one_line,
+    printable,
     read_lines,
     translate_lines,
 )
@@ -47,3 +48,13 @@ def test_progress_writes_only_when_enabled():
 def test_translate_lines_refuses_unknown_formats():
     with pytest.raises(ValueError, match="Received: 'csv'"):
         translate_lines(None, [], io.StringIO(), "csv")
+
+
+def test_control_characters_never_reach_the_terminal():
+    """An ESC or BEL copied from an input line was written raw in --input
+    mode (round 3, item 12); tab stays a tab."""
+    text = "a\x1b[2Jb\x07c\td\x7fe\x9bf"
+    assert printable(text) == "a\\x1b[2Jb\\x07c\td\\x7fe\\x9bf"
+    line = json_line({"translation": text})
+    assert not any(c in line for c in "\x1b\x07\x7f\x9b")
+    assert json.loads(line)["translation"] == text
