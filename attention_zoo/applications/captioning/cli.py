@@ -78,7 +78,7 @@ def run(args, parser) -> int:
     def evaluate():
         metrics = tasks.evaluate(args.run, beam_width=args.beam_width)
         (Path(args.run) / "metrics_evaluate.json").write_text(
-            json.dumps(metrics, indent=1)
+            json.dumps(metrics, indent=1), encoding="utf-8"
         )
         print(tasks.format_metrics(metrics))
 

@@ -154,7 +154,7 @@ def train(
         "grid_shape": list(grid),
         "max_caption_length": length,
     }
-    (run / "config.json").write_text(json.dumps(settings, indent=1))
+    (run / "config.json").write_text(json.dumps(settings, indent=1), encoding="utf-8")
     if config.dataset != "scenes":
         write_items(run / "data" / "test.json", test_set)
 
@@ -235,7 +235,7 @@ def train(
         "training": training,
         "test": evaluate_items(captioner, test_set, features=test_features),
     }
-    (run / "metrics.json").write_text(json.dumps(metrics, indent=1))
+    (run / "metrics.json").write_text(json.dumps(metrics, indent=1), encoding="utf-8")
     plot(run, [i.image for i in test_set[:3]], run / "plots", captioner=captioner)
     distribution.finish(run, output)
     return metrics

@@ -46,7 +46,7 @@ def run(args, parser) -> int:
         metrics = tasks.evaluate(args.run)
         print(tasks.format_metrics(metrics, per_format=args.per_format))
         (Path(args.run) / "metrics_evaluate.json").write_text(
-            json.dumps(metrics, indent=1)
+            json.dumps(metrics, indent=1), encoding="utf-8"
         )
 
     def predict():

@@ -52,7 +52,9 @@ class Normalizer(RunPredictor):
         self.threshold = self.config.get("score_threshold", -math.inf)
         with self.reading("vocabulary.json"):
             self.vocabulary = data.CharVocabulary.from_json(
-                json.loads((self.run_dir / "vocabulary.json").read_text())
+                json.loads(
+                    (self.run_dir / "vocabulary.json").read_text(encoding="utf-8")
+                )
             )
         self.iso = data.IsoVocabulary()
         self.model = self.load_model(model_names=(self.kind,))

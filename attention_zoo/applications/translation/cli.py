@@ -103,7 +103,7 @@ def run(args, parser) -> int:
         for run_dir, label in zip(runs, tasks.run_labels(runs)):
             metrics = tasks.evaluate(run_dir, args.beam_width, args.test_pairs)
             (Path(run_dir) / "metrics_evaluate.json").write_text(
-                json.dumps(metrics, indent=1)
+                json.dumps(metrics, indent=1), encoding="utf-8"
             )
             print(f"## {run_dir}\n")
             print(tasks.format_metrics(metrics) + "\n")
