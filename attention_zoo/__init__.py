@@ -5,15 +5,10 @@ serialization, so a `.keras` file that uses them loads after
 `import attention_zoo`.
 """
 
-import sys
-
 from attention_zoo import _quiet_startup
 
 if _quiet_startup.running_as_command():
-    if _problem := _quiet_startup.missing_backend():
-        print(_problem, file=sys.stderr)
-        raise SystemExit(2)
-    _quiet_startup.start_tensorflow_quietly()
+    _quiet_startup.start_command()
 
 from attention_zoo import (  # noqa: E402
     decoders,

@@ -1,4 +1,10 @@
-"""A quiet TensorFlow start-up for the `attention-zoo` command, and only for it.
+"""The start of the `attention-zoo` command, and only of it: one line, no traceback.
+
+Before anything imports Keras, the command checks the backend Keras will
+load (`backend_check`): one that is not installed, not a Keras backend, or
+that cannot train (numpy, openvino), and a `keras.json` Keras cannot read,
+end the command in one line with exit status 2 instead of a traceback from
+inside `import keras` or minutes later.
 
 TensorFlow writes C++ log lines to the process's standard error while it
 imports and at its first device query (the oneDNN notice, "Could not find
@@ -12,8 +18,11 @@ happens unless the process is the command itself.
 from __future__ import annotations
 
 import importlib.util
+import io
+import json
 import os
 import sys
+import traceback
 
 
 def running_as_command() -> bool:
@@ -24,39 +33,152 @@ def running_as_command() -> bool:
     return bool(sys.argv) and os.path.basename(sys.argv[0]) == "attention-zoo"
 
 
-# The module each Keras backend imports, and the extra that installs it.
+# The backends the command's models train and run on (its tests run on all
+# three): the module each imports, and the extra that installs it.
 _BACKENDS = {
     "tensorflow": ("tensorflow", "attention-zoo"),
     "jax": ("jax", "attention-zoo[jax]"),
     "torch": ("torch", "attention-zoo[torch]"),
-    "numpy": ("numpy", "attention-zoo"),
-    "openvino": ("openvino", "openvino"),
 }
+# Keras backends that import but cannot run the command: both run inference
+# only (`model.fit` raises NotImplementedError, and neither takes gradients),
+# so `demo` and every `train` task would fail after preparing their data.
+_INFERENCE_ONLY = ("numpy", "openvino")
+_USE = "use tensorflow, jax or torch"
 
 
-def missing_backend() -> str | None:
-    """One line saying `KERAS_BACKEND` names a backend that is not installed.
+def keras_config_path() -> str:
+    """The `keras.json` that `import keras` reads, found as Keras finds it.
 
-    Keras fails inside `import keras` with a traceback in that case, before
-    the command's error boundary exists, so the command asks first.
+    `$KERAS_HOME/keras.json`, else `~/.keras/keras.json`, or
+    `/tmp/.keras/keras.json` when the home folder is not writable
+    (`keras/src/backend/config.py`).
     """
-    backend = os.environ.get("KERAS_BACKEND", "tensorflow")
-    if backend not in _BACKENDS:
+    if "KERAS_HOME" in os.environ:
+        folder = os.environ["KERAS_HOME"]
+    else:
+        home = os.path.expanduser("~")
+        folder = os.path.join(home if os.access(home, os.W_OK) else "/tmp", ".keras")
+    return os.path.expanduser(os.path.join(folder, "keras.json"))
+
+
+def _shown(value) -> str:
+    # A received value on one line and short, whatever the file held.
+    return " ".join(str(value).split())[:100]
+
+
+def _keras_config() -> tuple[dict, str | None, str | None]:
+    """`(settings, error, warning)` of the `keras.json` Keras will read.
+
+    Keras ignores a file that is not JSON (it catches ValueError) and fails
+    with a traceback on one it cannot open or that holds no JSON object.
+    """
+    path = keras_config_path()
+    if not os.path.exists(path):
+        return {}, None, None
+    try:
+        # In the encoding of a bare `open()` (the locale's, or UTF-8 in
+        # Python's UTF-8 mode), as Keras opens it: the same file must give
+        # the same settings, or the same failure, here and in Keras.
+        with open(path, encoding=io.text_encoding(None)) as file:
+            settings = json.load(file)
+    except OSError as error:
+        return {}, f"cannot read {path} ({error.strerror or error})", None
+    except RecursionError:
+        return {}, f"{path} is nested too deeply to be a Keras configuration", None
+    except ValueError as error:
+        return {}, None, f"{path} is not JSON ({_shown(error)}); Keras ignores it"
+    if not isinstance(settings, dict):
         return (
-            f"attention-zoo: error: KERAS_BACKEND must be one of "
-            f"{', '.join(_BACKENDS)}. Received: KERAS_BACKEND={backend[:100]}"
+            {},
+            f"{path} must hold a JSON object of Keras settings. "
+            f"Received: {type(settings).__name__}",
+            None,
         )
-    module, extra = _BACKENDS[backend]
-    if importlib.util.find_spec(module) is not None:
-        return None
-    return (
-        f"attention-zoo: error: KERAS_BACKEND={backend} but {module} is not "
-        f'installed; pip install "{extra}", or choose another backend'
-    )
+    return settings, None, None
 
 
-def start_tensorflow_quietly() -> None:
-    """Imports TensorFlow and lists its devices with standard error silenced.
+def backend_check() -> tuple[str, str | None, str | None]:
+    """The backend `import keras` will load, and what the command says of it.
+
+    Keras takes `KERAS_BACKEND` when it is set and not empty, else the
+    `"backend"` of `keras.json` (`keras_config_path`), else TensorFlow. A
+    backend that is not installed, not a Keras backend, or one that cannot
+    train fails inside `import keras` or minutes later, with a traceback;
+    the command asks first.
+
+    Returns:
+        `(backend, error, warning)`: `error` is the line that ends the
+        command (exit status 2), `warning` one it prints and goes on after
+        (a `keras.json` that is not JSON); each is None when there is none.
+    """
+    settings, error, warning = _keras_config()
+    if error:
+        return "", f"attention-zoo: error: {error}", None
+    path = keras_config_path()
+    if os.environ.get("KERAS_BACKEND"):
+        backend = os.environ["KERAS_BACKEND"]
+        named = f"KERAS_BACKEND={_shown(backend)}"
+    elif "backend" in settings:
+        backend = settings["backend"]
+        named = f"backend={_shown(backend)} in {path}"
+    else:
+        backend, named = "tensorflow", "backend=tensorflow (Keras's default)"
+        if warning:
+            warning += " and uses the tensorflow backend"
+    if warning:
+        warning = f"attention-zoo: warning: {warning}"
+    if not isinstance(backend, str):  # a number or list in keras.json
+        backend = _shown(backend)
+    if backend in _INFERENCE_ONLY:
+        error = (
+            f"{named} cannot run attention-zoo's models (Keras's {backend} "
+            f"backend runs inference only: no model.fit, no gradients); {_USE}"
+        )
+    elif backend not in _BACKENDS:
+        where = "KERAS_BACKEND" if named.startswith("KERAS") else "the backend"
+        error = f"{where} must be one of {', '.join(_BACKENDS)}. Received: {named}"
+    elif importlib.util.find_spec(_BACKENDS[backend][0]) is None:
+        module, extra = _BACKENDS[backend]
+        error = (
+            f'{named} but {module} is not installed; pip install "{extra}", or {_USE}'
+        )
+    if error:
+        return backend, f"attention-zoo: error: {error}", warning
+    return backend, None, warning
+
+
+def start_command() -> None:
+    """The start of the command: the backend check, then its imports.
+
+    Prints the check's warning; after its error, or a failure to import
+    TensorFlow or Keras (an invalid `floatx` in `keras.json`, a broken
+    installation), prints one line and exits with status 2, as the
+    command's error boundary does (`ATTENTION_ZOO_DEBUG=1` adds the
+    traceback).
+    """
+    backend, error, warning = backend_check()
+    if warning:
+        print(warning, file=sys.stderr)
+    if error:
+        print(error, file=sys.stderr)
+        raise SystemExit(2)
+    try:
+        start_tensorflow_quietly(backend)
+        import keras  # noqa: F401
+    except Exception as failure:
+        if os.environ.get("ATTENTION_ZOO_DEBUG") == "1":
+            traceback.print_exc()
+        print(
+            f"attention-zoo: error: Keras cannot start on the {backend} backend "
+            f"({type(failure).__name__}: {' '.join(str(failure).split())[:600]})",
+            file=sys.stderr,
+        )
+        raise SystemExit(2) from None
+
+
+def start_tensorflow_quietly(backend: str = "tensorflow") -> None:
+    """Imports Keras and TensorFlow, and lists TensorFlow's devices, silenced.
 
     Does nothing on another Keras backend, without TensorFlow, or with
     `ATTENTION_ZOO_DEBUG` set. An exception raised while importing still
@@ -64,7 +186,7 @@ def start_tensorflow_quietly() -> None:
     """
     if os.environ.get("ATTENTION_ZOO_DEBUG"):
         return
-    if os.environ.get("KERAS_BACKEND", "tensorflow") != "tensorflow":
+    if backend != "tensorflow":
         return
     if importlib.util.find_spec("tensorflow") is None:
         return
@@ -74,6 +196,10 @@ def start_tensorflow_quietly() -> None:
     devnull = os.open(os.devnull, os.O_WRONLY)
     try:
         os.dup2(devnull, 2)
+        # Keras first: it says what is wrong with a keras.json setting
+        # (`floatx`), where TensorFlow's own older Keras, which reads the
+        # same file, fails on an assert without a message.
+        import keras  # noqa: F401
         import tensorflow as tf
 
         tf.config.list_physical_devices()

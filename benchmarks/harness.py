@@ -177,7 +177,7 @@ def load_average() -> str:
 
 def cpu_model() -> str:
     try:
-        with open("/proc/cpuinfo") as f:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
             for line in f:
                 if line.startswith("model name"):
                     return line.split(":", 1)[1].strip()
@@ -205,7 +205,8 @@ def memory_allocator() -> str:
     """
     preloaded = []
     try:
-        with open("/proc/self/maps") as f:
+        # Paths are bytes; one that is not UTF-8 must not end the report.
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as f:
             for line in f:
                 name = os.path.basename(line.split()[-1]) if "/" in line else ""
                 for lib in ("tcmalloc", "jemalloc", "mimalloc"):

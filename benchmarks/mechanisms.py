@@ -153,7 +153,7 @@ def main(argv=None) -> int:
     )
     print(f"Load average after: {harness.load_average()}")
     if args.json:
-        with open(args.json, "w") as f:
+        with open(args.json, "w", encoding="utf-8") as f:
             json.dump(results, f, indent=1)
     return 0 if all(r["test_exact_match"] >= TARGET for r in results) else 1
 

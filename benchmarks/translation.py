@@ -195,7 +195,9 @@ def main(argv=None):
         results["tutorial"] = run_tutorial(
             splits, args.minutes, args.epochs, tasks.BUCKETS[-1], verbose
         )
-    (output / "benchmark.json").write_text(json.dumps(results, indent=1, default=str))
+    (output / "benchmark.json").write_text(
+        json.dumps(results, indent=1, default=str), encoding="utf-8"
+    )
 
     if "default" in results:
         print(f"\n## Same budget ({args.minutes:g} min of fit), test set\n")

@@ -73,18 +73,98 @@ def test_applications_install_under_the_package_namespace():
     assert spec is None or "site-packages" not in (spec.origin or ""), spec
 
 
-@pytest.mark.parametrize("backend", ["openvino", "no_such_backend"])
-def test_a_backend_that_cannot_load_is_one_line_and_exit_2(backend):
+def _command(tmp_path, *args, backend=None, keras_json=None):
+    """`python -m attention_zoo ARGS` with `KERAS_BACKEND=backend` (None:
+    unset) and a Keras home of its own holding `keras_json` (None: none)."""
     import os
 
-    env = {**os.environ, "KERAS_BACKEND": backend}
-    out = subprocess.run(
-        [sys.executable, "-m", "attention_zoo", "--version"],
+    home = tmp_path / "keras_home"
+    home.mkdir()
+    if keras_json is not None:
+        (home / "keras.json").write_text(keras_json, encoding="utf-8")
+    env = {**os.environ, "KERAS_HOME": str(home)}
+    env.pop("KERAS_BACKEND", None)
+    if backend is not None:
+        env["KERAS_BACKEND"] = backend
+    return subprocess.run(
+        [sys.executable, "-m", "attention_zoo", *args],
         capture_output=True,
         text=True,
         check=False,
         env=env,
     )
+
+
+@pytest.mark.parametrize("backend", ["numpy", "openvino", "no_such_backend"])
+def test_a_backend_that_cannot_load_is_one_line_and_exit_2(backend, tmp_path):
+    # numpy and openvino load, but run inference only: no model.fit.
+    out = _command(tmp_path, "--help", backend=backend)
     assert out.returncode == 2
     assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
     assert f"KERAS_BACKEND={backend}" in out.stderr
+    assert "tensorflow, jax" in out.stderr and out.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "keras_json, named",
+    [
+        ('{"backend": "nosuchbackend"}', "Received: backend=nosuchbackend in"),
+        ('{"backend": "numpy"}', "backend=numpy in"),
+        ('{"backend": ["jax"]}', "Received: backend=['jax'] in"),
+        ("[1, 2]", "must hold a JSON object"),
+        ('{"floatx": "float8"}', "Received: floatx=float8"),
+    ],
+    ids=["unknown", "numpy", "not_a_name", "not_an_object", "bad_floatx"],
+)
+def test_a_keras_json_that_cannot_run_the_command_is_one_line_and_exit_2(
+    keras_json, named, tmp_path
+):
+    out = _command(tmp_path, "--help", keras_json=keras_json)
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+    assert named in out.stderr and out.stdout == ""
+
+
+def test_the_backend_of_keras_json_is_the_one_checked(tmp_path):
+    pytest.importorskip("jax")
+    out = _command(tmp_path, "--help", keras_json='{"backend": "jax"}')
+    assert out.returncode == 0 and out.stderr == ""
+    assert "usage: attention-zoo" in out.stdout
+
+
+def test_a_keras_json_that_is_not_json_is_one_warning(tmp_path):
+    # Keras ignores it, and loads TensorFlow, which a user who meant the
+    # file's backend would not know.
+    out = _command(tmp_path, "--help", keras_json='{"backend": "jax",')
+    assert out.returncode == 0 and "usage: attention-zoo" in out.stdout
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+    assert "keras.json is not JSON" in out.stderr
+    assert "uses the tensorflow backend" in out.stderr
+
+
+@pytest.mark.parametrize(
+    "variable, keras_json, backend",
+    [
+        (None, None, "tensorflow"),
+        ("jax", '{"backend": "torch"}', "jax"),
+        # Keras reads an empty KERAS_BACKEND as unset.
+        ("", '{"backend": "torch"}', "torch"),
+        (None, "{", "tensorflow"),
+    ],
+    ids=["default", "variable_first", "empty_variable", "not_json"],
+)
+def test_the_backend_checked_is_the_one_keras_loads(
+    variable, keras_json, backend, tmp_path, monkeypatch
+):
+    from attention_zoo import _quiet_startup
+
+    if keras_json is not None:
+        (tmp_path / "keras.json").write_text(keras_json, encoding="utf-8")
+    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
+    if variable is None:
+        monkeypatch.delenv("KERAS_BACKEND", raising=False)
+    else:
+        monkeypatch.setenv("KERAS_BACKEND", variable)
+    checked, error, warning = _quiet_startup.backend_check()
+    assert (checked, error) == (backend, None)
+    assert (warning is not None) == (keras_json == "{")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import codecs
 import os
 import sys
 
@@ -77,9 +78,48 @@ def main(argv: list[str] | None = None) -> int:
     (`common.errors.run_guarded`): what the tasks' own boundary does not
     see (the parser's lazy imports, say) still ends in one line.
     """
+    if argv is None:
+        argv = [_typed_text(argument) for argument in sys.argv[1:]]
+    _escape_what_streams_cannot_encode()
     status = []
     code = run_guarded("attention-zoo", lambda: status.append(_main(argv)))
     return status[0] if status else code
+
+
+def _typed_text(argument: str) -> str:
+    """An argument, the bytes the locale could not decode read as UTF-8.
+
+    Python decodes arguments with the locale's encoding, a byte it cannot
+    decode becoming a lone surrogate: under `LC_ALL=C` the "é" of a UTF-8
+    terminal arrives as two of them, and the model would read two unknown
+    characters. Such an argument is read as UTF-8 (the encoding of the
+    package's files, of `translation translate -` and of nearly every
+    terminal); one that is not UTF-8 either is left as it is.
+    """
+    if not any("\udc80" <= char <= "\udcff" for char in argument):
+        return argument
+    try:
+        return os.fsencode(argument).decode("utf-8")
+    except UnicodeDecodeError:
+        return argument
+
+
+def _escape_what_streams_cannot_encode() -> None:
+    """Standard output and error write `\\xe9` for what they cannot encode.
+
+    Under a locale that is not UTF-8 (latin-1, `LANG=C`, Windows' cp1252)
+    printing a translation or a date with a character outside it raises
+    UnicodeEncodeError, which would end the command after its work was
+    done. The streams keep the locale's encoding, the one its terminal
+    shows; only the characters it lacks are written as escapes.
+    `--output FILE` writes UTF-8 whatever the locale.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None)
+        if not encoding or not hasattr(stream, "reconfigure"):
+            continue  # a stream a caller put there (StringIO, a capture)
+        if codecs.lookup(encoding).name != "utf-8":
+            stream.reconfigure(errors="backslashreplace")
 
 
 def _main(argv) -> int:

@@ -168,7 +168,7 @@ def _run_metrics(run_dir: Path) -> dict:
     path = run_dir / "metrics.json"
     if not path.is_file():
         return {}
-    metrics = json.loads(path.read_text())
+    metrics = json.loads(path.read_text(encoding="utf-8"))
     test = metrics.get("test", metrics)
     flat = {k: v for k, v in test.items() if _is_number(v)}
     for decoding in (k for k in test if k == "greedy" or k.startswith("beam")):

@@ -56,7 +56,9 @@ def write_slice(app: str, run_dir, path, size: int | None = None) -> None:
             }
             for item in test_items(run_dir)[:size]
         ]
-    path.write_text(json.dumps(rows, indent=0, ensure_ascii=False) + "\n")
+    path.write_text(
+        json.dumps(rows, indent=0, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
 
 
 def _image_bytes(image) -> bytes:

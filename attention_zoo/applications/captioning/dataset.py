@@ -75,14 +75,14 @@ def write_items(path, items):
         for i in items
         if isinstance(i.image, (str, Path))
     ]
-    path.write_text(json.dumps(rows, indent=0))
+    path.write_text(json.dumps(rows, indent=0), encoding="utf-8")
 
 
 def test_items(run_dir) -> list[Item]:
     """The run's test images: regenerated scenes, tfds' test split, or the
     saved list of files."""
     run = Path(run_dir)
-    config = json.loads((run / "config.json").read_text())
+    config = json.loads((run / "config.json").read_text(encoding="utf-8"))
     if config["dataset"] == "scenes":
         # Layouts seen in train/validation are dropped from the test split,
         # so regenerate with the sizes training used.
@@ -102,4 +102,7 @@ def test_items(run_dir) -> list[Item]:
     path = run / "data" / "test.json"
     if not path.exists():
         raise FileNotFoundError(f"{path} is missing: this run kept no test images")
-    return [Item(r["image"], r["captions"]) for r in json.loads(path.read_text())]
+    return [
+        Item(r["image"], r["captions"])
+        for r in json.loads(path.read_text(encoding="utf-8"))
+    ]

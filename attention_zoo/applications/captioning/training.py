@@ -156,7 +156,9 @@ def train(
             "grid_shape": list(grid),
             "max_caption_length": length,
         }
-        (run / "config.json").write_text(json.dumps(settings, indent=1))
+        (run / "config.json").write_text(
+            json.dumps(settings, indent=1), encoding="utf-8"
+        )
         if config.dataset != "scenes":
             write_items(run / "data" / "test.json", test_set)
 
@@ -243,6 +245,8 @@ def train(
             "training": training,
             "test": evaluate_items(captioner, test_set, features=test_features),
         }
-        (run / "metrics.json").write_text(json.dumps(metrics, indent=1))
+        (run / "metrics.json").write_text(
+            json.dumps(metrics, indent=1), encoding="utf-8"
+        )
         plot(run, [i.image for i in test_set[:3]], run / "plots", captioner=captioner)
     return metrics

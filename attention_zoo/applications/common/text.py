@@ -79,7 +79,9 @@ class WordVocabulary:
         return " ".join(words)
 
     def save(self, path) -> None:
-        Path(path).write_text(json.dumps(self.tokens, ensure_ascii=False))
+        Path(path).write_text(
+            json.dumps(self.tokens, ensure_ascii=False), encoding="utf-8"
+        )
 
     @classmethod
     def load(cls, path):

@@ -300,11 +300,13 @@ class IsoVocabulary:
 
 
 def save_examples(path: Path, examples) -> None:
-    path.write_text(json.dumps([e.__dict__ for e in examples], ensure_ascii=False))
+    path.write_text(
+        json.dumps([e.__dict__ for e in examples], ensure_ascii=False), encoding="utf-8"
+    )
 
 
 def load_examples(path: Path) -> list[Example]:
-    return [Example(**e) for e in json.loads(Path(path).read_text())]
+    return [Example(**e) for e in json.loads(Path(path).read_text(encoding="utf-8"))]
 
 
 def is_calendar_date(iso: str) -> bool:

@@ -113,10 +113,10 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
             [e.text for e in train_set if e.is_date]
         )
         (run / "vocabulary.json").write_text(
-            json.dumps(vocabulary.to_json(), ensure_ascii=False)
+            json.dumps(vocabulary.to_json(), ensure_ascii=False), encoding="utf-8"
         )
         run_config = {**asdict(config), "tx": tx, "ty": data.TY}
-        (run / "config.json").write_text(json.dumps(run_config))
+        (run / "config.json").write_text(json.dumps(run_config), encoding="utf-8")
 
         def arrays(examples):
             return models.training_arrays(
@@ -174,7 +174,7 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
         normalizer = Normalizer(run)
         threshold = choose_threshold(normalizer, val_set)
         run_config["score_threshold"] = threshold
-        (run / "config.json").write_text(json.dumps(run_config))
+        (run / "config.json").write_text(json.dumps(run_config), encoding="utf-8")
         normalizer.threshold = threshold
         metrics = evaluate_examples(normalizer, test_set)
         metrics["training"] = {
@@ -184,7 +184,9 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
             "history": history_lists(history),
             "replicas": distribution.replicas,
         }
-        (run / "metrics.json").write_text(json.dumps(metrics, indent=1))
+        (run / "metrics.json").write_text(
+            json.dumps(metrics, indent=1), encoding="utf-8"
+        )
         texts = [e.text for e in test_set[:3]] + EXAMPLE_INPUTS[:1]
         plot(run, texts, run / "plots", normalizer=normalizer)
     return metrics

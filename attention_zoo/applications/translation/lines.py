@@ -19,6 +19,7 @@ a line; jsonl, one JSON object a line).
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 import sys
@@ -63,8 +64,8 @@ def printable(text: str) -> str:
     return _CONTROLS.sub(lambda m: repr(m.group())[1:-1], text)
 
 
-def json_line(record: dict) -> str:
-    line = json.dumps(record, ensure_ascii=False)
+def json_line(record: dict, ensure_ascii: bool = False) -> str:
+    line = json.dumps(record, ensure_ascii=ensure_ascii)
     for char, escaped in _JSON_BREAKS.items():
         line = line.replace(char, escaped)
     # JSON escapes C0 itself; DEL and C1 (CSI is U+009B) it leaves as they are.
@@ -118,6 +119,11 @@ def translate_lines(
             f"`output_format` must be one of {FORMATS}. Received: {output_format!r}"
         )
     messages = messages or sys.stderr
+    # JSON is UTF-8; a stream of another encoding (a latin-1 or C locale's
+    # standard output) gets `\u00e9`, which every JSON reader decodes
+    # exactly, never a character it cannot encode or a `\xe9` escape.
+    encoding = getattr(output, "encoding", None)
+    ascii_json = bool(encoding) and codecs.lookup(encoding).name != "utf-8"
     lines = list(lines)
     bar = Progress(len(lines), progress)
     flagged = 0
@@ -153,6 +159,6 @@ def translate_lines(
                 record["attention"] = (
                     attention[i][:steps].astype("float64").round(4).tolist()
                 )
-            output.write(json_line(record) + "\n")
+            output.write(json_line(record, ascii_json) + "\n")
         bar.update(start + len(part))
     return flagged

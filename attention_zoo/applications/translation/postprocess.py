@@ -117,7 +117,9 @@ class Truecaser:
 
     def save(self, path) -> None:
         data = {"capitalize_starts": self.capitalize_starts, "forms": self.forms}
-        Path(path).write_text(json.dumps(data, ensure_ascii=False, indent=0))
+        Path(path).write_text(
+            json.dumps(data, ensure_ascii=False, indent=0), encoding="utf-8"
+        )
 
     @classmethod
     def load(cls, path) -> Truecaser:
@@ -126,7 +128,7 @@ class Truecaser:
         path = Path(path)
         if not path.is_file():
             return cls({})
-        data = json.loads(path.read_text())
+        data = json.loads(path.read_text(encoding="utf-8"))
         return cls(data["forms"], data["capitalize_starts"])
 
 

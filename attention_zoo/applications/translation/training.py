@@ -99,7 +99,9 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
         Truecaser.learn(p.target for p in train_set).save(run / TRUECASE_FILE)
         write_pairs(run / "data" / "validation.tsv", validation_set)
         write_pairs(run / "data" / "test.tsv", test_set)
-        (run / "config.json").write_text(json.dumps(asdict(config), indent=1))
+        (run / "config.json").write_text(
+            json.dumps(asdict(config), indent=1), encoding="utf-8"
+        )
 
         def batches(pairs, seed, drop_remainder):
             return BucketedBatches(
@@ -165,7 +167,9 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
         }
         translator = Translator(run)
         metrics = {"training": training, "test": evaluate_pairs(translator, test_set)}
-        (run / "metrics.json").write_text(json.dumps(metrics, indent=1))
+        (run / "metrics.json").write_text(
+            json.dumps(metrics, indent=1), encoding="utf-8"
+        )
         plot(
             run, [p.source for p in test_set[:3]], run / "plots", translator=translator
         )

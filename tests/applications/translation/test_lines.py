@@ -58,3 +58,34 @@ def test_control_characters_never_reach_the_terminal():
     line = json_line({"translation": text})
     assert not any(c in line for c in "\x1b\x07\x7f\x9b")
     assert json.loads(line)["translation"] == text
+
+class _OneWordTranslator:
+    """Translates every line as "Jesús", without a model."""
+
+    def translate_ids(self, texts, beam_width):
+        return [None] * len(texts), [None] * len(texts)
+
+    def readable(self, texts, ids, attention, *flags):
+        return [["Jesús"] for _ in texts]
+
+    def join(self, tokens):
+        return " ".join(tokens)
+
+    def scores(self, texts, tokens):
+        return [0.0] * len(texts)
+
+    def problems(self, text):
+        return []
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1", "utf-8"])
+def test_jsonl_is_exact_json_in_any_encoding_of_the_output(encoding):
+    # The command's standard output under a C or latin-1 locale: the
+    # locale's encoding, `\xe9` for what it cannot encode (cli.main).
+    raw = io.BytesIO()
+    output = io.TextIOWrapper(raw, encoding=encoding, errors="backslashreplace")
+    translate_lines(_OneWordTranslator(), [("Jesus", True)], output, "jsonl")
+    output.flush()
+    line = raw.getvalue().decode(encoding)
+    assert json.loads(line)["translation"] == "Jesús"
+    assert line.isascii() == (encoding != "utf-8")
