@@ -164,7 +164,7 @@ def start_command() -> None:
         print(error, file=sys.stderr)
         raise SystemExit(2)
     try:
-        start_tensorflow_quietly(backend)
+        start_tensorflow_quietly()
         import keras  # noqa: F401
     except Exception as failure:
         if os.environ.get("ATTENTION_ZOO_DEBUG") == "1":
@@ -177,16 +177,17 @@ def start_command() -> None:
         raise SystemExit(2) from None
 
 
-def start_tensorflow_quietly(backend: str = "tensorflow") -> None:
+def start_tensorflow_quietly() -> None:
     """Imports Keras and TensorFlow, and lists TensorFlow's devices, silenced.
 
-    Does nothing on another Keras backend, without TensorFlow, or with
-    `ATTENTION_ZOO_DEBUG` set. An exception raised while importing still
-    propagates, after standard error is restored, to be reported.
+    On every backend: Keras imports TensorFlow where it is installed (its
+    serialization asks `tf.available`), so a JAX or PyTorch run printed the
+    same start-up lines later, outside any silence. Does nothing without
+    TensorFlow or with `ATTENTION_ZOO_DEBUG` set. An exception raised while
+    importing still propagates, after standard error is restored, to be
+    reported.
     """
     if os.environ.get("ATTENTION_ZOO_DEBUG"):
-        return
-    if backend != "tensorflow":
         return
     if importlib.util.find_spec("tensorflow") is None:
         return

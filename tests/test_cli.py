@@ -1,3 +1,4 @@
+import os
 import subprocess
 import sys
 
@@ -37,7 +38,7 @@ def test_console_script_is_installed():
     (script,) = [
         e for e in entry_points(group="console_scripts") if e.name == "attention-zoo"
     ]
-    assert script.value == "attention_zoo.applications.cli:main"
+    assert script.value == "attention_zoo.applications.cli:command"
     executable = Path(sys.executable).parent / "attention-zoo"
     assert executable.exists()
     out = subprocess.run(
@@ -59,6 +60,25 @@ def test_python_dash_m_runs_the_command():
     # TensorFlow's start-up lines (oneDNN, CUDA, absl) stay off the command's
     # standard error.
     assert out.stderr == ""
+
+
+def test_a_jax_command_keeps_tensorflows_start_up_lines_off_stderr():
+    """Keras imports TensorFlow on every backend (its serialization asks for
+    it), so a JAX run printed TensorFlow's start-up lines (round 3, item 12)."""
+    pytest.importorskip("jax")
+    out = subprocess.run(
+        [sys.executable, "-m", "attention_zoo", "dates", "predict", "3 May 1979"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "KERAS_BACKEND": "jax"},
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("'3 May 1979' -> 1979-05-03"), out.stdout
+    assert out.stderr.splitlines() == [
+        "attention-zoo dates predict: no --run given; using the shipped preset "
+        "dates_multilingual"
+    ]
 
 
 def test_applications_install_under_the_package_namespace():
