@@ -92,10 +92,25 @@ def test_a_single_input_gives_a_list_of_one(preset):
 
 
 def test_saving_again_replaces_the_preset_whole(run, preset):
-    (preset / "stale.txt").write_text("from an older preset")
+    (preset / "model.json").write_text("from an older preset")
     save_to_preset(Normalizer(run), preset, seed=3)
-    assert not (preset / "stale.txt").exists()
+    assert (preset / "model.json").read_text() != "from an older preset"
     assert not list(preset.parent.glob(".tiny_dates*"))
+
+
+def test_save_to_preset_never_replaces_files_it_did_not_write(run, preset, tmp_path):
+    """save_to_preset replaced any folder, files included (round 3, item 3)."""
+    (preset / "notes.txt").write_text("mine")
+    with pytest.raises(ValueError, match=r"holds 1 file\(s\) .* \(notes.txt\)"):
+        save_to_preset(Normalizer(run), preset, seed=3)
+    assert (preset / "notes.txt").read_text() == "mine"
+    (preset / "notes.txt").unlink()
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "thesis.tex").write_text("keep")
+    with pytest.raises(ValueError, match="attention-zoo did not write"):
+        save_to_preset(Normalizer(run), project, seed=3)
+    assert [p.name for p in project.iterdir()] == ["thesis.tex"]
 
 
 def test_unknown_presets_are_refused_by_name(tmp_path):
