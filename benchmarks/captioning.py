@@ -4,14 +4,14 @@ Two tables, measured in one run:
 
 1. **Speed** on the generated scenes at the encoder's default size (224 px
    for EfficientNet-Lite0): images/s of feature extraction (the frozen
-   encoder, a plain graph: `tasks.extract_features`); training steps/s of
+   encoder, a plain graph: `extract_features`); training steps/s of
    the caption model on cached features against the same caption model fed
    by the frozen encoder at every step (`build_end_to_end_model`), batch 64,
    timed after a warm-up `fit` that compiles the step; captions/s of greedy
    and beam-3 decoding from cached features and from images (encoder +
    decoder), after a warm-up call.
 2. **Doubly stochastic attention** (Xu et al. 2015, eq. 14): the default
-   training (`tasks.train`, the CLI's settings) once per `--lambdas` value on
+   training (`train`, the CLI's settings) once per `--lambdas` value on
    the same scenes and the same cached features, then BLEU-1..4 on the test
    scenes (greedy and beam 3), attention grounding (does the peak of a
    shape word's attention lie in that object's box), the mean entropy of
@@ -41,10 +41,16 @@ import keras  # noqa: E402
 import numpy as np  # noqa: E402
 
 from attention_zoo.applications.captioning import model as models  # noqa: E402
-from attention_zoo.applications.captioning import tasks  # noqa: E402
+from attention_zoo.applications.captioning.batches import CaptionBatches
+from attention_zoo.applications.captioning.config import TrainConfig
+from attention_zoo.applications.captioning.features import (
+    build_encoder,
+    extract_features,
+)
 from attention_zoo.applications.captioning.scene_generator import (  # noqa: E402
     generate_scenes,
 )
+from attention_zoo.applications.captioning.training import train
 from benchmarks import harness  # noqa: E402
 
 
@@ -52,15 +58,15 @@ def _rate(count, seconds):
     return count / max(seconds, 1e-9)
 
 
-def speed(config: tasks.TrainConfig, n_images: int, steps: int, repeats: int):
+def speed(config: TrainConfig, n_images: int, steps: int, repeats: int):
     """Rows of the speed table."""
-    encoder = tasks.build_encoder(config)
+    encoder = build_encoder(config)
     size = int(encoder.input_shape[1])
     scenes = generate_scenes(n_images, seed=123, image_size=size)
     images = [s.image for s in scenes]
-    tasks.extract_features(encoder, images[:32], size)  # compile
+    extract_features(encoder, images[:32], size)  # compile
     start = time.perf_counter()
-    features = tasks.extract_features(encoder, images, size)
+    features = extract_features(encoder, images, size)
     extraction = _rate(len(images), time.perf_counter() - start)
 
     vocabulary_size, length, batch = 30, 16, 64
@@ -73,7 +79,7 @@ def speed(config: tasks.TrainConfig, n_images: int, steps: int, repeats: int):
         "units embedding_dim attention_units feature_units dropout "
         "context_dropout gate position_embedding initial_state seed"
     )
-    caption_model = models.build_caption_model(  # as tasks.train builds it
+    caption_model = models.build_caption_model(  # as train builds it
         tuple(int(d) for d in features.shape[1:]),
         vocabulary_size,
         **{name: getattr(config, name) for name in settings.split()},
@@ -86,8 +92,8 @@ def speed(config: tasks.TrainConfig, n_images: int, steps: int, repeats: int):
         ("images (frozen encoder every step)", end_to_end, stacked),
     ):
         models.compile_caption_model(model)
-        batches = tasks.CaptionBatches(inputs, pairs, batch, length, seed=0)
-        warm = tasks.CaptionBatches(inputs, pairs[: 2 * batch], batch, length)
+        batches = CaptionBatches(inputs, pairs, batch, length, seed=0)
+        warm = CaptionBatches(inputs, pairs[: 2 * batch], batch, length)
         model.fit(warm, epochs=1, verbose=0)
         times = harness.sample_times(
             lambda model=model, batches=batches: model.fit(batches, verbose=0),
@@ -120,13 +126,13 @@ def speed(config: tasks.TrainConfig, n_images: int, steps: int, repeats: int):
     return extraction, rows, decode
 
 
-def lambdas(config: tasks.TrainConfig, values):
+def lambdas(config: TrainConfig, values):
     cache, results = {}, {}
     with tempfile.TemporaryDirectory() as folder:
         for value in values:
             run_config = replace(config, doubly_stochastic=float(value))
             start = time.perf_counter()
-            metrics = tasks.train(
+            metrics = train(
                 os.path.join(folder, f"lambda_{value}"),
                 run_config,
                 verbose=0,
@@ -152,7 +158,7 @@ def main(argv=None):
     parser.add_argument("--initial-state", default=None, help="zeros or mean_memory")
     args = parser.parse_args(argv)
 
-    config = tasks.TrainConfig()
+    config = TrainConfig()
     n_images, steps = 256, 10
     if args.quick:
         config = replace(

@@ -27,24 +27,29 @@ from pathlib import Path
 import keras
 import numpy as np
 
-from attention_zoo.applications.dates import data, tasks
+from attention_zoo.applications.dates import data
 from attention_zoo.applications.dates import model as models
+from attention_zoo.applications.dates.config import TrainConfig
+from attention_zoo.applications.dates.evaluation import evaluate_non_dates
+from attention_zoo.applications.dates.export import export
+from attention_zoo.applications.dates.predictor import Normalizer
+from attention_zoo.applications.dates.training import train
 from benchmarks import harness
 from tests.applications.dates.hand_written import read_non_dates, read_real_dates
 
 
 def test_examples(run) -> list:
     """The run's test examples, or the slice a preset ships with."""
-    from attention_zoo.presets.slices import SLICE_FILE
+    from attention_zoo.applications.common.preset_build import SLICE_FILE
 
     path = Path(run) / "data" / "test.json"
     return data.load_examples(path if path.is_file() else Path(run) / SLICE_FILE)
 
 
 def non_date_rows(normalizer, run) -> list:
-    non_dates = tasks.evaluate_non_dates(normalizer, read_non_dates())
+    non_dates = evaluate_non_dates(normalizer, read_non_dates())
     test = test_examples(run)
-    _, valid, _, _ = normalizer.predict_scored([e.text for e in test])
+    _, valid, _, _ = normalizer._scored([e.text for e in test])
     reasons = ", ".join(f"{k}: {v}" for k, v in non_dates["reasons"].items())
     accepted = "; ".join(
         f"{a['text']!r} -> {a['predicted']}" for a in non_dates["accepted"][:8]
@@ -71,7 +76,7 @@ def non_date_rows(normalizer, run) -> list:
 
 def real_date_rows(normalizer) -> tuple[list, list, float]:
     rows = read_real_dates()
-    isos, valid, _, _ = normalizer.predict_scored([text for _, _, text in rows])
+    isos, valid, _, _ = normalizer._scored([text for _, _, text in rows])
     exact = np.array([p == iso for p, (iso, _, _) in zip(isos, rows)])
     groups = collections.defaultdict(list)
     for hit, ok, (_, language, _) in zip(exact, valid, rows):
@@ -165,7 +170,7 @@ def serving_rows(normalizer, run, seed) -> list:
     test = [e.text for e in test_examples(run)]
     batch = (test * (1000 // len(test) + 1))[:1000]
     with tempfile.TemporaryDirectory() as folder:
-        tasks.export(run, Path(folder) / "saved")
+        export(run, Path(folder) / "saved")
         loaded = tf.saved_model.load(str(Path(folder) / "saved"))
         serve = loaded.signatures["serving_default"]
         one = tf.constant(batch[:1])
@@ -175,7 +180,7 @@ def serving_rows(normalizer, run, seed) -> list:
             return lambda: serve(text=x)["valid"].numpy()
 
         def local(texts):
-            return lambda: normalizer.predict_scored(texts)[1]
+            return lambda: normalizer._scored(texts)[1]
 
         cases = {
             "SavedModel": (saved(one), saved(many)),
@@ -199,12 +204,12 @@ def run_normalizer(args) -> None:
         run = args.run
         if run is None:
             run = Path(temporary) / "run"
-            config = tasks.TrainConfig(
+            config = TrainConfig(
                 n_train=args.train_size, epochs=args.epochs, seed=args.seed
             )
             print(f"training {config}", flush=True)
-            tasks.train(run, config, verbose=0)
-        normalizer = tasks.Normalizer(run)
+            train(run, config, verbose=0)
+        normalizer = Normalizer(run)
         print(f"\nrun: {run}; threshold {normalizer.threshold:.3f}\n")
         rows, reasons, accepted = non_date_rows(normalizer, run)
         harness.print_table(["", "measured", "target", "result"], rows)

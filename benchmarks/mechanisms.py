@@ -3,7 +3,7 @@
 Each mechanism of `attention_zoo.applications.dates.model.ATTENTIONS` replaces the
 Bahdanau scores of the default date model (Embedding + bidirectional GRU
 encoder + `ParallelAttentionDecoder`) and trains with
-`attention_zoo.applications.dates.tasks.train` under the default configuration: the same
+`attention_zoo.applications.dates.training.train` under the default configuration: the same
 data (one seed), the same epoch budget as the core Bahdanau model (6 epochs
 of 30,000 dates, batch 128), the same optimizer and schedule (Adam,
 cosine decay to 0) from each mechanism's initial learning rate
@@ -46,11 +46,14 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 import keras  # noqa: E402
 
-from attention_zoo.applications.dates import data, tasks  # noqa: E402
+from attention_zoo.applications.dates import data
+from attention_zoo.applications.dates.config import TrainConfig
 from attention_zoo.applications.dates.model import (  # noqa: E402
     ATTENTIONS,
     default_learning_rate,
 )
+from attention_zoo.applications.dates.predictor import Normalizer
+from attention_zoo.applications.dates.training import train
 from benchmarks import harness  # noqa: E402
 
 TARGET = 0.99
@@ -69,12 +72,12 @@ def decode_step_ms(normalizer, texts) -> float:
     return 1000 * statistics.median(samples) / (data.TY + 1)
 
 
-def run_one(name: str, config: tasks.TrainConfig) -> dict:
+def run_one(name: str, config: TrainConfig) -> dict:
     with tempfile.TemporaryDirectory() as run:
         start = time.perf_counter()
-        metrics = tasks.train(run, config, verbose=0)
+        metrics = train(run, config, verbose=0)
         wall = time.perf_counter() - start
-        normalizer = tasks.Normalizer(run)
+        normalizer = Normalizer(run)
         test = [e.text for e in data.load_examples(f"{run}/data/test.json")]
         step_ms = decode_step_ms(normalizer, test)
         parameters = normalizer.model.count_params()
@@ -83,7 +86,7 @@ def run_one(name: str, config: tasks.TrainConfig) -> dict:
     return {
         "attention": name,
         "learning_rate": default_learning_rate("default", name),
-        "test_exact_match": metrics["exact_match"],
+        "test_exact_match": metrics["test"]["exact_match"],
         "val_exact_match_by_epoch": training["history"].get("val_exact_match", []),
         "first_epoch_s": epochs[0],
         "epoch_s": statistics.median(epochs[1:]) if len(epochs) > 1 else epochs[0],
@@ -96,8 +99,8 @@ def run_one(name: str, config: tasks.TrainConfig) -> dict:
 def main(argv=None) -> int:
     parser = harness.argument_parser(__doc__)
     parser.add_argument("--only", nargs="+", choices=list(ATTENTIONS), default=None)
-    parser.add_argument("--epochs", type=int, default=tasks.TrainConfig.epochs)
-    parser.add_argument("--train-size", type=int, default=tasks.TrainConfig.n_train)
+    parser.add_argument("--epochs", type=int, default=TrainConfig.epochs)
+    parser.add_argument("--train-size", type=int, default=TrainConfig.n_train)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--quick", action="store_true", help="smoke run, tiny data")
     parser.add_argument("--json", help="also write the results to this file")
@@ -115,7 +118,7 @@ def main(argv=None) -> int:
     print(f"Configuration: {json.dumps(config)}\n")
     results = []
     for name in names:
-        result = run_one(name, tasks.TrainConfig(attention=name, **config))
+        result = run_one(name, TrainConfig(attention=name, **config))
         results.append(result)
         print(
             f"{name}: test exact match {100 * result['test_exact_match']:.2f} %, "

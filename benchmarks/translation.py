@@ -56,8 +56,20 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 import keras  # noqa: E402
 
+from attention_zoo.applications.common import text as tokenizer  # noqa: E402
 from attention_zoo.applications.translation import model as models  # noqa: E402
-from attention_zoo.applications.translation import tasks, tokenizer  # noqa: E402
+from attention_zoo.applications.translation.batches import BUCKETS, BucketedBatches
+from attention_zoo.applications.translation.config import TrainConfig
+from attention_zoo.applications.translation.corpus import load_corpus
+from attention_zoo.applications.translation.evaluation import (
+    format_ablation,
+    postprocessing_ablation,
+)
+from attention_zoo.applications.translation.predictor import (
+    MAX_SOURCE_TOKENS,
+    Translator,
+)
+from attention_zoo.applications.translation.training import build_model, train
 from benchmarks import harness  # noqa: E402
 from benchmarks.translation_decoding import (  # noqa: E402
     fixed_length_translate_fn,
@@ -72,12 +84,12 @@ DECODE_STEPS = 40  # output tokens per sentence when timing the decoder forms
 
 
 def run_ours(config, output, verbose, test_set=None):
-    metrics = tasks.train(output, config, verbose=verbose)
+    metrics = train(output, config, verbose=verbose)
     training = metrics["training"]
     extra = {}
     if test_set is not None:
-        translator = tasks.Translator(output)
-        extra["postprocessing"] = tasks.postprocessing_ablation(
+        translator = Translator(output)
+        extra["postprocessing"] = postprocessing_ablation(
             translator, test_set, beam_width=1
         )
     return {
@@ -101,12 +113,12 @@ def throughput(config, splits, steps, verbose):
     tgt_vocab = tokenizer.WordVocabulary.from_texts(
         [p.target for p in train_set], config.target_vocab_size
     )
-    batches = tasks.BucketedBatches(
+    batches = BucketedBatches(
         [src_vocab.encode(p.source) for p in train_set],
         [tgt_vocab.encode(p.target) for p in train_set],
         config.batch_size,
     )
-    model = tasks.build_model(config, len(src_vocab), len(tgt_vocab))
+    model = build_model(config, len(src_vocab), len(tgt_vocab))
     # Warm-up: one batch of every bucket traces and compiles every shape.
     seen = {}
     for i, (length, _) in enumerate(batches.batches):
@@ -125,7 +137,7 @@ def throughput(config, splits, steps, verbose):
     # Decoding cost at a fixed output length: `<end>` is never chosen, so
     # every sentence takes DECODE_STEPS steps whatever the briefly trained
     # weights would say (their output lengths differ between the forms).
-    sources = [src_vocab.encode(p.source)[: tasks.MAX_SOURCE_TOKENS] for p in splits[2]]
+    sources = [src_vocab.encode(p.source)[: MAX_SOURCE_TOKENS] for p in splits[2]]
     batches_ = length_batches([s for s in sources if s])
     for width in (1, 4):
         fn = models.compiled(fixed_length_translate_fn(model, DECODE_STEPS, width))
@@ -170,8 +182,8 @@ def main(argv=None):
             "source_vocab_size": 300,
             "target_vocab_size": 300,
         }
-    config = tasks.TrainConfig(epochs=args.epochs, max_minutes=args.minutes, **base)
-    splits = tasks.load_corpus(config)
+    config = TrainConfig(epochs=args.epochs, max_minutes=args.minutes, **base)
+    splits = load_corpus(config)
     print(
         f"# translation benchmark, {datetime.datetime.now():%Y-%m-%d %H:%M}\n\n"
         f"versions: {harness.versions_line()}; machine: {harness.machine_line()}; "
@@ -187,13 +199,13 @@ def main(argv=None):
             config, output / "default", verbose, test_set=splits[2]
         )
     if "none" not in args.skip:
-        none = tasks.TrainConfig(
+        none = TrainConfig(
             epochs=args.epochs, max_minutes=args.minutes, attention="none", **base
         )
         results["none"] = run_ours(none, output / "none", verbose)
     if "tutorial" not in args.skip:
         results["tutorial"] = run_tutorial(
-            splits, args.minutes, args.epochs, tasks.BUCKETS[-1], verbose
+            splits, args.minutes, args.epochs, BUCKETS[-1], verbose
         )
     (output / "benchmark.json").write_text(
         json.dumps(results, indent=1, default=str), encoding="utf-8"
@@ -243,7 +255,7 @@ def main(argv=None):
         print(f"chrF signature: {results['default']['greedy']['chrf_signature']}\n")
         d = results["default"]
         print("### Post-processing of the default model (greedy, same decoding)\n")
-        print(tasks.format_ablation(d["postprocessing"]) + "\n")
+        print(format_ablation(d["postprocessing"]) + "\n")
         before, after = d["postprocessing"][0]["bleu"], d["postprocessing"][-1]["bleu"]
         harness.print_table(
             ["target", "measured", "verdict"],
@@ -284,7 +296,7 @@ def main(argv=None):
     print("## Decoder forms (same sizes), training throughput and decoding\n")
     rows = []
     for form in ("parallel", "recurrent"):
-        form_config = tasks.TrainConfig(epochs=1, decoder=form, **base)
+        form_config = TrainConfig(epochs=1, decoder=form, **base)
         t = throughput(form_config, splits, args.throughput_steps, verbose)
         rows.append(
             [

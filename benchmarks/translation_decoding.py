@@ -1,6 +1,6 @@
 """Batching and timing translations for `benchmarks.translation`.
 
-Sources are sorted by length and padded to a multiple of `tasks.DECODE_PAD`,
+Sources are sorted by length and padded to a multiple of `DECODE_PAD`,
 as `Translator` pads them, so that the compiled decoders see few shapes.
 """
 
@@ -12,15 +12,19 @@ import keras
 import numpy as np
 from keras import ops
 
+from attention_zoo.applications.common import text as tokenizer
 from attention_zoo.applications.common.text import END_ID
 from attention_zoo.applications.translation import model as models
-from attention_zoo.applications.translation import tasks, tokenizer
+from attention_zoo.applications.translation.predictor import (
+    DECODE_PAD,
+    MAX_SOURCE_TOKENS,
+)
 
 
 def pad_sources(ids: list) -> np.ndarray:
     """`(len(ids), width)` int32, zero-padded to a multiple of `DECODE_PAD`."""
     longest = max(1, max(len(i) for i in ids))
-    width = tasks.DECODE_PAD * -(-longest // tasks.DECODE_PAD)
+    width = DECODE_PAD * -(-longest // DECODE_PAD)
     batch = np.zeros((len(ids), width), "int32")
     for r, i in enumerate(ids):
         batch[r, : len(i)] = i
@@ -34,7 +38,7 @@ def decode_texts(translate, src_vocab, tgt_vocab, texts, batch_size=64):
     start = time.perf_counter()
     for first in range(0, len(texts), batch_size):
         rows = order[first : first + batch_size]
-        ids = [src_vocab.encode(texts[i])[: tasks.MAX_SOURCE_TOKENS] for i in rows]
+        ids = [src_vocab.encode(texts[i])[: MAX_SOURCE_TOKENS] for i in rows]
         tokens, _ = translate(pad_sources(ids))
         tokens = keras.ops.convert_to_numpy(tokens)
         for r, i in enumerate(rows):

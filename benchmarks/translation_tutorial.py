@@ -18,9 +18,11 @@ import keras
 import numpy as np
 from keras import ops
 
+from attention_zoo.applications.common import text as tokenizer
 from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID
+from attention_zoo.applications.common.training import TimeBudget
 from attention_zoo.applications.translation import model as models
-from attention_zoo.applications.translation import tasks, tokenizer
+from attention_zoo.applications.translation.predictor import MAX_OUTPUT_TOKENS
 from attention_zoo.decoding import greedy_search
 from attention_zoo.losses import MaskedSequenceCrossEntropy
 from attention_zoo.metrics import corpus_scores
@@ -193,7 +195,7 @@ def run_tutorial(splits, minutes, epochs, max_train_tokens, verbose):
     )
     model = build_tutorial(len(src_vocab), len(tgt_vocab))
     counter = TutorialTokens(train_batches)
-    budget = tasks.TimeBudget(60 * minutes)
+    budget = TimeBudget(60 * minutes)
     best = tempfile.mktemp(suffix=".keras")
     start = time.perf_counter()
     history = model.fit(
@@ -211,11 +213,11 @@ def run_tutorial(splits, minutes, epochs, max_train_tokens, verbose):
     seconds = time.perf_counter() - start
     if budget.stopped:
         model.load_weights(best)
-    translate = models.compiled(tutorial_translate_fn(model, tasks.MAX_OUTPUT_TOKENS))
+    translate = models.compiled(tutorial_translate_fn(model, MAX_OUTPUT_TOKENS))
     hypotheses, decode_seconds = decode_texts(
         translate, src_vocab, tgt_vocab, [p.source for p in test_set]
     )
-    # Scored as `tasks.evaluate_pairs` scores ours: the output as it is (here
+    # Scored as `evaluate_pairs` scores ours: the output as it is (here
     # lower-cased tokens) against the raw references, cased, 13a; then both
     # sides normalized.
     references = [tokenizer.normalize(p.target) for p in test_set]

@@ -31,6 +31,30 @@ MODULES = [
 ]
 
 
+def application_modules() -> list[str]:
+    """Every module of every registered application's package."""
+    import pkgutil
+
+    from attention_zoo.applications import registry
+
+    names = []
+    for app in registry.applications():
+        root = importlib.import_module(app.predictor.__module__.rsplit(".", 1)[0])
+        names += [
+            f"{root.__name__}.{info.name}"
+            for info in pkgutil.iter_modules(root.__path__)
+        ]
+    return names
+
+
+@pytest.mark.parametrize("module_name", application_modules())
+def test_application_docstring_examples(module_name):
+    """The examples of every application module the registry leads to run."""
+    module = importlib.import_module(module_name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+
+
 @pytest.mark.parametrize("module_name", MODULES)
 def test_docstring_examples(module_name):
     module = importlib.import_module(module_name)

@@ -11,7 +11,12 @@ import sys
 # logging is silenced, never a setting that changes the numbers.
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
-from attention_zoo.applications.common.cli import OneLineParser  # noqa: E402
+from attention_zoo.applications import registry  # noqa: E402
+from attention_zoo.applications.common.cli import OneLineParser, run_task  # noqa: E402
+from attention_zoo.applications.common.command import (  # noqa: E402
+    add_application,
+    run_application,
+)
 from attention_zoo.applications.common.errors import (  # noqa: E402
     DEBUG_VARIABLE,
     run_guarded,
@@ -39,15 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--length", type=int, default=8, help="digits per sequence")
     demo.add_argument("--seed", type=int, default=0)
-    from attention_zoo.applications.dates import cli as dates_cli
-
-    dates_cli.add_parser(commands)
-    from attention_zoo.applications.translation import cli as translation_cli
-
-    translation_cli.add_parser(commands)
-    from attention_zoo.applications.captioning import cli as captioning_cli
-
-    captioning_cli.add_parser(commands)
+    for app in registry.applications():
+        add_application(commands, app)
     presets = commands.add_parser(
         "presets",
         help="the pretrained models shipped with the package",
@@ -55,6 +53,26 @@ def build_parser() -> argparse.ArgumentParser:
     )
     presets_tasks = presets.add_subparsers(dest="task", metavar="TASK", required=True)
     presets_tasks.add_parser("list", help="name, application and metrics of each")
+    build = presets_tasks.add_parser(
+        "build",
+        help="retrain shipped presets from their recipes and rewrite them",
+        description="Train each named preset's recipe with its recorded command "
+        "and seed, then rewrite its folder in the package (weights, metadata, "
+        "test slice, model card).",
+    )
+    build.add_argument(
+        "names", nargs="*", metavar="NAME", help="presets to build (default: all)"
+    )
+    build.add_argument(
+        "--work",
+        default="runs/presets",
+        help="folder of the training runs (default runs/presets)",
+    )
+    build.add_argument(
+        "--no-train",
+        action="store_true",
+        help="reuse the runs already in --work (rewrite the presets only)",
+    )
     return parser
 
 
@@ -138,20 +156,20 @@ def _main(argv) -> int:
 
         demo.run(epochs=args.epochs, length=args.length, seed=args.seed)
     if args.command == "presets":
+        if args.task == "build":
+            return run_task("presets", "build", lambda: _build_presets(args))
         return _list_presets()
-    if args.command == "dates":
-        from attention_zoo.applications.dates import cli as dates_cli
-
-        return dates_cli.run(args, parser)
-    if args.command == "translation":
-        from attention_zoo.applications.translation import cli as translation_cli
-
-        return translation_cli.run(args, parser)
-    if args.command == "captioning":
-        from attention_zoo.applications.captioning import cli as captioning_cli
-
-        return captioning_cli.run(args, parser)
+    if args.command in registry.names():
+        return run_application(registry.get(args.command), args, parser)
     return 0
+
+
+def _build_presets(args) -> None:
+    from attention_zoo.applications.common import preset_build
+
+    for name in args.names or list(preset_build.recipes()):
+        folder = preset_build.build(name, args.work, train=not args.no_train)
+        print(f"{name}: {folder}")
 
 
 def command() -> None:

@@ -45,10 +45,15 @@ def _is_preset(folder: Path) -> bool:
     return (folder / "metadata.json").is_file()
 
 
-def list_presets() -> list[dict]:
-    """The shipped presets: `[{"name", "app", "description", "metrics"}]`, by name."""
+def list_presets(root=PRESETS_DIR) -> list[dict]:
+    """The presets in `root` (default: the shipped ones), by name:
+    `[{"name", "app", "description", "metrics"}]`.
+
+    Only the folders of `root` that hold a `metadata.json` are presets;
+    other folders and files are left out.
+    """
     presets = []
-    for folder in sorted(PRESETS_DIR.iterdir()):
+    for folder in sorted(Path(root).iterdir()):
         if folder.is_dir() and _is_preset(folder):
             metadata = read_metadata(folder)
             presets.append(

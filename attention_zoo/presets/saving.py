@@ -40,9 +40,9 @@ def _predictor_of(run_or_predictor, predictor_class):
         return run_or_predictor
     if predictor_class is None:
         raise ValueError(
-            "save_to_preset needs `predictor_class` (e.g. "
-            "attention_zoo.applications.dates.predictor.Normalizer) when given "
-            f"a folder. Received: run={str(run_or_predictor)[:200]!r}"
+            "save_to_preset needs `predictor_class` (the application's "
+            "predictor, e.g. Normalizer) when given a folder. Received: "
+            f"run={str(run_or_predictor)[:200]!r}"
         )
     return predictor_class(run_or_predictor)
 
@@ -74,8 +74,9 @@ def save_to_preset(
     place, so a failure never leaves half a preset.
 
     Args:
-        run: a predictor (`Normalizer`, `Translator`, `Captioner`, ...) or a
-            run folder (then `predictor_class` loads it).
+        run: an application's predictor (a `RunPredictor`: `Normalizer`,
+            `Translator`, ...) or a run folder (then `predictor_class` loads
+            it).
         folder: the preset folder to write; an existing preset of the same
             application there, holding only the files a preset writes, is
             replaced; any other non-empty folder is refused
@@ -169,7 +170,7 @@ def _run_metrics(run_dir: Path) -> dict:
     if not path.is_file():
         return {}
     metrics = json.loads(path.read_text(encoding="utf-8"))
-    test = metrics.get("test", metrics)
+    test = metrics.get("test", {})
     flat = {k: v for k, v in test.items() if _is_number(v)}
     for decoding in (k for k in test if k == "greedy" or k.startswith("beam")):
         for key, value in test[decoding].items():

@@ -20,36 +20,22 @@ from pathlib import Path
 import pytest
 
 from attention_zoo import owned_folders
+from attention_zoo.applications import registry
 from attention_zoo.owned_folders import stagings
+from attention_zoo.presets import preset_folder
 
 pytestmark = pytest.mark.tf_only
 ROOT = Path(__file__).resolve().parents[2]
-VOCABULARY = json.dumps(["<pad>", "<unk>", "<start>", "<end>", "one"])
-CONFIGS = {
-    "dates": {"model": "default"},
-    "translation": {
-        "attention": "bahdanau",
-        "decoder": "parallel",
-        "beam_width": 2,
-        "alpha": 0.0,
-    },
-    "captioning": {"beam_width": 2, "resolved_image_size": 32, "grid_shape": [2, 2]},
-}
-FILES = {
-    "dates": ("config.json", "vocabulary.json", "model.keras"),
-    "translation": (
-        "config.json",
-        "source_vocabulary.json",
-        "target_vocabulary.json",
-        "model.keras",
-    ),
-    "captioning": ("config.json", "vocabulary.json", "encoder.keras", "model.keras"),
-}
-PREDICT = {
-    "dates": ["dates", "predict", "3 May 1979"],
-    "translation": ["translation", "translate", "one"],
-    "captioning": ["captioning", "predict", "image.png"],
-}
+# Every registered application with a shipped preset: its fake runs take
+# their JSON files from the preset, so only the file a case breaks is wrong.
+APPS = [app for app in registry.applications() if app.presets]
+
+
+def predict_argv(app, run, tmp_path) -> list:
+    """A task of `app` that reads the model of `run`: `plot`, which every
+    application has, on one input."""
+    some_input = "image.png" if app.command.inputs == "images" else "3 May 1979"
+    return [app.name, "plot", "--run", run, "--output", tmp_path / "plots", some_input]
 
 
 def _env():
@@ -86,18 +72,21 @@ def assert_refused(result, *names):
 
 
 def fake_run(folder, app, **files):
-    """A run folder of `app` with valid small files, `files` replacing some."""
+    """A run folder of `app` (an `Application`) with the JSON files of its
+    shipped preset and empty models, `files` replacing some."""
     folder.mkdir(parents=True)
-    content = {name: VOCABULARY for name in FILES[app] if name.endswith(".json")}
-    if app == "dates":
-        content["vocabulary.json"] = json.dumps({"chars": list("0123456789 may")})
-    content["config.json"] = json.dumps(CONFIGS[app])
-    content.update({name: "" for name in FILES[app] if name.endswith(".keras")})
+    preset = preset_folder(app.presets[0].name)
+    names = app.predictor.required_files
+    content = {n: (preset / n).read_bytes() for n in names if n.endswith(".json")}
+    content.update({n: b"" for n in names if n.endswith(".keras")})
     content.update({k.replace("__", "."): v for k, v in files.items()})
     for name, data in content.items():
         path = folder / name
         path.write_bytes(data if isinstance(data, bytes) else data.encode())
     return folder
+
+
+BROKEN_JSON = ("{}", "[1,2]", "{", "")
 
 
 def garbage_keras(path):
@@ -111,25 +100,35 @@ def test_damaged_run_folders_of_every_application(tmp_path):
     """Malformed but parseable JSON, truncated or garbage models, long paths."""
     garbage = garbage_keras(tmp_path / "garbage.keras")
     cases, names = [], []
-    for app in ("dates", "translation", "captioning"):
-        vocabularies = [n for n in FILES[app] if n.endswith("vocabulary.json")]
-        models = [n for n in FILES[app] if n.endswith(".keras")]
-        broken = [("config.json", text) for text in ("{}", "[1,2]", "{", "")]
-        broken += [(vocabularies[0], t) for t in ("{}", "[1,2]", '{"chars":5}')]
-        broken += [(models[0], b"PK\x03\x04trunc"), (models[0], garbage)]
-        for name, text in broken:
-            run = fake_run(tmp_path / f"{app}{len(cases)}", app, **{name: text})
-            cases.append([*PREDICT[app], "--run", run])
-            # The file named is the first one read that is broken: the
-            # captioner reads its (empty, here) models before config keys.
-            names.append(run / name if app != "captioning" else run)
-    long_run = "x" * 100_000
-    cases.append(["dates", "predict", "--run", long_run, "3 May"])
-    names.append("File name too long")
-    cases.append(["translation", "evaluate", "--run", tmp_path / "missing"])
-    names.append(tmp_path / "missing")
+    for app in APPS:
+        files = app.predictor.required_files
+        vocabularies = [n for n in files if n.endswith("vocabulary.json")]
+        models = [n for n in files if n.endswith(".keras")]
+        broken = [({"config.json": text}, "config.json") for text in BROKEN_JSON]
+        broken += [
+            ({vocabularies[0]: t}, vocabularies[0])
+            for t in ("{}", "[1,2]", '{"chars":5}')
+        ]
+        # Every model of the run broken alike: the one read first is named.
+        broken += [
+            (dict.fromkeys(models, data), ".keras")
+            for data in (b"PK\x03\x04trunc", garbage)
+        ]
+        for changes, name in broken:
+            run = fake_run(
+                tmp_path / f"{app.name}{len(cases)}",
+                app,
+                **{k.replace(".", "__"): v for k, v in changes.items()},
+            )
+            cases.append(predict_argv(app, run, tmp_path))
+            names.append((str(run), name))
+    for app in APPS:
+        cases.append(predict_argv(app, "x" * 100_000, tmp_path))
+        names.append(("File name too long",))
+        cases.append(predict_argv(app, tmp_path / "missing", tmp_path))
+        names.append((str(tmp_path / "missing"),))
     for result, name in zip(run_cases(tmp_path, cases), names):
-        assert_refused(result, name)
+        assert_refused(result, *name)
         assert len(result["stderr"]) < 1000
 
 
@@ -163,20 +162,20 @@ def test_non_finite_and_absurd_options_are_refused_in_one_line(argv, flag, capsy
 def test_another_applications_model_is_refused(tmp_path):
     from tests.cli_faults.tiny import tiny_dates_model
 
-    model = tiny_dates_model(tmp_path / "dates.keras")
+    model = tiny_dates_model(tmp_path / "dates.keras").read_bytes()
+    others = [app for app in APPS if app.name != "dates"]
     cases = []
-    for app in ("translation", "captioning"):
-        files = {"model__keras": model.read_bytes()}
-        if app == "captioning":
-            files["encoder__keras"] = model.read_bytes()
-        run = fake_run(tmp_path / app, app, **files)
-        cases.append([*PREDICT[app], "--run", run])
+    for app in others:
+        models = [n for n in app.predictor.required_files if n.endswith(".keras")]
+        run = fake_run(
+            tmp_path / app.name,
+            app,
+            **dict.fromkeys((n.replace(".", "__") for n in models), model),
+        )
+        cases.append(predict_argv(app, run, tmp_path))
     (tmp_path / "image.png").write_bytes(b"")
-    for result, app in zip(run_cases(tmp_path, cases), ("translation", "captioning")):
-        err = result["stderr"]
-        if app == "captioning" and "image.png" in err:
-            continue  # the image is checked first on this path: still one line
-        assert_refused(result, tmp_path / app / "model.keras", "another application")
+    for result, app in zip(run_cases(tmp_path, cases), others):
+        assert_refused(result, tmp_path / app.name, "another application")
 
 
 def _old_run(folder):

@@ -16,12 +16,13 @@ def tiny_dates_model(path) -> Path:
 
 @functools.cache
 def _trained(path: Path) -> Path:
-    from attention_zoo.applications.dates import tasks
+    from attention_zoo.applications.dates.config import TrainConfig
+    from attention_zoo.applications.dates.training import train
 
-    config = tasks.TrainConfig(
+    config = TrainConfig(
         epochs=1, n_train=256, n_validation=32, n_test=32, batch_size=64, units=8
     )
-    tasks.train(path, config, verbose=0)
+    train(path, config, verbose=0)
     return path
 
 

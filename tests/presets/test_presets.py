@@ -1,13 +1,15 @@
 """Presets: a run saved as a preset loads by name or folder and answers alike."""
 
 import json
+import shutil
 
 import numpy as np
 import pytest
 
 from attention_zoo.applications import from_preset
-from attention_zoo.applications.dates import tasks
+from attention_zoo.applications.dates.config import TrainConfig
 from attention_zoo.applications.dates.predictor import Normalizer
+from attention_zoo.applications.dates.training import train
 from attention_zoo.presets import (
     list_presets,
     preset_folder,
@@ -24,10 +26,10 @@ TEXTS = ["3 May 1979", "23.09.1987", "jeudi 3 mai 1979"]
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     path = tmp_path_factory.mktemp("dates_run")
-    config = tasks.TrainConfig(
+    config = TrainConfig(
         epochs=1, n_train=512, n_validation=64, n_test=64, units=16, seed=3
     )
-    tasks.train(path, config, verbose=0)
+    train(path, config, verbose=0)
     return path
 
 
@@ -145,7 +147,22 @@ def test_the_card_is_written_from_the_metadata(preset):
     assert model_card(metadata) == card
 
 
-def test_list_presets_reads_only_folders_with_metadata():
+def test_list_presets_reads_only_folders_with_metadata(preset, tmp_path):
+    root = tmp_path / "presets"
+    root.mkdir()
+    (root / "no_metadata").mkdir()
+    (root / "no_metadata" / "config.json").write_text("{}")
+    (root / "a_file.json").write_text("{}")
+    (root / "metadata_folder").mkdir()
+    (root / "metadata_folder" / "metadata.json").mkdir()  # a folder, not a file
+    shutil.copytree(preset, root / "tiny")
+    (entry,) = list_presets(root)
+    assert entry == {
+        "name": "tiny",
+        "app": "dates",
+        "description": "a tiny test model",
+        "metrics": read_metadata(preset)["metrics"],
+    }
     for entry in list_presets():
         assert set(entry) == {"name", "app", "description", "metrics"}
         assert preset_folder(entry["name"]).name == entry["name"]

@@ -3,6 +3,7 @@
 import pytest
 
 from attention_zoo.applications import from_preset
+from attention_zoo.applications.common.preset_build import score_slice
 from attention_zoo.presets import (
     PRESETS_DIR,
     fixed_inputs,
@@ -10,7 +11,6 @@ from attention_zoo.presets import (
     read_metadata,
 )
 from attention_zoo.presets.saving import model_card
-from attention_zoo.presets.slices import score_slice
 
 SHIPPED = [p["name"] for p in list_presets()]
 # Float16 storage and another backend's kernels move scores by rounding only.
@@ -50,9 +50,7 @@ def test_shipped_card_agrees_with_the_metadata(name):
     assert (PRESETS_DIR / name / "README.md").read_text() == model_card(metadata)
     assert metadata["training_command"] and metadata["seed"] is not None
     assert (
-        metadata["card"]
-        .get("reproduce", "")
-        .startswith("python -m attention_zoo.presets.build")
+        metadata["card"].get("reproduce", "").startswith("attention-zoo presets build ")
     )
 
 

@@ -1,6 +1,24 @@
-"""The captioning application, as the registry sees it."""
+"""The captioner, as the registry sees it."""
 
-from attention_zoo.applications.captioning.predictor import Captioner
+from attention_zoo.applications.captioning.cli import COMMAND
+from attention_zoo.applications.captioning.config import TrainConfig
+from attention_zoo.applications.captioning.evaluation import format_metrics
+from attention_zoo.applications.captioning.export import export
+from attention_zoo.applications.captioning.predictor import Captioner, plot
+from attention_zoo.applications.captioning.preset import PRESETS, TEST_SLICE
+from attention_zoo.applications.captioning.training import train
 from attention_zoo.applications.common.application import Application
 
-APPLICATION = Application(name="captioning", predictor=Captioner)
+APPLICATION = Application(
+    name="captioning",
+    title="Image captioning",
+    predictor=Captioner,
+    config_class=TrainConfig,
+    train=train,
+    format_metrics=format_metrics,
+    plot=plot,
+    export=export,
+    command=COMMAND,
+    presets=PRESETS,
+    test_slice=TEST_SLICE,
+)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 # ASCII punctuation and the other marks the word vocabulary's tokenizer
-# (`attention_zoo.applications.translation.tokenizer.PUNCTUATION`) splits off, spelled out
+# (`attention_zoo.applications.common.text.PUNCTUATION`) splits off, spelled out
 # for RE2 (`attention_zoo.export`): the vocabulary's words of a normalised
 # caption are then its space-separated pieces, as BLEU's references are.
 CAPTION_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~¿¡“”‘’«»—–…"

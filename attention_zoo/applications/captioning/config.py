@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from attention_zoo.applications.common.cli import (
+from attention_zoo.applications.common.config import (
+    beam_width_field,
     finite_positive,
     integer_range,
+    length_penalty_field,
     non_negative,
     positive,
     unit_interval,
-)
-from attention_zoo.applications.common.decoding_flags import (
-    beam_width_field,
-    length_penalty_field,
 )
 from attention_zoo.applications.common.distribute import distribute_field
 
@@ -82,12 +80,15 @@ class TrainConfig:
     )
     fine_tune_blocks: int = field(
         default=0,
-        metadata={"help": "train the last N encoder blocks too (no feature cache)"},
+        metadata={
+            "check": integer_range(0, 1000),
+            "help": "train the last N encoder blocks too (no feature cache)",
+        },
     )
     units: int = field(default=256, metadata={"check": positive, "help": "LSTM units"})
-    embedding_dim: int = 128
-    attention_units: int = 128
-    feature_units: int = 256
+    embedding_dim: int = field(default=128, metadata={"check": positive})
+    attention_units: int = field(default=128, metadata={"check": positive})
+    feature_units: int = field(default=256, metadata={"check": positive})
     dropout: float = field(default=0.3, metadata={"check": unit_interval})
     context_dropout: float = field(  # not in the paper: see docs/captioning.md
         default=0.5,

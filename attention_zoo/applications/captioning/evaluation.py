@@ -12,8 +12,8 @@ from attention_zoo.applications.captioning.dataset import Item, test_items
 from attention_zoo.applications.captioning.features import extract_features
 from attention_zoo.applications.captioning.predictor import Captioner
 from attention_zoo.applications.captioning.scenes import SHAPES
-from attention_zoo.applications.common import decoding_name, decodings
 from attention_zoo.applications.common.errors import read_examples
+from attention_zoo.applications.common.search import search_name, search_names
 
 
 def bleu_scores(hypotheses, references, max_order: int = 4) -> dict:
@@ -104,11 +104,11 @@ def evaluate_items(
             captioner.encoder, [i.image for i in items], captioner.image_size
         )
     for width in dict.fromkeys(beam_widths):
-        captioner.caption_features(features[:1], width)  # compile outside the clock
+        captioner._caption_features(features[:1], width)  # compile outside the clock
         start = time.perf_counter()
-        captions, attention = captioner.caption_features(features, width)
+        captions, attention = captioner._caption_features(features, width)
         seconds = time.perf_counter() - start
-        name = decoding_name(width)
+        name = search_name(width)
         scores = bleu_scores(captions, references)
         scores["captions_per_second"] = round(len(items) / max(seconds, 1e-9), 1)
         scores.update(
@@ -142,7 +142,7 @@ def evaluate(run_dir, beam_width: int | None = None) -> dict:
 
 def format_metrics(metrics: dict) -> str:
     lines = [f"test images: {metrics['n']:,}", ""]
-    decoders = decodings(metrics)
+    decoders = search_names(metrics)
     grounded = all("grounding" in metrics[k] for k in decoders)
     header = "| decoding | BLEU-1 | BLEU-2 | BLEU-3 | BLEU-4 |"
     header += " grounding | phrase grounding |" if grounded else ""

@@ -27,7 +27,7 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
 
     output = export_folder(output, "captioning")
     captioner = Captioner(run_dir, beam_width=beam_width)
-    fn, encode = captioner.caption_fn(captioner.beam_width), captioner.encode_fn()
+    fn, encode = captioner._search_fn(captioner.beam_width), captioner._encode_fn()
     # Special tokens vanish from the joined text, except <unk>, as in
     # WordVocabulary.decode.
     words = [

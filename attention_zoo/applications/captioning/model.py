@@ -27,8 +27,8 @@ import keras
 from keras import ops
 
 from attention_zoo.applications.common.compile import compile_function
+from attention_zoo.applications.common.search import search_words
 from attention_zoo.applications.common.text import PAD_ID
-from attention_zoo.applications.common.word_decoding import decode_words
 from attention_zoo.decoders import ShowAttendTellDecoder
 from attention_zoo.decoding import make_step_fn
 from attention_zoo.layers import BahdanauAttention
@@ -223,7 +223,7 @@ def make_caption_fn(
     """`caption(features (B, L, C)) -> (tokens (B, max_length), attention (B, max_length, L))`.
 
     Greedy search for `beam_width=1`, else beam search with GNMT length
-    penalty `alpha`, keeping the best hypothesis (`decode_words`).
+    penalty `alpha`, keeping the best hypothesis (`search_words`).
     """
     projection = caption_model.get_layer("feature_projection")
     try:
@@ -241,7 +241,7 @@ def make_caption_fn(
         memory = projection(features)
         if position is not None:
             memory = position(memory)
-        return decode_words(step_fn, decoder, memory, max_length, beam_width, alpha)
+        return search_words(step_fn, decoder, memory, max_length, beam_width, alpha)
 
     return caption
 

@@ -35,6 +35,13 @@ class Captioner(RunPredictor):
 
     def __init__(self, run_dir, beam_width: int | None = None):
         super().__init__(run_dir)
+        # The config first: a damaged config.json is named before the models
+        # it describes are read.
+        with self.reading("config.json"):
+            self.image_size = int(self.config["resolved_image_size"])
+            self.grid_shape = tuple(self.config["grid_shape"])
+            self.max_length = int(self.config["max_caption_length"])
+            self.beam_width = beam_width or self.config["beam_width"]
         self.vocabulary = WordVocabulary.load(self.run_dir / "vocabulary.json")
         self.encoder = self.load_model("encoder.keras")
         self.model = self.load_model(model_names=("captioner",))
@@ -42,10 +49,6 @@ class Captioner(RunPredictor):
             self.model,
             {"vocabulary.json": (len(self.vocabulary), ("word_embedding", "logits"))},
         )
-        self.image_size = int(self.config["resolved_image_size"])
-        self.grid_shape = tuple(self.config["grid_shape"])
-        self.max_length = int(self.config["max_caption_length"])
-        self.beam_width = beam_width or self.config["beam_width"]
 
     def rebuilt_models(self) -> dict:
         """The encoder, when it is the frozen EfficientNet-Lite0 with the
@@ -63,7 +66,7 @@ class Captioner(RunPredictor):
         }
         return {"encoder.keras": lambda: build_encoder(TrainConfig(**settings))}
 
-    def encode_fn(self):
+    def _encode_fn(self):
         """The compiled encoder: images `(B, S, S, 3)` to features `(B, L, C)`."""
         # No XLA for the encoder: see `captioning.model.compiled`.
         return self.compiled(
@@ -73,7 +76,7 @@ class Captioner(RunPredictor):
             jit_compile=False,
         )
 
-    def caption_fn(self, beam_width: int):
+    def _search_fn(self, beam_width: int):
         """The compiled decoding function: features to tokens and attention."""
         return self.compiled(
             beam_width,
@@ -86,14 +89,14 @@ class Captioner(RunPredictor):
             tuple(self.model.get_layer("features").output.shape[1:]),
         )
 
-    def caption_features(self, features, beam_width=None, batch_size: int = 64):
+    def _caption_features(self, features, beam_width=None, batch_size: int = 64):
         """Captions and attention `(T, L)` per row of cached features."""
-        fn = self.caption_fn(beam_width or self.beam_width)
+        fn = self._search_fn(beam_width or self.beam_width)
         return self._run(fn, features, batch_size, lambda b: b.astype("float32"))
 
-    def caption_images(self, images, beam_width=None, batch_size: int = 32):
+    def _caption_images(self, images, beam_width=None, batch_size: int = 32):
         """Captions and attention for arrays, file paths or encoded bytes."""
-        fn, encode = self.caption_fn(beam_width or self.beam_width), self.encode_fn()
+        fn, encode = self._search_fn(beam_width or self.beam_width), self._encode_fn()
         return self._run(
             lambda x: fn(encode(x)),
             list(images),
@@ -101,19 +104,27 @@ class Captioner(RunPredictor):
             lambda b: np.stack([image_array(i, self.image_size) for i in b]),
         )
 
-    def predict_items(self, inputs) -> list[dict]:
-        """`{"text", "score", "valid", "attention"}` per image (see `RunPredictor`).
+    def predict_items(
+        self, inputs, beam_width: int | None = None, batch_size: int = 32
+    ) -> list[dict]:
+        """`{"text", "score", "valid", "attention"}` per image.
 
+        The captioner's one prediction path (`RunPredictor.__call__`).
         Images are arrays, file paths or encoded bytes; one `(H, W, 3)` array
         is one image. `score` is the model's log-probability of its caption
         (with `<end>`); `valid` is True when the caption has a word.
+
+        Args:
+            inputs: the images.
+            beam_width: 1 for greedy search; default: the run's.
+            batch_size: images encoded and captioned at once.
         """
         if hasattr(inputs, "ndim") and inputs.ndim == 3:
             inputs = [inputs]
         images = list(inputs)
-        captions, attention = self.caption_images(images)
+        captions, attention = self._caption_images(images, beam_width, batch_size)
         arrays = np.stack([image_array(i, self.image_size) for i in images])
-        features = keras.ops.convert_to_numpy(self.encode_fn()(arrays))
+        features = keras.ops.convert_to_numpy(self._encode_fn()(arrays))
         return [
             {
                 "text": caption,
@@ -159,32 +170,6 @@ def read_image_file(path) -> bytes:
     return content
 
 
-def caption(run_dir, paths, beam_width: int | None = None, captioner=None):
-    """`[(path, caption, problem)]` in the order of `paths`.
-
-    An image file that cannot be read gets the caption "" and the reason in
-    `problem` (None for the others), so one bad file among many costs only
-    its own caption.
-    """
-    captioner = captioner or Captioner(run_dir, beam_width=beam_width)
-    contents, problems = [], []
-    for path in paths:
-        try:
-            contents.append(read_image_file(path))
-            problems.append(None)
-        except (InputError, OSError) as error:
-            contents.append(None)
-            problems.append(str(error))
-    readable = [c for c in contents if c is not None]
-    captions = iter(
-        captioner.caption_images(readable, beam_width)[0] if readable else []
-    )
-    return [
-        (path, "" if problem else next(captions), problem)
-        for path, problem in zip(paths, problems)
-    ]
-
-
 def plot(run_dir, images, output_dir, beam_width=None, captioner=None) -> list[Path]:
     """One PNG per image: the image, then each word with its attention overlay."""
     from attention_zoo.plotting import save_image_attention_plot
@@ -192,7 +177,7 @@ def plot(run_dir, images, output_dir, beam_width=None, captioner=None) -> list[P
     output_dir = output_folder(output_dir)
     captioner = captioner or Captioner(run_dir, beam_width=beam_width)
     images = [read_image_file(i) if isinstance(i, (str, Path)) else i for i in images]
-    captions, attention = captioner.caption_images(images, beam_width)
+    captions, attention = captioner._caption_images(images, beam_width)
     paths = []
     for i, (image, text, weights) in enumerate(zip(images, captions, attention)):
         # A caption cut at max_caption_length has no <end>.

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import asdict
 
 import keras
 import numpy as np
 
-from attention_zoo.applications import common
 from attention_zoo.applications.captioning import model as models
 from attention_zoo.applications.captioning.batches import CaptionBatches
 from attention_zoo.applications.captioning.captions import normalize_caption
@@ -22,10 +20,9 @@ from attention_zoo.applications.captioning.features import (
     image_array,
 )
 from attention_zoo.applications.captioning.predictor import Captioner, plot
-from attention_zoo.applications.common.distribute import (
-    prepare_training,
-)
 from attention_zoo.applications.common.text import WordVocabulary
+from attention_zoo.applications.common.training import config_arguments
+from attention_zoo.applications.common.training_loop import training_run
 
 # The settings that make two runs' frozen-encoder features the same.
 FEATURE_KEY = (
@@ -34,34 +31,9 @@ FEATURE_KEY = (
 )  # fmt: skip
 
 
-def _check_config(config: TrainConfig):
-    common.check_config(config)
-    common.check_positive_integers(
-        config,
-        (
-            "units",
-            "embedding_dim",
-            "attention_units",
-            "feature_units",
-            "batch_size",
-            "epochs",
-            "beam_width",
-            "n_train",
-            "n_validation",
-            "n_test",
-        ),
-    )
-    if config.fine_tune_blocks < 0:
-        raise ValueError(
-            "`fine_tune_blocks` must be >= 0. Received: "
-            f"fine_tune_blocks={config.fine_tune_blocks}"
-        )
-    if not config.doubly_stochastic >= 0:
-        raise ValueError(
-            "`doubly_stochastic` must be >= 0. Received: "
-            f"doubly_stochastic={config.doubly_stochastic}"
-        )
-    common.check_max_minutes(config.max_minutes)
+def check(config: TrainConfig) -> None:
+    """Raise ValueError for captioning settings that do not go together (the
+    fields' own checks run first)."""
     if config.distribute and config.fine_tune_blocks:
         # The encoder is built, and extracts features, outside the scope.
         raise ValueError(
@@ -95,7 +67,7 @@ def _inputs(config, encoder, splits, image_size, feature_cache):
 
 def _caption_model(config, encoder, vocabulary):
     return models.build_caption_model(
-        **common.config_arguments(
+        **config_arguments(
             config,
             models.build_caption_model,
             feature_shape=tuple(encoder.output_shape[1:]),
@@ -115,19 +87,10 @@ def train(
     """
     from attention_zoo.encoders import grid_shape, unfreeze_last_blocks
 
-    verbose = common.fit_verbosity(verbose)
-    _check_config(config)
-    # --distribute: fails before anything is written; a worker other than
-    # the chief trains into a temporary folder.
-    distribution, output = prepare_training(config, output)
-    common.check_train_output(
-        output, "captioning"
-    )  # before the data, which can take long
-    keras.utils.set_random_seed(config.seed)
-    start = time.perf_counter()
-    train_set, validation_set, test_set = load_dataset(config)
-    data_seconds = time.perf_counter() - start
-    with distribution.staged_run(output, "captioning") as run:
+    with training_run("captioning", output, config, verbose, check) as run:
+        start = time.perf_counter()
+        train_set, validation_set, test_set = load_dataset(config)
+        data_seconds = time.perf_counter() - start
         encoder = build_encoder(config)
         image_size = int(encoder.input_shape[1])
         grid = grid_shape(encoder)
@@ -137,7 +100,7 @@ def train(
             [normalize_caption(c) for item in train_set for c in item.captions],
             config.vocab_size,
         )
-        vocabulary.save(run / "vocabulary.json")
+        vocabulary.save(run.folder / "vocabulary.json")
 
         def pairs(items):
             return [
@@ -156,11 +119,9 @@ def train(
             "grid_shape": list(grid),
             "max_caption_length": length,
         }
-        (run / "config.json").write_text(
-            json.dumps(settings, indent=1), encoding="utf-8"
-        )
+        run.write_json("config.json", settings)
         if config.dataset != "scenes":
-            write_items(run / "data" / "test.json", test_set)
+            write_items(run.folder / "data" / "test.json", test_set)
 
         cached = config.fine_tune_blocks == 0
         start = time.perf_counter()
@@ -172,7 +133,7 @@ def train(
             {} if feature_cache is None else feature_cache,
         )
         feature_seconds = time.perf_counter() - start
-        with distribution.scope():
+        with run.scope():
             caption_model = _caption_model(config, encoder, vocabulary)
         train_batches = CaptionBatches(
             train_inputs, train_pairs, config.batch_size, length, seed=config.seed
@@ -193,7 +154,7 @@ def train(
         warmup_steps = min(
             round(config.warmup_epochs * len(train_batches)), total_steps // 2
         )
-        with distribution.scope():
+        with run.scope():
             models.compile_caption_model(
                 trained,
                 config.learning_rate,
@@ -201,7 +162,7 @@ def train(
                 decay_steps=total_steps,
                 warmup_steps=warmup_steps,
             )
-        if verbose:
+        if run.verbose:
             channels = int(encoder.output_shape[2])
             print(
                 f"captioner: {caption_model.count_params():,} parameters over a "
@@ -211,42 +172,28 @@ def train(
                 f"{len(validation_set):,} validation, {len(test_set):,} test; "
                 f"vocabulary {len(vocabulary)}; backend {keras.backend.backend()}"
             )
-        callbacks, budget = common.fit_callbacks(
-            run, config.max_minutes, config.patience
+        run.fit(
+            trained,
+            train_batches,
+            validation_data=validation_batches if len(validation_pairs) else None,
         )
-        start = time.perf_counter()
-        with distribution.scope():
-            history = trained.fit(
-                distribution.for_replicas(train_batches),
-                validation_data=distribution.for_replicas(validation_batches)
-                if len(validation_pairs)
-                else None,
-                epochs=config.epochs,
-                verbose=verbose,
-                callbacks=callbacks,
-            )
-        seconds = time.perf_counter() - start
-        encoder.save(run / "encoder.keras")
-        caption_model.save(run / "model.keras")
-        epochs = len(history.history.get("loss", []))
-        training = {
-            "data_seconds": round(data_seconds, 1),
-            "feature_seconds": round(feature_seconds, 1),
-            "seconds": round(seconds, 1),
-            "epochs": epochs,
-            "steps_per_second": round(epochs * len(train_batches) / seconds, 2),
-            "warmup_steps": warmup_steps,
-            "stopped_by_budget": bool(budget and budget.stopped),
-            "parameters": caption_model.count_params(),
-            "history": common.history_lists(history),
-        }
-        captioner = Captioner(run)
-        metrics = {
-            "training": training,
-            "test": evaluate_items(captioner, test_set, features=test_features),
-        }
-        (run / "metrics.json").write_text(
-            json.dumps(metrics, indent=1), encoding="utf-8"
+        encoder.save(run.folder / "encoder.keras")
+        caption_model.save(run.folder / "model.keras")
+        captioner = Captioner(run.folder)
+        metrics = run.finish(
+            evaluate_items(captioner, test_set, features=test_features),
+            data_seconds=round(data_seconds, 1),
+            feature_seconds=round(feature_seconds, 1),
+            steps_per_second=round(
+                run.training["epochs"] * len(train_batches) / run.training["seconds"], 2
+            ),
+            warmup_steps=warmup_steps,
+            parameters=caption_model.count_params(),
         )
-        plot(run, [i.image for i in test_set[:3]], run / "plots", captioner=captioner)
+        plot(
+            run.folder,
+            [i.image for i in test_set[:3]],
+            run.folder / "plots",
+            captioner=captioner,
+        )
     return metrics

@@ -1,44 +1,44 @@
-"""The application skeleton: what dates, translation and captioning share.
+"""The application skeleton: what every application shares.
 
 An application is a folder beside `dates/` with its data sources and model
 (`data`, `model`: `build_model`, an inference function of one batch that
-returns outputs and attention) and these hooks into the skeleton:
+returns outputs and attention) and these pieces of the skeleton:
 
 1. `config.py`: a `TrainConfig` dataclass. Each field is a flag of
-   `attention-zoo APP train` (`common.cli.add_config_arguments`); its
-   metadata gives the help text, choices, a flag-name override and checks.
+   `attention-zoo APP train` (`common.cli`); its metadata gives the help
+   text, choices, a flag-name override and the check of its value
+   (`common.config`: `positive`, `integer_range(1, 64)`, ...; the shared
+   fields `seed_field`, `epochs_field`, `max_minutes_field`, ...).
 2. A `RunPredictor` subclass (`common.predictor`): `app`,
    `required_files`, an `__init__` that loads the vocabulary and models of
-   the run folder (`load_model`) after `super().__init__`, `check` for the
-   inputs the model cannot read (raise `InputError`), and a batched predict
-   that runs its `compiled` function through `run_batches`.
-3. `train(output, config, verbose)`: check the config (`check_config`),
-   train into a staging folder (`start_staged_run`), write `config.json`
-   and the vocabulary, build the model from the config's fields
-   (`config_arguments`), fit with `training_callbacks` (`TimeBudget` for a
-   wall-clock budget, `StopOnDivergence`), save `model.keras`, evaluate,
-   then `commit_run`, which replaces the old run atomically.
-4. `export(run_dir, output)`: `export_folder`, a `serve` function of a
-   `tf.string` batch, `write_saved_model`.
-5. `cli.py`: an `AppCommand` (`common.model_tasks`: the command's name, its
-   `TrainConfig`, default preset, `plot` inputs, the app's user-error
-   types, its help and description and the help line of every task),
-   `add_parser(commands)`, which calls `model_tasks.add_application` (the
-   command, a parser per task, `train`'s `--output` and a flag per config
-   field, the flags of `plot` and `export`) and adds the flags of the
-   app's own tasks (`add_model_flags` for those that read a model), and
-   `run(args, parser)`, which hands its own jobs to
-   `model_tasks.run_command` (train, plot and export are shared; every
-   task runs inside the one-line error boundary);
-   then one line in `attention_zoo/applications/cli.py` adds the parser.
+   the run folder (`load_model`, `check_sizes`) after `super().__init__`,
+   `check` for the inputs the model cannot read (raise `InputError`), and
+   `predict_items`, its one public prediction path, which runs its
+   `compiled` function through `run_batches`.
+3. `train(output, config, verbose=None)` (`training.py`): inside
+   `common.training_loop.training_run(NAME, output, config, verbose, check)`
+   it reads its data, writes its config and vocabulary, builds the model
+   in `run.scope()`, `run.fit`s it (the callbacks every application shares,
+   resume, distribution, time budget, divergence stop), saves
+   `model.keras`, then `run.finish(test_metrics)` writes `metrics.json`.
+4. `export(run, output, beam_width=None)`: `export_folder`, a `serve`
+   function of a `tf.string` batch, `write_saved_model`.
+5. `plot(run, inputs, folder, beam_width=None)`: attention PNGs.
+6. `cli.py`: the flags and jobs of the application's own tasks
+   (`evaluate`, `predict`, ...), given the `Application` they belong to.
+7. `preset.py`: the recipes of its shipped presets and its test slice.
+8. `app.py`: `APPLICATION`, the `common.application.Application` record of
+   all of the above; then one line in `attention_zoo/applications/
+   registry.py` makes it a command, a preset builder, a docs page and a
+   subject of the shared tests.
 
 Shared text handling (the word tokenizer and `WordVocabulary`) is
-`common.text`.
+`common.text`; the applications' word search and the names of their
+searches are `common.search`.
 """
 
-from attention_zoo.applications.common.cli import check_config
 from attention_zoo.applications.common.compile import compile_function
-from attention_zoo.applications.common.decodings import decoding_name, decodings
+from attention_zoo.applications.common.config import check_config
 from attention_zoo.applications.common.export import export_folder, write_saved_model
 from attention_zoo.applications.common.predictor import InputError, RunPredictor
 from attention_zoo.applications.common.run_folder import (
@@ -56,15 +56,13 @@ from attention_zoo.applications.common.training import (
     StopOnDivergence,
     TimeBudget,
     TrainingDiverged,
-    check_max_minutes,
-    check_positive_integers,
     config_arguments,
-    fit_callbacks,
     fit_verbosity,
     history_lists,
     tensorboard_callbacks,
     time_budget,
 )
+from attention_zoo.applications.common.training_loop import TrainingRun, training_run
 
 __all__ = [
     "DiskSpaceGuard",
@@ -73,27 +71,24 @@ __all__ = [
     "StopOnDivergence",
     "TimeBudget",
     "TrainingDiverged",
+    "TrainingRun",
     "check_config",
-    "check_max_minutes",
-    "check_positive_integers",
     "check_run_folder",
     "check_train_output",
     "commit_run",
     "compile_function",
     "config_arguments",
-    "decoding_name",
-    "decodings",
     "export_folder",
-    "fit_callbacks",
     "fit_verbosity",
     "history_lists",
     "load_run_model",
     "output_folder",
     "staged_run",
-    "training_backup_dir",
     "tensorboard_callbacks",
     "tfds_builder",
     "tfds_split",
     "time_budget",
+    "training_backup_dir",
+    "training_run",
     "write_saved_model",
 ]

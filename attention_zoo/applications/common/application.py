@@ -1,23 +1,152 @@
-"""`Application`: what one application tells the skeleton about itself."""
+"""`Application`: what one application tells the skeleton about itself.
+
+Each application's `app.py` builds one `Application` and the registry
+(`attention_zoo.applications.registry`) lists it; the command line, the
+preset builder and loader, the docs and the tests read it from there. It is
+a record of what the application already has (its config, predictor and
+functions), not a base class to fill in.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+
+# The tasks every application's command has, built by the skeleton
+# (`common.command`); an application adds its own (`evaluate`, `predict`).
+SHARED_TASKS = ("train", "plot", "export")
+
+
+@dataclasses.dataclass(frozen=True)
+class Command:
+    """An application's command line beyond what the skeleton derives.
+
+    Attributes:
+        help: the command's line in `attention-zoo --help`.
+        description: its description in `attention-zoo NAME --help`.
+        tasks: the help line of each task by name, in the order `--help`
+            lists them: the shared `train`, `plot` and `export` and the
+            application's own (`evaluate`, `predict`, ...).
+        default_preset: the shipped preset read without `--run`/`--preset`,
+            or None.
+        inputs: the name of `plot`'s positional inputs (`texts`, `images`);
+            their metavar is the singular in capitals (`TEXT`, `IMAGE`).
+        errors: the application's own exception types that are the user's
+            errors (one line, exit 2).
+        beam_width: whether the tasks that read a model take `--beam-width`.
+        add_arguments: a function of `({task: parser}, app)` that adds the
+            flags of the application's own tasks, or None.
+        train_arguments: a function of the `train` parser that adds flags
+            before those of the config (a group of data sources), or None.
+        config_fields: a function of the parsed arguments to the config
+            fields the application computes from several flags, or None.
+        jobs: a function of `(args, parser, app)` to the application's own
+            jobs by task name (functions of no argument), or None.
+    """
+
+    help: str
+    description: str
+    tasks: dict
+    default_preset: str | None = None
+    inputs: str = "texts"
+    errors: tuple = ()
+    beam_width: bool = True
+    add_arguments: Callable | None = None
+    train_arguments: Callable | None = None
+    config_fields: Callable | None = None
+    jobs: Callable | None = None
+
+    def __post_init__(self):
+        missing = [t for t in SHARED_TASKS if t not in self.tasks]
+        if missing:
+            raise ValueError(
+                f"`tasks` needs a help line for the shared tasks {SHARED_TASKS}. "
+                f"Received: tasks with keys {sorted(self.tasks)}"
+            )
+
+
+@dataclasses.dataclass(frozen=True)
+class PresetRecipe:
+    """How a shipped preset is rebuilt (`attention-zoo presets build NAME`).
+
+    Attributes:
+        name: the preset's name (its folder in `attention_zoo/presets/`).
+        description: its line in `attention-zoo presets list`.
+        train: the `attention-zoo` arguments that train it, without
+            `--output`.
+        seed: the seed those arguments set.
+        fixed_inputs: the inputs whose outputs the preset records, or a
+            function of the trained run folder that gives them (image files).
+        card: the model card's sections (`presets.saving.CARD_SECTIONS`).
+        float16: whether the weights are stored in half precision.
+    """
+
+    name: str
+    description: str
+    train: tuple
+    seed: int
+    fixed_inputs: object
+    card: dict
+    float16: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class TestSlice:
+    """The slice of test data a preset ships with (`test_slice.json`).
+
+    Attributes:
+        size: how many test examples it holds: enough that a wrong weight
+            or asset moves the score, few enough to re-score in seconds on
+            every backend.
+        write: a function of `(run_dir, path, size)` that writes the run's
+            first `size` test examples to `path` as plain JSON.
+        score: a function of `(predictor, path)` to the metrics of the
+            predictor's default decoding on the slice.
+    """
+
+    # Not a test class, whatever its name says.
+    __test__ = False
+
+    size: int
+    write: Callable
+    score: Callable
 
 
 @dataclasses.dataclass(frozen=True)
 class Application:
-    """One application of the registry (`attention_zoo.applications.registry`).
+    """One application of the registry.
 
     Attributes:
         name: the command's name (`attention-zoo NAME`), also the `app` of
             its run folders and presets.
+        title: its name in the docs ("Date normalization").
         predictor: its `RunPredictor` subclass, which loads a run or preset
             folder.
+        config_class: its `TrainConfig` dataclass; every field is a flag of
+            `train` (`common.cli`).
+        train: `train(output, config, verbose=None)`, the training into a
+            run folder (`common.training_loop`); it returns the metrics it
+            writes to `metrics.json`, `{"training": ..., "test": ...}`.
+        format_metrics: the test metrics as the text `train` prints.
+        plot: `plot(run, inputs, folder, beam_width=None)`, the attention
+            PNGs it writes; `beam_width` only where `command.beam_width`.
+        export: `export(run, output, beam_width=None)`, the SavedModel.
+        command: its command line (`Command`).
+        presets: the recipes of its shipped presets.
+        test_slice: the test slice its presets ship with, or None.
     """
 
     name: str
+    title: str
     predictor: type
+    config_class: type
+    train: Callable
+    format_metrics: Callable
+    plot: Callable
+    export: Callable
+    command: Command
+    presets: tuple = ()
+    test_slice: TestSlice | None = None
 
     def __post_init__(self):
         if not self.name.isidentifier():

@@ -207,12 +207,12 @@ class RunPredictor:
         """Hook: one dict per input with its `text`, `score`, `valid` and `attention`."""
         raise NotImplementedError(f"{type(self).__name__} has no predict_items")
 
-    def __call__(self, inputs) -> list[dict]:
-        """`predict_items(inputs)`; a single text, bytes or path gives a list
-        of one."""
+    def __call__(self, inputs, **options) -> list[dict]:
+        """`predict_items(inputs, **options)`, the one prediction path of
+        every predictor; a single text, bytes or path gives a list of one."""
         if isinstance(inputs, (str, bytes, os.PathLike)):
             inputs = [inputs]
-        return self.predict_items(inputs)
+        return self.predict_items(inputs, **options)
 
     def compiled(
         self,
@@ -260,17 +260,16 @@ class RunPredictor:
 
     @staticmethod
     def run_batches(fn, inputs, batch_size: int, prepare):
-        """Yields `(chunk, outputs, attention)` per batch of `inputs`.
+        """Yields `(chunk, *outputs)` per batch of `inputs`.
 
-        `fn(prepare(chunk))` gives the batch's outputs and attention, which
-        come back as NumPy arrays, the attention as float32 (a
-        mixed-precision model computes it in float16).
+        `fn(prepare(chunk))` gives the batch's outputs (token ids, attention,
+        scores...), which come back as NumPy arrays, floating-point ones as
+        float32 (a mixed-precision model computes them in float16).
         """
         for start in range(0, len(inputs), batch_size):
             chunk = inputs[start : start + batch_size]
-            outputs, attention = fn(prepare(chunk))
+            arrays = [keras.ops.convert_to_numpy(x) for x in fn(prepare(chunk))]
             yield (
                 chunk,
-                keras.ops.convert_to_numpy(outputs),
-                keras.ops.convert_to_numpy(attention).astype("float32"),
+                *(a.astype("float32") if a.dtype.kind == "f" else a for a in arrays),
             )

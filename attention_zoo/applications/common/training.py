@@ -1,4 +1,5 @@
-"""Callbacks and settings every application's training shares."""
+"""Callbacks and settings every application's training shares
+(`common.training_loop` puts them together)."""
 
 from __future__ import annotations
 
@@ -61,17 +62,6 @@ def time_budget(max_minutes: float | None) -> TimeBudget | None:
     return TimeBudget(60 * max_minutes) if max_minutes else None
 
 
-def check_positive_integers(config, names) -> None:
-    """Raise ValueError naming the first field of `names` that is not a
-    positive integer (a bool is not one)."""
-    for name in names:
-        value = getattr(config, name)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(
-                f"`{name}` must be a positive integer. Received: {value!r}"
-            )
-
-
 def config_arguments(config, function, **arguments) -> dict:
     """Keyword arguments of `function` taken from the dataclass `config`.
 
@@ -93,15 +83,6 @@ def config_arguments(config, function, **arguments) -> dict:
         if field.name in parameters
     }
     return {**fields, **arguments}
-
-
-def check_max_minutes(max_minutes: float | None) -> None:
-    """Raise ValueError unless the wall-clock budget is None or a finite
-    positive number."""
-    if max_minutes is not None and not 0 < max_minutes < math.inf:
-        raise ValueError(
-            f"`max_minutes` must be a finite positive number. Received: {max_minutes}"
-        )
 
 
 class TrainingDiverged(ValueError):
@@ -165,35 +146,3 @@ class DiskSpaceGuard(keras.callbacks.Callback):
 
     def on_epoch_end(self, epoch, logs=None):
         self.check()
-
-
-def fit_callbacks(run, max_minutes=None, patience=None, first=(), extra=()):
-    """The callbacks every application's `fit` takes, in their order, and
-    the wall-clock budget among them (None without `max_minutes`).
-
-    The budget (`time_budget(max_minutes)`), `first`, `StopOnDivergence`,
-    `DiskSpaceGuard` (before any callback that saves), early stopping on the validation loss with the best weights restored
-    (when `patience` is given), `extra`, TensorBoard logs in `run/logs`,
-    and `BackupAndRestore` in the staging folder's backup (a killed run
-    resumes from its last epoch).
-    """
-    from attention_zoo.applications.common.distribute import backup_callbacks
-    from attention_zoo.applications.common.run_folder import training_backup_dir
-
-    budget = time_budget(max_minutes)
-    callbacks = [
-        *([budget] if budget else []),
-        *first,
-        StopOnDivergence(),
-        DiskSpaceGuard(run),
-    ]
-    if patience is not None:
-        callbacks.append(
-            keras.callbacks.EarlyStopping(patience=patience, restore_best_weights=True)
-        )
-    callbacks += [
-        *extra,
-        *tensorboard_callbacks(run / "logs"),
-        *backup_callbacks(training_backup_dir(run)),
-    ]
-    return callbacks, budget

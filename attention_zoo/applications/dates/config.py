@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from attention_zoo.applications.common.cli import (
+from attention_zoo.applications.common.config import (
     finite_positive,
     integer_range,
     number_range,

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
 from pathlib import Path
 
-import keras
 import numpy as np
 
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
@@ -22,21 +20,6 @@ from attention_zoo.applications.dates.readings import (
 # The validity threshold is the score that this share of the validation
 # dates falls below (training.py writes it to config.json).
 THRESHOLD_QUANTILE = 0.002
-
-
-@dataclass
-class Prediction:
-    """One answer: `iso` is the model's output ("" for `<invalid>`);
-    `valid` says it is a real calendar date with `score` (the answer's
-    log-probability) at least the run's threshold and, for an all-numeric
-    input, its one reading (`readings.agrees`); `reason` says why not."""
-
-    text: str
-    iso: str
-    valid: bool
-    score: float
-    reason: str
-    unknown: list
 
 
 class Normalizer(RunPredictor):
@@ -90,26 +73,22 @@ class Normalizer(RunPredictor):
     def encode(self, texts):
         return self.vocabulary.encode(texts, self.tx)
 
-    def predict_ids(self, texts, batch_size: int = 1000):
+    def _decode(self, texts, batch_size: int = 1000):
         """`(ids (N, TY), attention (N, TY, TX), scores (N,))` as NumPy."""
-        ids, attention, scores = [], [], []
-        for start in range(0, len(texts), batch_size):
-            outputs = self._predict(self.encode(texts[start : start + batch_size]))
-            i, a, s = (keras.ops.convert_to_numpy(x) for x in outputs)
-            ids.append(i)
-            attention.append(a.astype("float32"))
-            scores.append(s.astype("float32"))
+        batches = list(self.run_batches(self._predict, texts, batch_size, self.encode))
+        if not batches:
+            return (
+                np.zeros((0, data.TY), "int32"),
+                np.zeros((0, data.TY, self.tx), "float32"),
+                np.zeros((0,), "float32"),
+            )
+        _, ids, attention, scores = zip(*batches)
         return np.concatenate(ids), np.concatenate(attention), np.concatenate(scores)
 
-    def predict(self, texts, batch_size: int = 1000):
-        """ISO strings and attention `(N, TY, TX)` for `texts`."""
-        ids, attention, _ = self.predict_ids(list(texts), batch_size)
-        return self.iso.decode(ids), attention
-
-    def predict_scored(self, texts, batch_size: int = 1000):
+    def _scored(self, texts, batch_size: int = 1000):
         """`(isos, valid (N,) bool, scores (N,) float32, attention)`."""
         texts = list(texts)
-        ids, attention, scores = self.predict_ids(texts, batch_size)
+        ids, attention, scores = self._decode(texts, batch_size)
         isos = self.iso.decode(ids)
         valid = np.array(
             [
@@ -135,7 +114,7 @@ class Normalizer(RunPredictor):
             except InputError as error:
                 reasons[i] = str(error)
         readable = [t for i, t in enumerate(texts) if i not in reasons]
-        answers = iter(zip(*self.predict_scored(readable))) if readable else iter(())
+        answers = iter(zip(*self._scored(readable))) if readable else iter(())
         items = []
         for i, text in enumerate(texts):
             if i in reasons:
@@ -181,27 +160,6 @@ class Normalizer(RunPredictor):
             return f"low confidence (score {score:.2f} < {self.threshold:.2f})"
         return ""
 
-    def predictions(self, texts) -> list[Prediction]:
-        isos, valid, scores, _ = self.predict_scored(texts)
-        return [
-            Prediction(
-                text,
-                iso,
-                bool(ok),
-                float(score),
-                self.reason(iso, float(score), text),
-                self.vocabulary.unknown(text),
-            )
-            for text, iso, ok, score in zip(texts, isos, valid, scores)
-        ]
-
-
-def predict(run_dir, texts, normalizer: Normalizer | None = None) -> list[Prediction]:
-    """A `Prediction` per text; raises InputError for an unreadable one."""
-    normalizer = normalizer or Normalizer(run_dir)
-    normalizer.check_all(texts)
-    return normalizer.predictions(list(texts))
-
 
 def plot(
     run_dir, texts, output_dir, normalizer: Normalizer | None = None
@@ -211,7 +169,7 @@ def plot(
 
     normalizer = normalizer or Normalizer(run_dir)
     normalizer.check_all(texts)
-    isos, attention = normalizer.predict(list(texts))
+    isos, _, _, attention = normalizer._scored(list(texts))
     paths = []
     output_dir = output_folder(output_dir)
     for i, (text, iso) in enumerate(zip(texts, isos)):

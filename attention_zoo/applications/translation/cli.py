@@ -1,4 +1,7 @@
-"""`attention-zoo translation train|evaluate|translate|plot|export`."""
+"""The translator's own tasks on the command line: `evaluate`, `translate`.
+
+`train`, `plot` and `export` are the skeleton's (`common.command`).
+"""
 
 from __future__ import annotations
 
@@ -6,33 +9,14 @@ import contextlib
 import sys
 from pathlib import Path
 
-from attention_zoo.applications.common import model_tasks
+from attention_zoo.applications.common import command
+from attention_zoo.applications.common.application import Command
 from attention_zoo.applications.common.run_folder import (
     atomic_output,
     write_evaluation,
 )
-from attention_zoo.applications.translation.config import TrainConfig
 from attention_zoo.applications.translation.lines import FORMATS
 
-DEFAULT_PRESET = "bible_en_es"
-# RuntimeError: a tensorflow_datasets download that failed.
-COMMAND = model_tasks.AppCommand(
-    "translation",
-    TrainConfig,
-    DEFAULT_PRESET,
-    errors=(RuntimeError,),
-    help="neural machine translation (offline: English-Spanish Bible verses)",
-    description="Train and use an encoder-decoder translation model with "
-    "attention. The offline corpus is English-Spanish Bible verses from the "
-    "Debian packages sword-text-web and sword-text-sparv.",
-    tasks={
-        "train": "train a model on a corpus",
-        "evaluate": "sacreBLEU BLEU and chrF on the run's test pairs",
-        "translate": "translate sentences: arguments, a file or standard input",
-        "plot": "attention heatmap PNGs for the given sentences",
-        "export": "write a SavedModel that translates raw strings",
-    },
-)
 # The help of `translate` after its usage line.
 TRANSLATE_DESCRIPTION = (
     "Translate the TEXT arguments, or the lines of --input (a file, or - for "
@@ -57,14 +41,13 @@ def read_stdin() -> bytes:
         raise ValueError(f"cannot read standard input ({error})") from error
 
 
-def _corpus_field(args) -> dict:
+def corpus_field(args) -> dict:
     """The config's `corpus`: the source the flags name."""
     corpus = "tsv" if args.pairs else "tfds" if args.tfds else args.corpus or "bible"
     return {"corpus": corpus}
 
 
-def add_parser(commands) -> None:
-    tasks = model_tasks.add_application(commands, COMMAND)
+def add_arguments(tasks, app) -> None:
     evaluate = tasks["evaluate"]
     evaluate.add_argument(
         "--run",
@@ -109,28 +92,32 @@ def add_parser(commands) -> None:
         help="the model's lower-cased tokens: no unknown-word replacement, "
         "truecasing or detokenization",
     )
-    model_tasks.add_model_flags(translate, COMMAND)
+    command.add_model_flags(translate, app)
 
 
-def run(args, parser) -> int:
-    from attention_zoo.applications.translation import tasks
+def jobs(args, parser, app) -> dict:
+    from attention_zoo.applications.translation import comparison, evaluation
+    from attention_zoo.applications.translation.predictor import Translator
 
     def evaluate():
         runs = args.run or ["runs/translation"]
         named = {}
-        for run_dir, label in zip(runs, tasks.run_labels(runs)):
-            metrics = tasks.evaluate(run_dir, args.beam_width, args.test_pairs)
+        for run_dir, label in zip(runs, comparison.run_labels(runs)):
+            metrics = evaluation.evaluate(run_dir, args.beam_width, args.test_pairs)
             write_evaluation(run_dir, metrics)
             print(f"## {run_dir}\n")
-            print(tasks.format_metrics(metrics) + "\n")
+            print(evaluation.format_metrics(metrics) + "\n")
             named[label] = metrics
             if args.ablation:
-                print(tasks.ablation(run_dir, args.beam_width, args.test_pairs) + "\n")
-        print(tasks.compare_runs(named))
+                print(
+                    evaluation.ablation(run_dir, args.beam_width, args.test_pairs)
+                    + "\n"
+                )
+        print(comparison.compare_runs(named))
         if args.plot:
-            print(tasks.plot_lengths(named, args.plot))
+            print(comparison.plot_lengths(named, args.plot))
 
-    def translate():
+    def translate_job():
         from attention_zoo.applications.translation import lines
 
         stdin = args.input == "-" or args.texts == ["-"]
@@ -139,8 +126,8 @@ def run(args, parser) -> int:
         if (args.input is not None or stdin) and args.texts and args.texts != ["-"]:
             parser.error("give TEXT arguments or --input, not both")
         raw = dict(unk_replace=False, truecase=False, detokenize=False)
-        run = model_tasks.model_run(args, COMMAND)
-        translator = tasks.Translator(
+        run = command.model_run(args, app)
+        translator = Translator(
             run, beam_width=args.beam_width, **(raw if args.tokens else {})
         )
         if (
@@ -149,13 +136,13 @@ def run(args, parser) -> int:
             and args.format == "text"
             and not (args.output)
         ):
-            for text, translation, unknown in tasks.translate(
-                run, args.texts, args.beam_width, translator=translator
-            ):
+            translator.check_all(args.texts)
+            for item in translator(args.texts, beam_width=args.beam_width):
+                unknown = translator.unknown_words(item["input"])
                 suffix = (
                     f"   [unknown words read as <unk>: {unknown}]" if unknown else ""
                 )
-                print(f"{text!r} -> {translation!r}{suffix}")
+                print(f"{item['input']!r} -> {item['text']!r}{suffix}")
             return
         if stdin:
             data = read_stdin()
@@ -182,7 +169,25 @@ def run(args, parser) -> int:
         if flagged:
             print(f"{flagged} line(s) drew a message (above)", file=sys.stderr)
 
-    jobs = {"evaluate": evaluate, "translate": translate}
-    return model_tasks.run_command(
-        COMMAND, tasks, args, parser, jobs, fields=_corpus_field
-    )
+    return {"evaluate": evaluate, "translate": translate_job}
+
+
+# RuntimeError: a tensorflow_datasets download that failed.
+COMMAND = Command(
+    help="neural machine translation (offline: English-Spanish Bible verses)",
+    description="Train and use an encoder-decoder translation model with "
+    "attention. The offline corpus is English-Spanish Bible verses from the "
+    "Debian packages sword-text-web and sword-text-sparv.",
+    tasks={
+        "train": "train a model on a corpus",
+        "evaluate": "sacreBLEU BLEU and chrF on the run's test pairs",
+        "translate": "translate sentences: arguments, a file or standard input",
+        "plot": "attention heatmap PNGs for the given sentences",
+        "export": "write a SavedModel that translates raw strings",
+    },
+    default_preset="bible_en_es",
+    errors=(RuntimeError,),
+    add_arguments=add_arguments,
+    config_fields=corpus_field,
+    jobs=jobs,
+)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from attention_zoo.applications.common import decodings
+from attention_zoo.applications.common.search import search_names
 from attention_zoo.applications.translation.evaluation import (
     LENGTH_BUCKETS,
     length_bucket,
@@ -50,7 +50,7 @@ def compare_runs(named_metrics: dict) -> str:
     A decoding only some runs hold (runs trained with different beam
     widths, evaluated at their own) is named below the tables, not compared.
     """
-    held = {name: decodings(m) for name, m in named_metrics.items()}
+    held = {name: search_names(m) for name, m in named_metrics.items()}
     shared = [
         d for d in next(iter(held.values())) if all(d in h for h in held.values())
     ]

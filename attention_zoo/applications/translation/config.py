@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from attention_zoo.applications.common.cli import (
+from attention_zoo.applications.common.config import (
+    beam_width_field,
     finite_positive,
     integer_range,
+    length_penalty_field,
     positive,
     unit_interval,
-)
-from attention_zoo.applications.common.decoding_flags import (
-    beam_width_field,
-    length_penalty_field,
 )
 from attention_zoo.applications.common.distribute import distribute_field
 
@@ -93,8 +91,13 @@ class TrainConfig:
         },
     )
     dropout: float = field(default=0.2, metadata={"check": unit_interval})
-    source_vocab_size: int = 5000
-    target_vocab_size: int = 5000
+    # At least the 4 special words and one more.
+    source_vocab_size: int = field(
+        default=5000, metadata={"check": integer_range(5, 1_000_000)}
+    )
+    target_vocab_size: int = field(
+        default=5000, metadata={"check": integer_range(5, 1_000_000)}
+    )
     batch_size: int = field(default=64, metadata={"check": integer_range(1, 4096)})
     epochs: int = field(default=10, metadata={"check": positive})
     max_minutes: float | None = field(

@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from attention_zoo.applications.common import decoding_name, decodings
 from attention_zoo.applications.common import text as tokenizer
 from attention_zoo.applications.common.errors import read_examples
+from attention_zoo.applications.common.search import search_name, search_names
 from attention_zoo.applications.translation import postprocess
 from attention_zoo.applications.translation.corpus import read_pairs
 from attention_zoo.applications.translation.data import read_tsv_pairs
@@ -53,9 +53,9 @@ def evaluate_pairs(translator: Translator, pairs, beam_widths=None) -> dict:
     results = {"n": len(pairs)}
     for width in dict.fromkeys(beam_widths):
         start = time.perf_counter()
-        hypotheses, _ = translator.translate([p.source for p in pairs], width)
+        hypotheses, _ = translator._translations([p.source for p in pairs], width)
         seconds = time.perf_counter() - start
-        name = decoding_name(width)
+        name = search_name(width)
         scores = _scores(hypotheses, pairs)
         scores["sentences_per_second"] = round(len(pairs) / seconds, 1)
         if width > 1:
@@ -96,7 +96,7 @@ def postprocessing_ablation(translator: Translator, pairs, beam_width=None) -> l
     `<unk>` kept) scored the standard way (cased, 13a).
     """
     texts = [p.source for p in pairs]
-    ids, attention = translator.translate_ids(texts, beam_width)
+    ids, attention = translator._search(texts, beam_width)
     rows = []
     for label, unk_replace, truecase, detokenize in ABLATION:
         tokens = translator.readable(texts, ids, attention, unk_replace, truecase)
@@ -147,7 +147,7 @@ def ablation(run_dir, beam_width: int | None = None, test_pairs=None) -> str:
 
 def format_metrics(metrics: dict) -> str:
     lines = [f"test sentences: {metrics['n']:,}", ""]
-    decoders = decodings(metrics)
+    decoders = search_names(metrics)
     lines += [
         "| decoding | BLEU | chrF | BLEU (normalized) | chrF (normalized) "
         "| sentences/s |",

@@ -130,7 +130,7 @@ def translate_lines(
     for start in range(0, len(lines), chunk):
         part = lines[start : start + chunk]
         texts = [text for text, _ in part]
-        ids, attention = translator.translate_ids(texts, beam_width)
+        ids, attention = translator._search(texts, beam_width)
         tokens = translator.readable(texts, ids, attention)
         translations = [one_line(translator.join(t)) for t in tokens]
         if output_format == "jsonl":

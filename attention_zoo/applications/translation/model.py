@@ -24,12 +24,12 @@ from __future__ import annotations
 import keras
 
 from attention_zoo.applications.common.compile import compile_function
+from attention_zoo.applications.common.search import search_words
 from attention_zoo.applications.common.source_encoder import (
     encode_source,
     source_encoder,
 )
 from attention_zoo.applications.common.text import PAD_ID
-from attention_zoo.applications.common.word_decoding import decode_words
 from attention_zoo.decoders import (
     AttentionRNNDecoder,
     FixedContextDecoder,
@@ -144,7 +144,7 @@ def make_translate_fn(
     """`translate(source_ids (B, Tx)) -> (tokens (B, max_length), attention (B, max_length, Tx))`.
 
     Greedy search for `beam_width=1`, else beam search with GNMT length
-    penalty `alpha`, keeping the best hypothesis (`decode_words`).
+    penalty `alpha`, keeping the best hypothesis (`search_words`).
     `wrap_step`, if given, maps the model's step function to the one the
     search drives (e.g. to mask tokens out of the logits); it
     must keep the step function's `shares_constants_across_beams`.
@@ -160,7 +160,7 @@ def make_translate_fn(
 
     def translate(source_ids):
         memory, mask, states = encode(source_ids)
-        return decode_words(
+        return search_words(
             step_fn,
             decoder,
             memory,

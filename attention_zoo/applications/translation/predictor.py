@@ -87,7 +87,7 @@ class Translator(RunPredictor):
         self.beam_width = beam_width or self.config["beam_width"]
         self.alpha = self.config["alpha"] if alpha is None else alpha
 
-    def translate_fn(self, beam_width: int):
+    def _search_fn(self, beam_width: int):
         """The compiled decoding function for `beam_width` (1 = greedy)."""
         return self.compiled(
             beam_width,
@@ -111,14 +111,14 @@ class Translator(RunPredictor):
             out[row, : len(i)] = i
         return out, lengths
 
-    def translate_ids(self, texts, beam_width: int | None = None, batch_size: int = 64):
+    def _search(self, texts, beam_width: int | None = None, batch_size: int = 64):
         """Output ids `(N, MAX_OUTPUT_TOKENS)` and attention, in input order.
 
         Texts are decoded in batches of similar length; an empty input gets
         all-padding ids and zero attention.
         """
         texts = list(texts)
-        fn = self.translate_fn(beam_width or self.beam_width)
+        fn = self._search_fn(beam_width or self.beam_width)
         counts = [len(tokenizer.tokenize(t)) for t in texts]
         order = sorted(range(len(texts)), key=counts.__getitem__)
         ids = np.zeros((len(texts), MAX_OUTPUT_TOKENS), "int32")
@@ -136,19 +136,8 @@ class Translator(RunPredictor):
                 attention[i] = weights[j, :, :length]
         return ids, attention
 
-    def translate_tokens(
-        self, texts, beam_width: int | None = None, batch_size: int = 64
-    ):
-        """Readable tokens (steps 1 and 2 of `postprocess`) and attention per text.
-
-        With `unk_replace` and `truecase` off, these are the model's output
-        tokens, `<unk>` included.
-        """
-        ids, attention = self.translate_ids(texts, beam_width, batch_size)
-        return self.readable(texts, ids, attention), attention
-
     def readable(self, texts, ids, attention, unk_replace=None, truecase=None):
-        """Readable tokens of `translate_ids`'s output for `texts`.
+        """Readable tokens of `_search`'s output for `texts`.
 
         `unk_replace` and `truecase` default to the translator's.
         """
@@ -177,14 +166,16 @@ class Translator(RunPredictor):
             )
         return out
 
-    def translate(self, texts, beam_width: int | None = None, batch_size: int = 64):
-        """Translations and attention `(steps, source tokens)` per text.
+    def _translations(self, texts, beam_width: int | None = None, batch_size: int = 64):
+        """Translations and attention `(steps, source tokens)` per text,
+        without the scores `predict_items` adds (evaluation's fast path).
 
         A translation is readable text (module docstring), or with
         `detokenize=False` its tokens joined by spaces.
         """
         texts = list(texts)
-        tokens, attention = self.translate_tokens(texts, beam_width, batch_size)
+        ids, attention = self._search(texts, beam_width, batch_size)
+        tokens = self.readable(texts, ids, attention)
         return [self.join(t) for t in tokens], attention
 
     def join(self, tokens) -> str:
@@ -240,15 +231,23 @@ class Translator(RunPredictor):
         if not tokenizer.tokenize(text):
             raise InputError(f"empty input: {text!r} has no words once normalized")
 
-    def predict_items(self, inputs) -> list[dict]:
+    def predict_items(
+        self, inputs, beam_width: int | None = None, batch_size: int = 64
+    ) -> list[dict]:
         """`{"input", "text", "score", "valid", "problems", "attention"}` per text.
 
-        See `RunPredictor.__call__`. `score` is the model's log-probability
-        of its output (`scores`); `valid` is False for an input the model
-        cannot read (no word once normalized), whose text is "".
+        The translator's one prediction path (`RunPredictor.__call__`).
+        `score` is the model's log-probability of its output (`scores`);
+        `valid` is False for an input the model cannot read (no word once
+        normalized), whose text is "".
+
+        Args:
+            inputs: the texts.
+            beam_width: 1 for greedy search; default: the run's.
+            batch_size: texts decoded at once (of similar lengths).
         """
         texts = [str(t) for t in inputs]
-        ids, attention = self.translate_ids(texts)
+        ids, attention = self._search(texts, beam_width, batch_size)
         readable = self.readable(texts, ids, attention)
         raw = self.readable(texts, ids, attention, False, False)
         scores = self.scores(texts, raw)
@@ -264,21 +263,10 @@ class Translator(RunPredictor):
             for text, tokens, score, weights in zip(texts, readable, scores, attention)
         ]
 
-
-def translate(run_dir, texts, beam_width: int | None = None, translator=None):
-    """`[(text, translation, unknown_words)]`; raises InputError for empty text."""
-    translator = translator or Translator(run_dir, beam_width=beam_width)
-    translator.check_all(texts)
-    translations, _ = translator.translate(list(texts), beam_width)
-    vocabulary = translator.source_vocabulary
-    return [
-        (
-            text,
-            translation,
-            [w for w in tokenizer.tokenize(text) if w not in vocabulary.index],
-        )
-        for text, translation in zip(texts, translations)
-    ]
+    def unknown_words(self, text: str) -> list[str]:
+        """The words of `text` outside the source vocabulary (read as `<unk>`)."""
+        vocabulary = self.source_vocabulary
+        return [w for w in tokenizer.tokenize(text) if w not in vocabulary.index]
 
 
 # -------------------------------------------------------------------- plot
@@ -291,7 +279,9 @@ def plot(run_dir, texts, output_dir, beam_width=None, translator=None) -> list[P
     output_dir = output_folder(output_dir)
     translator = translator or Translator(run_dir, beam_width=beam_width)
     translator.check_all(texts)
-    translations, attention = translator.translate_tokens(list(texts), beam_width)
+    texts = list(texts)
+    ids, attention = translator._search(texts, beam_width)
+    translations = translator.readable(texts, ids, attention)
     paths = []
     for i, (text, translation) in enumerate(zip(texts, translations)):
         source = postprocess.cased_tokens(text)[:MAX_SOURCE_TOKENS]

@@ -3,7 +3,8 @@
 import keras
 import pytest
 
-from attention_zoo.applications.captioning import tasks
+from attention_zoo.applications.captioning.config import TrainConfig
+from attention_zoo.applications.captioning.training import train
 
 
 @pytest.mark.slow
@@ -13,7 +14,7 @@ def test_default_training_reaches_bleu4_090_and_grounding_85(tmp_path):
     # (docs/captioning.md); this is seed 0.
     if keras.backend.backend() != "tensorflow":
         pytest.skip("measured on the TensorFlow backend")
-    metrics = tasks.train(tmp_path / "run", tasks.TrainConfig(), verbose=0)
+    metrics = train(tmp_path / "run", TrainConfig(), verbose=0)
     assert metrics["test"]["greedy"]["bleu4"] >= 0.90
     assert metrics["test"]["beam3"]["bleu4"] >= 0.90
     assert metrics["test"]["greedy"]["grounding"] >= 0.85

@@ -27,7 +27,7 @@ def test_normalize_caption():
     assert normalize_caption("\t") == ""
     # The word vocabulary's tokenizer finds the same words in a normalised
     # caption, so generated words and BLEU's references agree.
-    from attention_zoo.applications.translation.tokenizer import tokenize
+    from attention_zoo.applications.common.text import tokenize
 
     for caption in ("R&B on a 50% “sale” — ok…", "¿Qué? a+b=c <x> @home ~ |"):
         normalized = normalize_caption(caption)

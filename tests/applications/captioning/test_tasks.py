@@ -9,12 +9,24 @@ import numpy as np
 import pytest
 
 from attention_zoo.applications.captioning import model as models
-from attention_zoo.applications.captioning import tasks, training
+from attention_zoo.applications.captioning import training
+from attention_zoo.applications.captioning.batches import CaptionBatches
+from attention_zoo.applications.captioning.config import TrainConfig
+from attention_zoo.applications.captioning.dataset import load_dataset, test_items
+from attention_zoo.applications.captioning.evaluation import (
+    attention_spread,
+    bleu_scores,
+    grounding,
+)
+from attention_zoo.applications.captioning.export import export
+from attention_zoo.applications.captioning.features import build_encoder
+from attention_zoo.applications.captioning.predictor import Captioner
 from attention_zoo.applications.captioning.scene_generator import (
     generate_scenes,
     scene_splits,
 )
 from attention_zoo.applications.captioning.scenes import Scene, SceneObject
+from attention_zoo.applications.captioning.training import train
 from attention_zoo.applications.cli import build_parser, main
 from attention_zoo.image_codec import encode_png
 from tests.helpers import assert_cli_refuses_a_file_as_output, run_json_script
@@ -38,7 +50,7 @@ def tiny_config(**overrides):
         beam_width=2,
     )
     config.update(overrides)
-    return tasks.TrainConfig(**config)
+    return TrainConfig(**config)
 
 
 @pytest.fixture(scope="module")
@@ -46,13 +58,13 @@ def run(tmp_path_factory):
     if keras.backend.backend() != "tensorflow":
         pytest.skip("the application tests run on the TensorFlow backend")
     path = tmp_path_factory.mktemp("captioning") / "run"
-    tasks.train(path, tiny_config(), verbose=0)
+    train(path, tiny_config(), verbose=0)
     return path
 
 
 def test_cli_train_defaults_are_the_train_config_defaults():
     args = vars(build_parser().parse_args(["captioning", "train"]))
-    config = tasks.TrainConfig()
+    config = TrainConfig()
     flags = {"length_penalty": "alpha", "no_gate": "gate"}
     flags["no_position_embedding"] = "position_embedding"
     compared = 0
@@ -137,13 +149,13 @@ def test_bad_counts_and_rates_are_refused_before_any_data(
     assert error.value.code == 2
     assert message in capsys.readouterr().err
     with pytest.raises(ValueError, match="n_test"):
-        tasks.train("unused", tiny_config(n_test=0))
+        train("unused", tiny_config(n_test=0))
 
 
 def test_caption_batches_shift_and_pad():
     inputs = np.arange(3 * 2 * 1, dtype="float16").reshape(3, 2, 1)
     pairs = [(0, [5, 6, 7]), (2, [8]), (1, [9, 9])]
-    batches = tasks.CaptionBatches(inputs, pairs, batch_size=2, length=5, shuffle=False)
+    batches = CaptionBatches(inputs, pairs, batch_size=2, length=5, shuffle=False)
     assert len(batches) == 2
     (x, words), y = batches[0]
     assert x.dtype == np.float32 and x.shape == (2, 2, 1)
@@ -157,10 +169,10 @@ def test_caption_batches_shift_and_pad():
 
 def test_bleu_scores_by_hand():
     refs = [["a red circle", "a red circle above a blue square"], ["a blue star"]]
-    perfect = tasks.bleu_scores(["a red circle", "a blue star"], refs)
+    perfect = bleu_scores(["a red circle", "a blue star"], refs)
     assert all(perfect[f"bleu{n}"] == pytest.approx(1.0) for n in (1, 2, 3))
     # "a blue circle" vs "a red circle": 2 of 3 unigrams, 0 of 2 bigrams.
-    partial = tasks.bleu_scores(["a blue circle"], [["a red circle"]], max_order=2)
+    partial = bleu_scores(["a blue circle"], [["a red circle"]], max_order=2)
     assert partial["bleu1"] == pytest.approx(2 / 3)
     assert partial["bleu2"] == 0.0
 
@@ -173,21 +185,21 @@ def test_grounding_counts_peaks_inside_boxes():
     attention = np.full((10, 4), 0.25, "float32")
     attention[3] = [0.7, 0.1, 0.1, 0.1]  # "circle": top-left cell, inside
     attention[8] = [0.7, 0.1, 0.1, 0.1]  # "square": top-left cell, outside
-    out = tasks.grounding([scene], [caption], [attention], (2, 2))
+    out = grounding([scene], [caption], [attention], (2, 2))
     assert out["grounding"] == 0.5 and out["object_words"] == 2
     # The size and colour words peak on the uniform rows' first cell (0, 0):
     # inside the circle, outside the square; with the nouns, 3 of 6.
     assert out["phrase_grounding"] == 0.5
     attention[8] = [0.1, 0.1, 0.1, 0.7]
-    assert tasks.grounding([scene], [caption], [attention], (2, 2))["grounding"] == 1.0
-    out = tasks.grounding([scene], ["a small green star"], [attention], (2, 2))
+    assert grounding([scene], [caption], [attention], (2, 2))["grounding"] == 1.0
+    out = grounding([scene], ["a small green star"], [attention], (2, 2))
     assert out["hallucinated_object_words"] == 1 and out["object_words"] == 0
 
 
 def test_attention_spread_entropy_and_penalty():
     uniform = np.full((2, 4), 0.25)
     peaked = np.array([[1.0, 0, 0, 0], [0, 1.0, 0, 0]])
-    spread = tasks.attention_spread([uniform, peaked], [2, 2])
+    spread = attention_spread([uniform, peaked], [2, 2])
     np.testing.assert_allclose(spread["attention_entropy"], np.log(4) / 2)
     # uniform: 4 * (1 - 0.5)^2 = 1; peaked: 0 + 0 + 1 + 1 = 2
     np.testing.assert_allclose(spread["doubly_stochastic_penalty"], 1.5)
@@ -212,28 +224,28 @@ def test_run_folder_and_metrics(run):
     config = json.loads((run / "config.json").read_text())
     assert config["grid_shape"] == [4, 4] and config["resolved_image_size"] == 64
     # The scenes of the test split are regenerated identically.
-    items = tasks.test_items(run)
+    items = test_items(run)
     assert [i.scene.caption for i in items] == [
         s.caption for s in scene_splits(96, 16, 24, 0, 64)[2]
     ]
 
 
 def test_images_from_arrays_files_and_bytes_agree(run, tmp_path):
-    captioner = tasks.Captioner(run)
+    captioner = Captioner(run)
     scene = generate_scenes(1, seed=5, image_size=64)[0]
     path = tmp_path / "scene.png"
     path.write_bytes(encode_png(scene.image))
     rgba = np.concatenate([scene.image, np.full((64, 64, 1), 9, "uint8")], -1)
-    from_array, att = captioner.caption_images([scene.image])
-    assert captioner.caption_images([str(path)])[0] == from_array
-    assert captioner.caption_images([path.read_bytes()])[0] == from_array
-    assert captioner.caption_images([encode_png(rgba)])[0] == from_array
+    from_array, att = captioner._caption_images([scene.image])
+    assert captioner._caption_images([str(path)])[0] == from_array
+    assert captioner._caption_images([path.read_bytes()])[0] == from_array
+    assert captioner._caption_images([encode_png(rgba)])[0] == from_array
     assert att[0].shape[1] == 16 and np.isfinite(att[0]).all()
     # Other sizes are resized to the encoder's input.
     big = np.kron(scene.image, np.ones((3, 3, 1), "uint8"))  # 192 x 192
     gray = encode_png(scene.image.mean(-1).astype("uint8"))
     tiny = encode_png(scene.image[:1, :1])
-    captions, attention = captioner.caption_images([big, gray, tiny])
+    captions, attention = captioner._caption_images([big, gray, tiny])
     assert all(isinstance(c, str) for c in captions)
     assert all(np.isfinite(a).all() for a in attention)
 
@@ -257,6 +269,15 @@ def test_cli_predict_plot_evaluate_and_errors(run, capsys, tmp_path):
         assert main(["captioning", "predict", "--run", str(run), str(path)]) == 2
         err = capsys.readouterr().err
         assert str(path) in err and message in err, err
+    # One bad image among good ones costs only its own caption (round 3,
+    # item 12): every input gets its line, in order, and the status says 2.
+    argv = ["captioning", "predict", "--run", str(run), str(good), str(bad), str(good)]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert [line.split(": ")[0] for line in lines] == [str(good), str(bad), str(good)]
+    assert lines[0] == lines[2] != f"{good}: " and lines[1] == f"{bad}: "
+    assert "1 of 3 image(s) could not be read" in captured.err
     out = tmp_path / "plots"
     assert (
         main(["captioning", "plot", "--run", str(run), "--output", str(out), str(good)])
@@ -300,7 +321,7 @@ def test_user_data_run_evaluates_from_another_directory(tmp_path, monkeypatch, c
         captions_file="tokens.txt",
         epochs=1,
     )
-    tasks.train(tmp_path / "run", config, verbose=0)
+    train(tmp_path / "run", config, verbose=0)
     # The vocabulary has the words of normalised captions, as BLEU's
     # references do: "r & b", not "r&b".
     words = json.loads((tmp_path / "run" / "vocabulary.json").read_text())
@@ -321,10 +342,10 @@ def test_fine_tuning_trains_the_last_encoder_blocks(tmp_path):
     config = tiny_config(
         n_train=32, n_validation=8, n_test=8, epochs=1, fine_tune_blocks=1, beam_width=1
     )
-    metrics = tasks.train(tmp_path / "ft", config, verbose=0)
+    metrics = train(tmp_path / "ft", config, verbose=0)
     assert metrics["training"]["warmup_steps"] == 1  # capped at half of 2 steps
     keras.utils.set_random_seed(config.seed)  # as train() does before building it
-    untrained = tasks.build_encoder(config)
+    untrained = build_encoder(config)
     trained = keras.saving.load_model(tmp_path / "ft" / "encoder.keras")
     changed = [
         not np.array_equal(a, b)
@@ -352,7 +373,7 @@ print(json.dumps({
 
 
 def test_saved_model_serves_image_bytes(run, tmp_path):
-    tasks.export(run, tmp_path / "saved")
+    export(run, tmp_path / "saved")
     scenes = generate_scenes(6, seed=11, image_size=64)
     blobs = [encode_png(s.image) for s in scenes]
     blobs += [
@@ -372,12 +393,12 @@ def test_saved_model_serves_image_bytes(run, tmp_path):
     assert got["modules"] == []
     assert got["empty"] == {
         "text": [[0], "string"],
-        "attention": [[0, tasks.Captioner(run).max_length, 16], "float32"],
+        "attention": [[0, Captioner(run).max_length, 16], "float32"],
         "valid": [[0], "bool"],
     }
     assert got["valid"] == [True] * 9 + [False] * 3
-    captioner = tasks.Captioner(run)
-    expected, attention = captioner.caption_images(blobs[:9], batch_size=9)
+    captioner = Captioner(run)
+    expected, attention = captioner._caption_images(blobs[:9], batch_size=9)
     assert got["text"][:9] == expected
     served = np.array(got["attention"], "float32")
     assert served.shape == (12, captioner.max_length, 16)
@@ -389,13 +410,13 @@ def test_saved_model_serves_image_bytes(run, tmp_path):
 
 def test_tfds_dataset_and_its_test_split_offline(tmp_path):
     tfds = pytest.importorskip("tensorflow_datasets")
-    config = tasks.TrainConfig(dataset="tfds", n_train=3, n_validation=2, n_test=2)
+    config = TrainConfig(dataset="tfds", n_train=3, n_validation=2, n_test=2)
     with tfds.testing.mock_data(num_examples=5):
-        splits = tasks.load_dataset(config)
+        splits = load_dataset(config)
         (tmp_path / "config.json").write_text(
             json.dumps({"dataset": "tfds", "tfds_data_dir": None, "n_test": 2})
         )
-        held_out = tasks.test_items(tmp_path)
+        held_out = test_items(tmp_path)
     assert [len(s) for s in splits] == [3, 2, 2] and len(held_out) == 2
     for item in [*splits[0], *held_out]:
         assert item.image.ndim == 3 and item.image.shape[-1] == 3
@@ -406,12 +427,12 @@ def test_a_run_saved_as_a_preset_captions_alike(run, tmp_path):
     from attention_zoo.presets import save_to_preset
 
     scene = generate_scenes(1, seed=7, image_size=64)[0]
-    folder = save_to_preset(tasks.Captioner(run), tmp_path / "p")
+    folder = save_to_preset(Captioner(run), tmp_path / "p")
     assert {"model.json", "encoder.json", "encoder.weights.h5"} <= {
         p.name for p in folder.iterdir()
     }
-    expected = tasks.Captioner(run)(scene.image)
-    (loaded,) = tasks.Captioner.from_preset(folder)(scene.image)
+    expected = Captioner(run)(scene.image)
+    (loaded,) = Captioner.from_preset(folder)(scene.image)
     assert loaded["text"] == expected[0]["text"]
     assert loaded["valid"] == bool(loaded["text"]) and loaded["score"] <= 0
     np.testing.assert_allclose(loaded["score"], expected[0]["score"], rtol=1e-5)
@@ -434,7 +455,7 @@ def test_a_preset_rebuilds_the_frozen_imagenet_encoder_instead_of_storing_it(
     (imagenet / "config.json").write_text(json.dumps(config))
     build_encoder(tiny_config(weights="imagenet")).save(imagenet / "encoder.keras")
     folder = tmp_path / "p"
-    save_to_preset(tasks.Captioner(imagenet), folder)
+    save_to_preset(Captioner(imagenet), folder)
     names = {p.name for p in folder.iterdir()}
     assert "model.weights.h5" in names and not names & {
         "encoder.json",
@@ -443,9 +464,9 @@ def test_a_preset_rebuilds_the_frozen_imagenet_encoder_instead_of_storing_it(
     }
     assert read_metadata(folder)["rebuilt_models"] == ["encoder.keras"]
     scene = generate_scenes(1, seed=7, image_size=64)[0]
-    expected = tasks.Captioner(imagenet)(scene.image)[0]
-    loaded = tasks.Captioner.from_preset(folder)
-    assert loaded.encoder.count_params() == tasks.Captioner(run).encoder.count_params()
+    expected = Captioner(imagenet)(scene.image)[0]
+    loaded = Captioner.from_preset(folder)
+    assert loaded.encoder.count_params() == Captioner(run).encoder.count_params()
     (item,) = loaded(scene.image)
     assert item["text"] == expected["text"]
     np.testing.assert_allclose(item["score"], expected["score"], rtol=1e-6)

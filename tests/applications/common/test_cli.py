@@ -12,13 +12,15 @@ from attention_zoo.applications.common import InputError
 from attention_zoo.applications.common.cli import (
     OneLineParser,
     add_config_arguments,
-    check_config,
     config_from_args,
+    run_task,
+)
+from attention_zoo.applications.common.config import (
+    check_config,
     finite_positive,
     integer_range,
     non_negative,
     positive,
-    run_task,
     unit_interval,
 )
 

@@ -166,7 +166,8 @@ import contextlib, json, sys
 import keras
 import numpy as np
 from attention_zoo.applications.common import distribute
-from attention_zoo.applications.dates import tasks
+from attention_zoo.applications.dates.config import TrainConfig
+from attention_zoo.applications.dates.training import train
 
 # Every worker reports the weights it trained: a worker other than the chief
 # from its own run folder before it deletes it, the chief from the run folder
@@ -182,9 +183,9 @@ def record(self, output, app):
             weights.extend(float(np.abs(w).sum()) for w in model.get_weights())
 distribute.Distribution.staged_run = record
 
-config = tasks.TrainConfig(epochs=1, n_train=256, n_validation=32, n_test=8,
+config = TrainConfig(epochs=1, n_train=256, n_validation=32, n_test=8,
                            batch_size=64, distribute=sys.argv[2])
-metrics = tasks.train(sys.argv[1], config, verbose=0)
+metrics = train(sys.argv[1], config, verbose=0)
 if not weights:
     model = keras.saving.load_model(f"{sys.argv[1]}/model.keras")
     weights.extend(float(np.abs(w).sum()) for w in model.get_weights())
@@ -243,12 +244,13 @@ def test_multi_worker_two_processes_train_the_same_weights(tmp_path):
 
 DATA_PARALLEL = """
 import json, sys
-from attention_zoo.applications.dates import tasks
+from attention_zoo.applications.dates.config import TrainConfig
+from attention_zoo.applications.dates.training import train
 results = {}
 for distribute in (None, "data-parallel"):
-    config = tasks.TrainConfig(epochs=1, n_train=256, n_validation=32, n_test=8,
+    config = TrainConfig(epochs=1, n_train=256, n_validation=32, n_test=8,
                                batch_size=64, distribute=distribute)
-    metrics = tasks.train(f"{sys.argv[1]}/{distribute}", config, verbose=0)
+    metrics = train(f"{sys.argv[1]}/{distribute}", config, verbose=0)
     results[str(distribute)] = {
         "val_loss": metrics["training"]["history"]["val_loss"][-1],
         "replicas": metrics["training"]["replicas"],
@@ -282,7 +284,9 @@ RESUMABLE = """
 import json, sys, time
 from pathlib import Path
 import keras
-from attention_zoo.applications.dates import tasks, training
+from attention_zoo.applications.common import training_loop
+from attention_zoo.applications.dates.config import TrainConfig
+from attention_zoo.applications.dates.training import train
 
 # Record the epochs this process trains; with "slow", stall in the second
 # epoch once the first one is backed up, for the test to kill the process.
@@ -296,11 +300,11 @@ class Probe(keras.callbacks.Callback):
         if sys.argv[3] == "slow" and epochs[-1] >= 1:
             time.sleep(600)
 
-backup = training.backup_callbacks
-training.backup_callbacks = lambda folder: [*backup(folder), Probe()]
-config = tasks.TrainConfig(epochs=3, n_train=256, n_validation=32, n_test=8,
+backup = training_loop.backup_callbacks
+training_loop.backup_callbacks = lambda folder: [*backup(folder), Probe()]
+config = TrainConfig(epochs=3, n_train=256, n_validation=32, n_test=8,
                            batch_size=64, distribute=sys.argv[2] or None)
-metrics = tasks.train(sys.argv[1], config, verbose=0)
+metrics = train(sys.argv[1], config, verbose=0)
 print(json.dumps({"epochs": epochs, "replicas": metrics["training"]["replicas"]}))
 """
 
@@ -335,8 +339,10 @@ def test_an_interrupted_run_resumes_from_its_last_epoch(tmp_path, monkeypatch):
     """In process (the fast twin of the killed run below): stopped by an
     error in epoch 2 of 3, the same training trains epochs 2 and 3 only, and
     its backup is gone once it finishes."""
+    from attention_zoo.applications.common import training_loop
     from attention_zoo.applications.common.run_folder import training_backup_dir
-    from attention_zoo.applications.dates import tasks, training
+    from attention_zoo.applications.dates.config import TrainConfig
+    from attention_zoo.applications.dates.training import train
     from attention_zoo.owned_folders import stagings
 
     epochs, fail = [], [True]
@@ -349,22 +355,22 @@ def test_an_interrupted_run_resumes_from_its_last_epoch(tmp_path, monkeypatch):
             if fail[0] and epochs[-1] >= 1:
                 raise _Interrupted
 
-    backup = training.backup_callbacks
+    backup = training_loop.backup_callbacks
     monkeypatch.setattr(
-        training, "backup_callbacks", lambda folder: [*backup(folder), Probe()]
+        training_loop, "backup_callbacks", lambda folder: [*backup(folder), Probe()]
     )
-    config = tasks.TrainConfig(
+    config = TrainConfig(
         epochs=3, n_train=256, n_validation=32, n_test=8, batch_size=64
     )
     run = tmp_path / "run"
     with pytest.raises(_Interrupted):
-        tasks.train(run, config, verbose=0)
+        train(run, config, verbose=0)
     assert epochs == [0, 1] and not (run / "model.keras").exists()
     (staging,) = stagings(run)
     assert training_backup_dir(staging).is_dir()
     epochs.clear()
     fail[0] = False
-    metrics = tasks.train(run, config, verbose=0)
+    metrics = train(run, config, verbose=0)
     assert epochs == [1, 2] and (run / "model.keras").is_file()
     assert len(metrics["training"]["history"]["loss"]) == 2
     assert not stagings(run) and not staging.exists()

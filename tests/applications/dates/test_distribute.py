@@ -6,19 +6,21 @@ import keras
 import pytest
 
 from attention_zoo.applications.common.distribute import select_distribution
-from attention_zoo.applications.dates import tasks
+from attention_zoo.applications.dates.config import TrainConfig
+from attention_zoo.applications.dates.training import train
 from tests.applications.common.distribute_helpers import TWO_LOGICAL_CPUS, run_script
 
 EQUIVALENCE = (
     TWO_LOGICAL_CPUS
     + """
 import json, sys
-from attention_zoo.applications.dates import tasks
+from attention_zoo.applications.dates.config import TrainConfig
+from attention_zoo.applications.dates.training import train
 results = {}
 for distribute in (None, "mirrored"):
-    config = tasks.TrainConfig(epochs=1, n_train=512, n_validation=64, n_test=16,
+    config = TrainConfig(epochs=1, n_train=512, n_validation=64, n_test=16,
                                batch_size=64, negatives=0.0, distribute=distribute)
-    metrics = tasks.train(f"{sys.argv[1]}/{distribute}", config, verbose=0)
+    metrics = train(f"{sys.argv[1]}/{distribute}", config, verbose=0)
     history = metrics["training"]["history"]
     results[str(distribute)] = {"val_loss": history["val_loss"][-1],
                                 "replicas": metrics["training"]["replicas"]}
@@ -45,7 +47,7 @@ def test_distribute_errors(monkeypatch, tmp_path):
     with pytest.raises(ValueError, match="`distribute` must be one of"):
         select_distribution("multiworker")
     monkeypatch.setattr(keras.backend, "backend", lambda: "jax")
-    config = tasks.TrainConfig(distribute="mirrored", n_train=10)
+    config = TrainConfig(distribute="mirrored", n_train=10)
     with pytest.raises(ValueError, match="needs the TensorFlow backend"):
-        tasks.train(tmp_path / "run", config)
+        train(tmp_path / "run", config)
     assert not (tmp_path / "run").exists()  # nothing written before the error

@@ -7,8 +7,12 @@ import numpy as np
 import pytest
 
 from attention_zoo.applications.cli import main
-from attention_zoo.applications.dates import data, formats, tasks
+from attention_zoo.applications.dates import data, formats
 from attention_zoo.applications.dates import model as models
+from attention_zoo.applications.dates.config import TrainConfig
+from attention_zoo.applications.dates.export import export
+from attention_zoo.applications.dates.predictor import Normalizer
+from attention_zoo.applications.dates.training import train
 from tests.helpers import assert_cli_refuses_a_file_as_output, run_json_script
 
 pytestmark = pytest.mark.tf_only
@@ -19,10 +23,8 @@ def run(tmp_path_factory):
     if keras.backend.backend() != "tensorflow":
         pytest.skip("the application tests run on the TensorFlow backend")
     path = tmp_path_factory.mktemp("dates") / "run"
-    config = tasks.TrainConfig(
-        epochs=1, n_train=2000, n_validation=200, n_test=1000, seed=4
-    )
-    tasks.train(path, config, verbose=0)
+    config = TrainConfig(epochs=1, n_train=2000, n_validation=200, n_test=1000, seed=4)
+    train(path, config, verbose=0)
     return path
 
 
@@ -102,11 +104,11 @@ def test_unknown_attention_is_refused(tmp_path):
         models.build_default(40, attention="cosine")
     # train() refuses before anything is written.
     for config in (
-        tasks.TrainConfig(attention="cosine"),
-        tasks.TrainConfig(model="classic", attention="coverage"),
+        TrainConfig(attention="cosine"),
+        TrainConfig(model="classic", attention="coverage"),
     ):
         with pytest.raises(ValueError, match="attention"):
-            tasks.train(tmp_path / "run", config, verbose=0)
+            train(tmp_path / "run", config, verbose=0)
         assert not (tmp_path / "run").exists()
 
 
@@ -115,7 +117,10 @@ def test_run_folder(run):
         assert (run / name).exists(), name
     assert list((run / "plots").glob("*.png"))
     assert list((run / "logs").rglob("events.out.tfevents.*"))
-    metrics = json.loads((run / "metrics.json").read_text())
+    written = json.loads((run / "metrics.json").read_text())
+    assert set(written) == {"training", "test"}  # every application's layout
+    assert written["training"]["epochs"] == 1
+    metrics = written["test"]
     assert metrics["n"] == 1000
     assert set(metrics["by_language"]) == {*formats.LANGUAGES, "any"}
     assert (
@@ -160,26 +165,33 @@ def test_cli_predict_flags_and_errors(run, capsys):
     assert "Received: --epochs 0" in capsys.readouterr().err
 
 
-def test_cli_evaluate_and_plot(run, capsys, tmp_path):
+def test_cli_evaluate_prints_and_writes_the_run_s_test_scores(run, capsys):
     assert main(["dates", "evaluate", "--run", str(run), "--per-format"]) == 0
     out = capsys.readouterr().out
-    assert "exact match:" in out and "| `numeric_iso` |" in out
-    assert (
-        main(
-            [
-                "dates",
-                "plot",
-                "--run",
-                str(run),
-                "--output",
-                str(tmp_path),
-                "3 Mai 1979",
-            ]
-        )
-        == 0
-    )
-    png = tmp_path / "attention_0.png"
-    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    written = json.loads((run / "metrics_evaluate.json").read_text())
+    # The printed figures are the ones written, which are the run's own.
+    assert f"exact match: {100 * written['exact_match']:.2f} %" in out
+    assert written == json.loads((run / "metrics.json").read_text())["test"]
+    for name, result in written["by_format"].items():
+        assert f"| `{name}` | {result['n']} |" in out
+
+
+def _heatmap(path):
+    from PIL import Image
+
+    return np.asarray(Image.open(path).convert("RGB")).astype("int16")
+
+
+def test_cli_plot_draws_each_input_s_attention(run, tmp_path):
+    folder = tmp_path / "plots"
+    argv = ["dates", "plot", "--run", str(run), "--output", str(folder)]
+    assert main([*argv, "3 Mai 1979", "14.07.2013", "3 Mai 1979"]) == 0
+    first, second, again = (_heatmap(folder / f"attention_{i}.png") for i in range(3))
+    # A heat map, not a blank canvas: many colours, and what it shows moves
+    # with the input (the same input draws the same picture).
+    assert len(np.unique(first.reshape(-1, 3), axis=0)) > 50
+    np.testing.assert_array_equal(first, again)
+    assert first.shape != second.shape or np.abs(first - second).max() > 0
 
 
 def test_cli_refuses_an_output_that_is_a_file(run, capsys, tmp_path):
@@ -214,7 +226,7 @@ print(json.dumps({
 
 
 def test_saved_model_matches_in_memory_predictions(run, tmp_path):
-    tasks.export(run, tmp_path / "saved")
+    export(run, tmp_path / "saved")
     test_set = data.load_examples(run / "data" / "test.json")
     texts = [e.text for e in test_set]
     edge = [
@@ -241,9 +253,9 @@ def test_saved_model_matches_in_memory_predictions(run, tmp_path):
     assert got["text"][n:] == [got["text"][texts.index(t)] for t in short]
     got = {k: v[:n] if k != "dtypes" and k != "modules" else v for k, v in got.items()}
     assert got["modules"] == []
-    normalizer = tasks.Normalizer(run)
+    normalizer = Normalizer(run)
     expected_text, expected_valid, expected_score, expected_attention = (
-        normalizer.predict_scored(texts)
+        normalizer._scored(texts)
     )
     assert got["text"][:1000] == expected_text
     np.testing.assert_allclose(
@@ -264,12 +276,12 @@ def test_saved_model_matches_in_memory_predictions(run, tmp_path):
     assert (score[1000:1003] == -np.inf).all()
     assert np.isfinite(attention_edge).all()
     np.testing.assert_allclose(attention_edge[3:].sum(-1), 1.0, atol=1e-5)
-    in_memory, _ = normalizer.predict(edge[3:])
+    in_memory, *_ = normalizer._scored(edge[3:])
     assert served_edge[3:] == in_memory
 
 
 def test_reasons_name_why_an_answer_is_not_a_date(run):
-    normalizer = tasks.Normalizer(run)
+    normalizer = Normalizer(run)
     normalizer.threshold = -0.9
     assert normalizer.reason("", -0.1) == "the model reads no date in it"
     assert normalizer.reason("2001-02-30", -0.1) == (
@@ -294,9 +306,9 @@ def test_reasons_name_why_an_answer_is_not_a_date(run):
 
 
 def test_answers_to_numeric_inputs_are_valid_only_as_their_one_reading(run):
-    normalizer = tasks.Normalizer(run)
+    normalizer = Normalizer(run)
     texts = ["03/04/05", "31/02/2001", "3.14159", "23.09.1987", "19870923"]
-    isos, valid, _, _ = normalizer.predict_scored(texts)
+    isos, valid, _, _ = normalizer._scored(texts)
     assert not valid[:3].any()
     readings = [data.numeric_readings(data.normalize(t)) for t in texts[3:]]
     expected = [{iso} == r for iso, r in zip(isos[3:], readings)]
@@ -304,7 +316,7 @@ def test_answers_to_numeric_inputs_are_valid_only_as_their_one_reading(run):
 
 
 def test_the_numeric_rule_decides_validity_whatever_the_model_answers(run, monkeypatch):
-    normalizer = tasks.Normalizer(run)
+    normalizer = Normalizer(run)
     normalizer.threshold = -np.inf
     cases = {  # (input, the model's answer): valid
         ("03/04/05", "2005-04-03"): False,  # two readings
@@ -320,21 +332,21 @@ def test_the_numeric_rule_decides_validity_whatever_the_model_answers(run, monke
         attention = np.zeros((len(texts), ids.shape[1], normalizer.tx), "float32")
         return ids, attention, np.zeros(len(texts), "float32")
 
-    monkeypatch.setattr(normalizer, "predict_ids", answers)
-    isos, valid, _, _ = normalizer.predict_scored([text for text, _ in cases])
+    monkeypatch.setattr(normalizer, "_decode", answers)
+    isos, valid, _, _ = normalizer._scored([text for text, _ in cases])
     assert isos == [answer for _, answer in cases]
     assert valid.tolist() == list(cases.values())
 
 
 def test_cli_prints_not_a_date_with_the_reason(run, capsys, monkeypatch):
     # A threshold no answer reaches: every answer is refused, with a reason.
-    monkeypatch.setattr(tasks.Normalizer, "reason", lambda self, iso, s, text: "why")
-    original = tasks.Normalizer.predict_scored
+    monkeypatch.setattr(Normalizer, "reason", lambda self, iso, s, text: "why")
+    original = Normalizer._scored
 
     def refuse_all(self, texts, batch_size=1000):
         isos, valid, scores, attention = original(self, texts, batch_size)
         return isos, valid & False, scores, attention
 
-    monkeypatch.setattr(tasks.Normalizer, "predict_scored", refuse_all)
+    monkeypatch.setattr(Normalizer, "_scored", refuse_all)
     assert main(["dates", "predict", "--run", str(run), "😀"]) == 0
     assert capsys.readouterr().out.startswith("'😀' -> not a date: why   [score ")

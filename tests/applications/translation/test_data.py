@@ -187,7 +187,7 @@ def test_a_failed_download_exits_2_naming_the_dataset_and_cause(
 
 
 def test_word_vocabulary_and_tokenization():
-    from attention_zoo.applications.translation import tokenizer as tok
+    from attention_zoo.applications.common import text as tok
 
     assert tok.tokenize("¿Dónde está?  «Aquí», dijo—él.") == [
         "¿",
@@ -216,7 +216,7 @@ def test_word_vocabulary_and_tokenization():
 )
 def test_in_graph_tokenization_equals_python_on_the_test_books():
     tf = pytest.importorskip("tensorflow")
-    from attention_zoo.applications.translation import tokenizer as tok
+    from attention_zoo.applications.common import text as tok
     from attention_zoo.export import TokenTables, normalize_strings, split_punctuation
 
     test = data.bible_pairs(books=list(data.TEST_BOOKS))

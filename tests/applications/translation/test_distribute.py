@@ -10,14 +10,15 @@ EQUIVALENCE = (
     TWO_LOGICAL_CPUS
     + """
 import json, sys
-from attention_zoo.applications.translation import tasks
+from attention_zoo.applications.translation.config import TrainConfig
+from attention_zoo.applications.translation.training import train
 results = {}
 for distribute in (None, "mirrored"):
-    config = tasks.TrainConfig(
+    config = TrainConfig(
         corpus="numbers", n_pairs=600, units=16, embedding_dim=16, output_units=32,
         source_vocab_size=100, target_vocab_size=100, epochs=1, beam_width=1,
         dropout=0.0, batch_size=32, distribute=distribute)
-    metrics = tasks.train(f"{sys.argv[1]}/{distribute}", config, verbose=0)
+    metrics = train(f"{sys.argv[1]}/{distribute}", config, verbose=0)
     history = metrics["training"]["history"]
     results[str(distribute)] = history["val_loss"][-1]
 print(json.dumps(results))

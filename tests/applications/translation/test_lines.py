@@ -59,10 +59,11 @@ def test_control_characters_never_reach_the_terminal():
     assert not any(c in line for c in "\x1b\x07\x7f\x9b")
     assert json.loads(line)["translation"] == text
 
+
 class _OneWordTranslator:
     """Translates every line as "Jesús", without a model."""
 
-    def translate_ids(self, texts, beam_width):
+    def _search(self, texts, beam_width):
         return [None] * len(texts), [None] * len(texts)
 
     def readable(self, texts, ids, attention, *flags):

@@ -8,7 +8,25 @@ import numpy as np
 import pytest
 
 from attention_zoo.applications.cli import main
-from attention_zoo.applications.translation import data, tasks
+from attention_zoo.applications.common import InputError
+from attention_zoo.applications.translation import data
+from attention_zoo.applications.translation.batches import BucketedBatches
+from attention_zoo.applications.translation.comparison import (
+    compare_lengths,
+    compare_runs,
+    run_labels,
+)
+from attention_zoo.applications.translation.config import TrainConfig
+from attention_zoo.applications.translation.corpus import load_corpus, read_pairs
+from attention_zoo.applications.translation.export import export
+from attention_zoo.applications.translation.postprocess import Truecaser
+from attention_zoo.applications.translation.predictor import (
+    MAX_OUTPUT_TOKENS,
+    MAX_SOURCE_TOKENS,
+    TRUECASE_FILE,
+    Translator,
+)
+from attention_zoo.applications.translation.training import train
 from tests.helpers import assert_cli_refuses_a_file_as_output, run_json_script
 
 pytestmark = pytest.mark.tf_only
@@ -19,7 +37,7 @@ def run(tmp_path_factory):
     if keras.backend.backend() != "tensorflow":
         pytest.skip("the application tests run on the TensorFlow backend")
     path = tmp_path_factory.mktemp("translation") / "run"
-    config = tasks.TrainConfig(
+    config = TrainConfig(
         corpus="numbers",
         n_pairs=4000,
         units=16,
@@ -30,7 +48,7 @@ def run(tmp_path_factory):
         epochs=2,
         beam_width=3,
     )
-    tasks.train(path, config, verbose=0)
+    train(path, config, verbose=0)
     return path
 
 
@@ -38,14 +56,14 @@ def run(tmp_path_factory):
 def saved_model(run, tmp_path_factory):
     """The run exported once for the tests that load it in plain TensorFlow."""
     path = tmp_path_factory.mktemp("translation-export") / "saved"
-    tasks.export(run, path)
+    export(run, path)
     return path
 
 
 def test_bucketed_batches_shapes_and_shift():
     sources = [[5] * n for n in (3, 3, 3, 12, 12, 12, 70)]
     targets = [[6] * n for n in (2, 7, 2, 9, 20, 9, 3)]
-    batches = tasks.BucketedBatches(sources, targets, batch_size=2, seed=0)
+    batches = BucketedBatches(sources, targets, batch_size=2, seed=0)
     # (3, 2) and (3, 2) fit bucket 8; (3, 7) needs 8 too; the 12/9 pairs 16;
     # (12, 20) needs 24; the 70-token source fits no bucket and is left out.
     assert sorted(len(v) for v in batches.buckets.values()) == [1, 2, 3]
@@ -62,7 +80,7 @@ def test_bucketed_batches_shapes_and_shift():
     # The first two batches differ in length, so Keras keeps the axis dynamic.
     assert batches[0][1].shape != batches[1][1].shape
     # Validation keeps every pair that fits a bucket.
-    everything = tasks.BucketedBatches(sources, targets, 2, drop_remainder=False)
+    everything = BucketedBatches(sources, targets, 2, drop_remainder=False)
     assert sum(len(b) for _, b in everything.batches) == 6
 
 
@@ -95,24 +113,23 @@ def test_run_folder_and_metrics(run):
 
 
 def test_translate_edge_cases(run):
-    translator = tasks.Translator(run)
+    translator = Translator(run)
     long_text = " ".join(["seven hundred and twelve"] * 60)  # 240 words
     texts = ["", "  ,  ", long_text, "ninety-nine 你好 мир", "ONE HUNDRED"]
     for width in (1, 3):
-        out, attention = translator.translate(texts, beam_width=width)
-        assert out[0] == "" and attention[0].shape == (tasks.MAX_OUTPUT_TOKENS, 0)
+        items = translator(texts, beam_width=width)
+        out = [item["text"] for item in items]
+        attention = [item["attention"] for item in items]
+        assert out[0] == "" and attention[0].shape == (MAX_OUTPUT_TOKENS, 0)
         assert isinstance(out[2], str) and isinstance(out[3], str) and out[4]
         # The long input is read up to MAX_SOURCE_TOKENS.
-        assert attention[2].shape[1] == tasks.MAX_SOURCE_TOKENS
+        assert attention[2].shape[1] == MAX_SOURCE_TOKENS
         for a in attention:
             assert np.isfinite(a).all()
-        assert out[4] == translator.translate(["one hundred"], width)[0][0]
-    with pytest.raises(tasks.InputError, match="empty input"):
-        tasks.translate(run, ["   "], translator=translator)
-    ((text, translation, unknown),) = tasks.translate(
-        run, ["ninety-nine 你好"], translator=translator
-    )
-    assert unknown == ["你好"]
+        assert out[4] == translator("one hundred", beam_width=width)[0]["text"]
+    with pytest.raises(InputError, match="empty input"):
+        translator.check_all(["   "])
+    assert translator.unknown_words("ninety-nine 你好") == ["你好"]
 
 
 def test_cli_translate_evaluate_plot(run, capsys, tmp_path):
@@ -195,7 +212,7 @@ def test_cli_evaluate_compares_runs_of_different_beam_widths(run, capsys, tmp_pa
 
 def test_run_labels_are_the_shortest_distinct_path_tails(tmp_path):
     runs = ["x/cmpA/run", "x/cmpB/run", "y", "y/", "./y", "/a/run", "/b/a/run"]
-    assert tasks.run_labels(runs) == [
+    assert run_labels(runs) == [
         "cmpA/run",
         "cmpB/run",
         "y",
@@ -204,7 +221,7 @@ def test_run_labels_are_the_shortest_distinct_path_tails(tmp_path):
         "/a/run",
         "b/a/run",
     ]
-    assert tasks.run_labels([tmp_path / "run"]) == ["run"]
+    assert run_labels([tmp_path / "run"]) == ["run"]
 
 
 def test_compare_runs_tables_only_the_decodings_every_run_holds():
@@ -213,12 +230,12 @@ def test_compare_runs_tables_only_the_decodings_every_run_holds():
         return {"n": 2, **{d: {"by_source_length": bucket} for d in decodings}}
 
     named = {"a": metrics("greedy", "beam2"), "b": metrics("greedy", "beam4")}
-    text = tasks.compare_runs(named)
+    text = compare_runs(named)
     assert "(greedy)" in text and "| 0-9 | 2 | 50.00 | 50.00 |" in text
     assert "(beam2)" not in text and "a: beam2; b: beam4" in text
-    assert "Not compared" not in tasks.compare_runs({"a": named["a"]})
+    assert "Not compared" not in compare_runs({"a": named["a"]})
     with pytest.raises(ValueError, match=r"runs \['b'\] were not evaluated with beam2"):
-        tasks.compare_lengths(named, "beam2")
+        compare_lengths(named, "beam2")
 
 
 def test_compare_lengths_gives_each_runs_count_when_the_test_sets_differ():
@@ -226,10 +243,10 @@ def test_compare_lengths_gives_each_runs_count_when_the_test_sets_differ():
         bucket = {"0-9": {"n": n, "bleu": bleu, "chrf": 60.0}}
         return {"n": n, "greedy": {"by_source_length": bucket}}
 
-    same = tasks.compare_lengths({"a": metrics(2, 50.0), "b": metrics(2, 40.0)})
+    same = compare_lengths({"a": metrics(2, 50.0), "b": metrics(2, 40.0)})
     assert "| 0-9 | 2 | 50.00 | 40.00 |" in same
     # It showed the first run's 2 for both before.
-    differ = tasks.compare_lengths({"a": metrics(2, 50.0), "b": metrics(7, 40.0)})
+    differ = compare_lengths({"a": metrics(2, 50.0), "b": metrics(7, 40.0)})
     assert "| 0-9 | 2 / 7 | 50.00 | 40.00 |" in differ
 
 
@@ -251,25 +268,25 @@ print(json.dumps({
 
 
 def test_saved_model_matches_in_memory_beam_search(run, saved_model, tmp_path):
-    texts = [p.source for p in tasks.read_pairs(run / "data" / "test.tsv")]
+    texts = [p.source for p in read_pairs(run / "data" / "test.tsv")]
     edge = ["", " ", " ".join(["one"] * 200), "ninety-nine 你好 мир", "Forty-Two!"]
     (tmp_path / "texts.json").write_text(json.dumps(texts + edge))
     got = run_json_script(tmp_path, LOAD, saved_model, "texts.json")
     assert got["modules"] == []
-    translator = tasks.Translator(run)
+    translator = Translator(run)
     # One batch, as the SavedModel receives it.
-    expected, _ = translator.translate(texts, batch_size=len(texts))
+    expected = [i["text"] for i in translator(texts, batch_size=len(texts))]
     assert len(texts) == 200
     assert got["text"][:200] == expected
     served_edge = got["text"][200:]
     assert served_edge[:2] == ["", ""]
-    in_memory, _ = translator.translate(edge[2:])
+    in_memory = [i["text"] for i in translator(edge[2:])]
     assert served_edge[2:] == in_memory
     # Readable: no <unk> (the unknown 你好 is copied through if attended);
     # number words never capitalise a sentence start, and the truecaser
     # learned so.
     assert all("<unk>" not in t for t in got["text"])
-    assert not tasks.Truecaser.load(run / tasks.TRUECASE_FILE).capitalize_starts
+    assert not Truecaser.load(run / TRUECASE_FILE).capitalize_starts
     assert all(t == t.lower() for t in got["text"][:200])
     attention = np.array(got["attention"])
     assert np.isfinite(attention).all()
@@ -283,9 +300,7 @@ def test_tsv_corpus_split_never_shares_a_source(tmp_path):
     ]
     path = tmp_path / "pairs.tsv"
     path.write_text("\n".join(lines), encoding="utf-8")
-    train, validation, test = tasks.load_corpus(
-        tasks.TrainConfig(corpus="tsv", pairs=str(path))
-    )
+    train, validation, test = load_corpus(TrainConfig(corpus="tsv", pairs=str(path)))
     assert len(train) + len(validation) + len(test) == 301
     sources = [{p.source for p in split} for split in (train, validation, test)]
     assert not (
@@ -302,25 +317,25 @@ def test_config_errors(tmp_path):
         ({"units": 0}, "`units` must be a positive integer"),
     ):
         with pytest.raises(ValueError, match=match):
-            config = tasks.TrainConfig(**{"corpus": "numbers", **kwargs})
-            tasks.train(tmp_path / "x", config)
+            config = TrainConfig(**{"corpus": "numbers", **kwargs})
+            train(tmp_path / "x", config)
 
 
 def test_tfds_corpus_uses_the_dataset_splits_offline():
     tfds = pytest.importorskip("tensorflow_datasets")
     with tfds.testing.mock_data(num_examples=4):
-        splits = tasks.load_corpus(
-            tasks.TrainConfig(corpus="tfds", tfds_name="wmt14_translate/de-en")
+        splits = load_corpus(
+            TrainConfig(corpus="tfds", tfds_name="wmt14_translate/de-en")
         )
     assert [len(s) for s in splits] == [4, 4, 4]
     with pytest.raises(ValueError, match="needs `tfds_name`"):
-        tasks.load_corpus(tasks.TrainConfig(corpus="tfds"))
+        load_corpus(TrainConfig(corpus="tfds"))
 
 
 def test_time_budget_stops_training_and_keeps_the_best_epoch(tmp_path):
     if keras.backend.backend() != "tensorflow":
         pytest.skip("the application tests run on the TensorFlow backend")
-    config = tasks.TrainConfig(
+    config = TrainConfig(
         corpus="numbers",
         n_pairs=600,
         units=8,
@@ -332,7 +347,7 @@ def test_time_budget_stops_training_and_keeps_the_best_epoch(tmp_path):
         max_minutes=0.001,  # 60 ms: the first batch ends the run
         beam_width=2,
     )
-    metrics = tasks.train(tmp_path / "run", config, verbose=0)
+    metrics = train(tmp_path / "run", config, verbose=0)
     training = metrics["training"]
     assert training["stopped_by_budget"] and training["epochs"] == 1
     assert 0 < training["target_tokens"] < 600 * 8
@@ -411,24 +426,20 @@ def test_user_splits_replace_only_the_held_out_sets_they_name(tmp_path):
     pairs = data.number_pairs(400, seed=5)
     train_file = tsv("train.tsv", pairs[:300])
     dev, test = tsv("dev.tsv", pairs[300:350]), tsv("test.tsv", pairs[350:])
-    config = tasks.TrainConfig
-    both = tasks.load_corpus(
+    config = TrainConfig
+    both = load_corpus(
         config(corpus="tsv", pairs=train_file, validation_pairs=dev, test_pairs=test)
     )
     assert [len(s) for s in both] == [300, 50, 50]
     assert both[2][0].source == pairs[350].source
-    only_test = tasks.load_corpus(
-        config(corpus="tsv", pairs=train_file, test_pairs=test)
-    )
+    only_test = load_corpus(config(corpus="tsv", pairs=train_file, test_pairs=test))
     assert len(only_test[1]) == 15 and len(only_test[0]) == 285
     assert len(only_test[2]) == 50
     assert not {p.source for p in only_test[0]} & {p.source for p in only_test[1]}
     # The split drawn without files is unchanged by giving one.
-    default = tasks.load_corpus(config(corpus="tsv", pairs=train_file))
+    default = load_corpus(config(corpus="tsv", pairs=train_file))
     assert default[1] == only_test[1]
-    bible_like = tasks.load_corpus(
-        config(corpus="numbers", n_pairs=200, test_pairs=test)
-    )
+    bible_like = load_corpus(config(corpus="numbers", n_pairs=200, test_pairs=test))
     assert len(bible_like[2]) == 50
 
 
@@ -443,9 +454,9 @@ def test_a_run_saved_as_a_preset_translates_alike(run, tmp_path):
     from attention_zoo.presets import read_metadata, save_to_preset
 
     texts = ["three hundred and two", "forty one"]
-    folder = save_to_preset(tasks.Translator(run), tmp_path / "p", fixed_inputs=texts)
-    expected = tasks.Translator(run)(texts)
-    loaded = tasks.Translator.from_preset(folder)(texts)
+    folder = save_to_preset(Translator(run), tmp_path / "p", fixed_inputs=texts)
+    expected = Translator(run)(texts)
+    loaded = Translator.from_preset(folder)(texts)
     assert [i["text"] for i in loaded] == [i["text"] for i in expected]
     assert [i["valid"] for i in loaded] == [True, True]
     np.testing.assert_allclose(
@@ -482,5 +493,5 @@ def test_saved_model_agrees_with_python_on_any_bytes(run, saved_model, tmp_path)
     (tmp_path / "raw.json").write_text(json.dumps([r.hex() for r in raw]))
     got = run_json_script(tmp_path, LOAD_BYTES, saved_model, "raw.json")
     texts = [r.decode("utf-8", "replace") for r in raw]
-    expected, _ = tasks.Translator(run).translate(texts, batch_size=len(texts))
+    expected = [i["text"] for i in Translator(run)(texts, batch_size=len(texts))]
     assert got["text"] == expected

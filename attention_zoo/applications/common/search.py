@@ -1,4 +1,10 @@
-"""Decoding a batch of memories into ids of the word vocabulary (`common.text`)."""
+"""The applications' word search: a batch of memories to word ids, and the
+names their evaluations give each search ("greedy", "beam4").
+
+The library's searches are `attention_zoo.decoding` (greedy, sampling, beam
+search over any step decoder); this module runs them over the applications'
+word vocabularies (`common.text`).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,17 @@ from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID
 from attention_zoo.decoding import decode_memory
 
 
-def decode_words(
+def search_name(beam_width: int) -> str:
+    """ "greedy" for a beam of 1, "beam{beam_width}" otherwise."""
+    return "greedy" if beam_width == 1 else f"beam{beam_width}"
+
+
+def search_names(metrics: dict) -> list[str]:
+    """The searches an evaluation holds: "greedy", "beam4", ..."""
+    return [k for k in metrics if k == "greedy" or k.startswith("beam")]
+
+
+def search_words(
     step_fn,
     decoder,
     memory,

@@ -1,0 +1,149 @@
+"""An application's command: `attention-zoo NAME TASK ...`, built from its
+`Application` record.
+
+The skeleton gives every application its `train` (a flag per config field,
+`common.cli`), `plot` and `export` tasks, the `--run`/`--preset` flags of
+the tasks that read a model (`preset_flags`) and `--beam-width` where the
+application decodes with beam search; the application adds the flags and
+jobs of its own tasks (`Command.add_arguments`, `Command.jobs`). Every task
+runs inside the one-line error boundary.
+"""
+
+from __future__ import annotations
+
+from attention_zoo.applications.common.cli import (
+    add_config_arguments,
+    check_flags,
+    run_task,
+    train_job,
+)
+from attention_zoo.applications.common.config import MAX_BEAM_WIDTH, integer_range
+from attention_zoo.applications.common.preset_flags import (
+    add_model_arguments,
+    model_folder,
+    preset_plot_folder,
+)
+from attention_zoo.applications.common.run_folder import write_plots
+
+__all__ = [
+    "add_application",
+    "add_model_flags",
+    "model_run",
+    "run_application",
+]
+
+
+def add_application(commands, app) -> dict:
+    """Adds the command of `app` (an `Application`) and a parser per task.
+
+    `train` takes `--output` (default `runs/NAME`), the flags of
+    `Command.train_arguments` (e.g. a group of data sources), then a flag
+    for every field of the config (`add_config_arguments`); `plot` and
+    `export` take theirs (`add_plot_and_export`); `Command.add_arguments`
+    adds the flags of the application's own tasks.
+
+    Args:
+        commands: the subparsers of the `attention-zoo` command.
+        app: the application.
+
+    Returns:
+        The parser of each task, by name.
+    """
+    command = app.command
+    parser = commands.add_parser(
+        app.name, help=command.help, description=command.description
+    )
+    subparsers = parser.add_subparsers(dest="task", metavar="TASK", required=True)
+    tasks = {
+        name: subparsers.add_parser(name, help=line)
+        for name, line in command.tasks.items()
+    }
+    train = tasks["train"]
+    train.add_argument(
+        "--output",
+        default=f"runs/{app.name}",
+        help=f"run folder (default runs/{app.name})",
+    )
+    if command.train_arguments is not None:
+        command.train_arguments(train)
+    add_config_arguments(train, app.config_class)
+    add_plot_and_export(tasks["plot"], tasks["export"], app)
+    if command.add_arguments is not None:
+        command.add_arguments(tasks, app)
+    return tasks
+
+
+def add_model_flags(parser, app) -> None:
+    """The flags of a task that reads a model: `--run` or `--preset`
+    (`preset_flags`), and `--beam-width` where the application has it."""
+    add_model_arguments(parser, app.name, app.command.default_preset)
+    if app.command.beam_width:
+        parser.add_argument("--beam-width", type=int, default=None, help="1 = greedy")
+
+
+def model_run(args, app):
+    """The run or preset folder the task `args.task` reads."""
+    return model_folder(args, app.name, args.task, app.command.default_preset)
+
+
+def add_plot_and_export(plot, export, app) -> None:
+    """The flags of `app`'s `plot` and `export` tasks."""
+    inputs = app.command.inputs
+    plot.add_argument(inputs, nargs="+", metavar=inputs.removesuffix("s").upper())
+    add_model_flags(plot, app)
+    plot.add_argument(
+        "--output",
+        default=None,
+        help="folder for the PNGs (default: a new RUN/plots/predict-N; "
+        "required with a preset)",
+    )
+    add_model_flags(export, app)
+    export.add_argument("--output", required=True, help="SavedModel folder")
+
+
+def check_beam_width_flag(parser, args) -> None:
+    """`--beam-width`, where the task has it, within 1..MAX_BEAM_WIDTH."""
+    beam_width = getattr(args, "beam_width", None)
+    check_flags(
+        parser, [("--beam-width", beam_width, integer_range(1, MAX_BEAM_WIDTH))]
+    )
+
+
+def shared_jobs(app, args, parser) -> dict:
+    """The `train`, `plot` and `export` jobs of `app` for `run_task`."""
+    beam = {"beam_width": args.beam_width} if hasattr(args, "beam_width") else {}
+
+    def report(metrics):
+        return app.format_metrics(metrics["test"])
+
+    def plot():
+        run = model_run(args, app)
+        output = preset_plot_folder(run, args.output, app.name)
+        inputs = getattr(args, app.command.inputs)
+        for path in write_plots(
+            output, lambda folder: app.plot(run, inputs, folder, **beam), app.name
+        ):
+            print(path)
+
+    def export():
+        run = model_run(args, app)
+        path = app.export(run, args.output, **beam)
+        print(f"SavedModel written to {path}")
+
+    fields = app.command.config_fields
+    train = train_job(app.train, app.config_class, args, parser, report, fields)
+    return {"train": train, "plot": plot, "export": export}
+
+
+def run_application(app, args, parser) -> int:
+    """Runs the task `args.task` of `app` inside `run_task`, after the check
+    of `--beam-width` where the task has it.
+
+    Returns:
+        The command's exit status.
+    """
+    check_beam_width_flag(parser, args)
+    jobs = shared_jobs(app, args, parser)
+    if app.command.jobs is not None:
+        jobs.update(app.command.jobs(args, parser, app))
+    return run_task(app.name, args.task, jobs[args.task], app.command.errors)

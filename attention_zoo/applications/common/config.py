@@ -1,0 +1,166 @@
+"""Checks of an application's `TrainConfig`, with or without a command line.
+
+A field's metadata names its `check`, a function of the value that returns
+what is wrong with it or None; `check_config` runs them on a config built in
+Python, `common.cli` on the flags. The fields every application's training
+shares (`seed_field`, `epochs_field`, `max_minutes_field`, ...) are built
+here too, so their checks and help lines are written once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import numbers
+
+# The widest beam an application decodes with: the memory and time of a
+# beam search grow with it, and wider beams gain nothing on these models.
+MAX_BEAM_WIDTH = 64
+
+
+def positive(value) -> str | None:
+    """The `check` of a positive integer (None, an unset value, passes; a
+    bool is no integer here)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        return "must be a positive integer"
+    return None
+
+
+def integer_range(low: int, high: int):
+    """The `check` of an integer flag from `low` to `high` (a documented bound
+    that keeps one call's memory and time in reach; None passes)."""
+
+    def check(value) -> str | None:
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            return f"must be an integer from {low} to {high}"
+        if not low <= value <= high:
+            return f"must be an integer from {low} to {high}"
+        return None
+
+    return check
+
+
+def finite(value) -> str | None:
+    """The check every float value gets: NaN and infinities are refused."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "must be a finite number"
+    return None
+
+
+def finite_positive(value) -> str | None:
+    """The `check` of a finite positive number, such as a learning rate."""
+    if value is not None and not 0 < value < math.inf:
+        return "must be a finite positive number"
+    return None
+
+
+def unit_interval(value) -> str | None:
+    """The `check` of a rate in [0, 1), such as a dropout."""
+    return None if 0.0 <= value < 1.0 else "must be in [0, 1)"
+
+
+def non_negative(value) -> str | None:
+    """The `check` of a value that may be 0 but not negative."""
+    return "must be >= 0" if value < 0 else None
+
+
+def number_range(low: float, high: float):
+    """The `check` of a number from `low` to `high` (a documented bound that
+    keeps the memory of what it sizes in reach)."""
+
+    def check(value) -> str | None:
+        if value is not None and not low <= value <= high:
+            return f"must be a number from {low:g} to {high:g}"
+        return None
+
+    return check
+
+
+def problem(value, check) -> str | None:
+    """What is wrong with `value`: its field's `check` first (it names the
+    range, "a finite positive number"), then `finite` for any float."""
+    return (check(value) if check else None) or finite(value)
+
+
+def check_config(config) -> None:
+    """Raise ValueError naming the first field of the dataclass `config`
+    refused by its metadata's `check` (a float: by `finite` first).
+
+    The Python API's form of the flag checks of `common.cli.config_from_args`.
+    """
+    for field in dataclasses.fields(config):
+        value = getattr(config, field.name)
+        wrong = problem(value, field.metadata.get("check"))
+        if wrong:
+            raise ValueError(
+                f"`{field.name}` {wrong}. Received: {field.name}={value!r}"
+            )
+
+
+def seed_field():
+    """The `seed` of every training: data splits, weights, dropout."""
+    return dataclasses.field(
+        default=0,
+        metadata={
+            "help": "random seed of the data, the initial weights and dropout "
+            "(default 0)"
+        },
+    )
+
+
+def epochs_field(default: int):
+    """The `epochs` of every training."""
+    return dataclasses.field(
+        default=default,
+        metadata={
+            "check": positive,
+            "help": f"passes over the training data at most (default {default})",
+        },
+    )
+
+
+def batch_size_field(default: int):
+    """The `batch_size` of every training (the global batch when distributed)."""
+    return dataclasses.field(
+        default=default,
+        metadata={
+            "check": integer_range(1, 4096),
+            "help": f"examples per training step, from 1 to 4096 (default "
+            f"{default}; the global batch with --distribute)",
+        },
+    )
+
+
+def max_minutes_field():
+    """The wall-clock budget of every training."""
+    return dataclasses.field(
+        default=None,
+        metadata={
+            "check": finite_positive,
+            "help": "wall-clock budget of fit in minutes (default: none); the "
+            "epoch it cuts short is validated, and the run is committed",
+        },
+    )
+
+
+def beam_width_field(default: int):
+    """The `beam_width` a run decodes with by default (`--beam-width`)."""
+    return dataclasses.field(
+        default=default, metadata={"check": integer_range(1, MAX_BEAM_WIDTH)}
+    )
+
+
+def length_penalty_field(default: float):
+    """The `alpha` field of a `TrainConfig` (`--length-penalty`, GNMT alpha)."""
+    return dataclasses.field(
+        default=default,
+        metadata={
+            "flag": "--length-penalty",
+            "check": non_negative,
+            "help": "GNMT alpha",
+        },
+    )

@@ -1,0 +1,90 @@
+"""Build, score and describe the shipped presets of every application.
+
+`attention-zoo presets build [NAME ...]` trains each recipe
+(`Application.presets`, a `PresetRecipe`) with its recorded command and
+seed into a work folder, then writes the preset into
+`attention_zoo/presets/NAME/` with `save_to_preset`: weights, assets,
+metadata (the command, the seed, the outputs on a few fixed inputs, the
+metrics on the slice of test data that ships with it) and the model card.
+`tests/presets/` loads every shipped preset and checks it against what was
+recorded here.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+from attention_zoo import owned_folders
+from attention_zoo.applications import registry
+from attention_zoo.presets import PRESETS_DIR, read_metadata
+from attention_zoo.presets.saving import model_card, save_to_preset
+
+# The file of a preset that holds its test slice.
+SLICE_FILE = "test_slice.json"
+
+
+def recipes() -> dict:
+    """`{preset name: (application, recipe)}` of every registered application."""
+    return {
+        recipe.name: (app, recipe)
+        for app in registry.applications()
+        for recipe in app.presets
+    }
+
+
+def write_slice(app, run_dir, path) -> None:
+    """The first test examples of `run_dir` (`app.test_slice`) into `path`."""
+    if app.test_slice is None:
+        raise ValueError(f"no test slice is defined for the {app.name} application")
+    app.test_slice.write(Path(run_dir), Path(path), app.test_slice.size)
+
+
+def score_slice(predictor, folder) -> dict:
+    """The metrics of `predictor` on the test slice in the preset `folder`."""
+    app = registry.get(predictor.app)
+    if app.test_slice is None:
+        raise ValueError(f"no test slice is defined for the {app.name} application")
+    return app.test_slice.score(predictor, Path(folder) / SLICE_FILE)
+
+
+def build(name: str, work, train: bool = True) -> Path:
+    """Trains the recipe `name` into `work/name` and writes its preset."""
+    from attention_zoo.applications.cli import main
+
+    known = recipes()
+    if name not in known:
+        raise ValueError(
+            f"no preset recipe is called {name!r}; the recipes are "
+            f"{', '.join(known)}. Received: {name!r}"
+        )
+    app, recipe = known[name]
+    run = Path(work) / name
+    command = [*recipe.train, "--output", str(run)]
+    if train:
+        status = main(command)
+        if status:
+            raise SystemExit(f"training {name} failed (exit {status})")
+    predictor = app.predictor(run)
+    folder = PRESETS_DIR / name
+    inputs = recipe.fixed_inputs
+    save_to_preset(
+        predictor,
+        folder,
+        description=recipe.description,
+        training_command="attention-zoo " + shlex.join(command),
+        seed=recipe.seed,
+        fixed_inputs=list(inputs(run) if callable(inputs) else inputs),
+        card={**recipe.card, "reproduce": f"attention-zoo presets build {name}"},
+        float16=recipe.float16,
+    )
+    write_slice(app, run, folder / SLICE_FILE)
+    owned_folders.record_written([folder / SLICE_FILE])
+    metadata = read_metadata(folder)
+    metadata["slice_metrics"] = score_slice(registry.from_preset(folder), folder)
+    (folder / "metadata.json").write_text(
+        json.dumps(metadata, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    (folder / "README.md").write_text(model_card(metadata), encoding="utf-8")
+    return folder

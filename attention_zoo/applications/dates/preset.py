@@ -1,0 +1,60 @@
+"""The dates application's shipped preset and the test slice it carries."""
+
+from __future__ import annotations
+
+from attention_zoo.applications.common.application import PresetRecipe, TestSlice
+from attention_zoo.applications.dates import data
+from attention_zoo.applications.dates.evaluation import evaluate_examples
+
+CARD = {
+    "intended_use": (
+        "Normalising dates written by people (English, French, German, "
+        "Spanish and the other languages the generator covers) to ISO 8601 "
+        "(YYYY-MM-DD), with a validity flag for answers that are not real "
+        "calendar dates. A teaching and reference model for attention; check "
+        "its answers where a wrong date costs something."
+    ),
+    "data_and_licence": (
+        "Trained only on dates generated offline with Faker and Babel "
+        "(`attention_zoo/applications/dates/data.py`), seeded; no personal "
+        "data. Code and weights: Apache-2.0."
+    ),
+    "limitations": (
+        "It has seen only the formats and languages of the generator "
+        "(docs/dates.md lists them); other forms may get a confident wrong "
+        "answer. Dates are drawn from 1900 to 2099."
+    ),
+}
+
+PRESETS = (
+    PresetRecipe(
+        name="dates_multilingual",
+        description="Multilingual date normalizer: human-written dates to ISO 8601",
+        train=("dates", "train", "--seed", "0"),
+        seed=0,
+        fixed_inputs=(
+            "3rd of May 1979",
+            "Sept. 14, 2001",
+            "jeudi 3 mai 1979",
+            "23.09.1987",
+            "14 de septiembre de 2001",
+            "03/04/05",
+        ),
+        card=CARD,
+    ),
+)
+
+
+def write_slice(run_dir, path, size: int) -> None:
+    """The run's first `size` test examples, `{"text", "iso", ...}` each."""
+    examples = data.load_examples(run_dir / "data" / "test.json")
+    data.save_examples(path, examples[:size])
+
+
+def score_slice(predictor, path) -> dict:
+    """Exact match of the predictor on the slice."""
+    metrics = evaluate_examples(predictor, data.load_examples(path))
+    return {"n": metrics["n"], "exact_match": metrics["exact_match"]}
+
+
+TEST_SLICE = TestSlice(size=300, write=write_slice, score=score_slice)
