@@ -20,6 +20,7 @@ MODULES = [
     "attention_zoo.decoding.step",
     "attention_zoo.encoders.bidirectional_rnn_encoder",
     "attention_zoo.encoders.efficientnet_lite0",
+    "attention_zoo.encoders.efficientnet_lite0_layout",
     "attention_zoo.encoders.image_encoder",
     "attention_zoo.encoders.image_preprocessing",
     "attention_zoo.encoders.feature_grid",

@@ -175,3 +175,147 @@ def test_the_encoding_rule_finds_every_kind_of_bare_call():
     ]
     for call in named:
         assert not locale_encoded_calls(call), call
+
+
+# The application layer: the applications, the presets, and the command that
+# `python -m attention_zoo` runs (`__main__` starts the applications' CLI).
+# Every other module of the package is the library.
+APPLICATION_LAYER = (
+    "attention_zoo.applications",
+    "attention_zoo.presets",
+    "attention_zoo.__main__",
+)
+
+
+def module_names(root: Path) -> dict[str, Path]:
+    """The dotted name of every module of the package whose folder is `root`.
+
+    `root/sub/mod.py` is `pkg.sub.mod`; `root/sub/__init__.py` is `pkg.sub`.
+    """
+    names = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        names[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return names
+
+
+def import_graph(root: Path) -> dict[str, set[str]]:
+    """Each module of the package at `root` -> the package's modules it imports.
+
+    Every `import` and `from ... import` of the package's modules counts,
+    at module level and inside functions alike; relative imports are
+    resolved against the importing module's package. The rules of an edge:
+
+    - `import pkg.a.b` is an edge to `pkg.a.b`, not to the packages `pkg`
+      and `pkg.a` that Python initialises first: every module would
+      otherwise depend on `pkg/__init__.py`, which imports its subpackages,
+      and every import would look like a cycle.
+    - `from pkg.a import b` is an edge to the module `pkg.a.b` when `b` is a
+      module, and to the package `pkg.a` (its `__init__.py`) when `b` is a
+      name defined or re-exported there. So a submodule of `pkg.a` that
+      imports a sibling by its module (`from pkg.a import b`,
+      `from .b import name`) is no cycle with `pkg.a`'s `__init__`, while
+      one that imports a name from `pkg.a` itself is.
+
+    Imports made from strings (`importlib.import_module`) are not seen.
+    """
+    modules = module_names(root)
+    top = root.name
+    graph = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        targets = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")
+                    parts = parts[: len(parts) - node.level + 1]
+                    base = ".".join(parts + ([node.module] if node.module else []))
+                for alias in node.names:
+                    submodule = f"{base}.{alias.name}"
+                    targets.add(submodule if submodule in modules else base)
+        graph[name] = {t for t in targets if t == top or t.startswith(top + ".")}
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]], modules) -> list[str] | None:
+    """An import cycle among `modules`, as a chain `[a, b, ..., a]`, or None.
+
+    Only the edges of `graph` between two of `modules` count. A depth-first
+    search in sorted order, so the same graph reports the same cycle.
+    """
+    modules = set(modules)
+    done, path, position = set(), [], {}
+
+    def visit(module):
+        position[module] = len(path)
+        path.append(module)
+        for target in sorted(graph.get(module, set()) & modules):
+            if target in position:
+                return path[position[target] :] + [target]
+            if target not in done and (cycle := visit(target)):
+                return cycle
+        del position[path.pop()]
+        done.add(module)
+        return None
+
+    for module in sorted(modules):
+        if module not in done and (cycle := visit(module)):
+            return cycle
+    return None
+
+
+def in_layer(module: str, prefixes) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
+
+
+def test_the_library_has_no_import_cycle():
+    graph = import_graph(PACKAGE)
+    library = [m for m in graph if not in_layer(m, APPLICATION_LAYER)]
+    cycle = find_cycle(graph, library)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle)
+
+
+def test_the_library_never_imports_an_application():
+    """The stack's rule (docs/design.md): no module below the applications
+    imports one, not even lazily inside a function."""
+    graph = import_graph(PACKAGE)
+    found = sorted(
+        f"{module} -> {target}"
+        for module, targets in graph.items()
+        if not in_layer(module, APPLICATION_LAYER)
+        for target in targets
+        if in_layer(target, ("attention_zoo.applications",))
+    )
+    assert not found, f"library modules importing an application: {found}"
+
+
+def test_the_import_graph_resolves_each_kind_of_import(tmp_path):
+    files = {
+        "__init__.py": "from pkg.sub import Thing\nimport os\n",
+        "ops.py": "def later():\n    from pkg.sub.b import helper\n",
+        "sub/__init__.py": "from .a import Thing\n",
+        "sub/a.py": "from . import b\nfrom .. import ops\n",
+        "sub/b.py": "import pkg.ops as o\nfrom pkg.sub import Thing\n",
+    }
+    for name, text in files.items():
+        (tmp_path / "pkg" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "pkg" / name).write_text(text, encoding="utf-8")
+    graph = import_graph(tmp_path / "pkg")
+    assert graph == {
+        "pkg": {"pkg.sub"},
+        "pkg.ops": {"pkg.sub.b"},
+        "pkg.sub": {"pkg.sub.a"},
+        "pkg.sub.a": {"pkg.sub.b", "pkg.ops"},
+        "pkg.sub.b": {"pkg.ops", "pkg.sub"},
+    }
+    # An import inside a function closes a cycle as well as one at the top.
+    assert find_cycle(graph, graph) == ["pkg.ops", "pkg.sub.b", "pkg.ops"]
+    graph["pkg.ops"] = set()
+    # b takes a name from its own package's __init__, which imports a, which
+    # imports b: a cycle, reported as a chain.
+    assert find_cycle(graph, graph) == ["pkg.sub", "pkg.sub.a", "pkg.sub.b", "pkg.sub"]
+    assert find_cycle(graph, ["pkg", "pkg.sub", "pkg.sub.a", "pkg.ops"]) is None

@@ -168,7 +168,7 @@ class RecurrentAttentionBase(keras.layers.Layer):
         if len(inputs_shape) == 3 and inputs_shape[1] is None:
             self._unknown_target_length = True  # see supports_jit
             for mechanism in self._mechanisms:
-                mechanism.note_query_length(None)
+                mechanism.record_query_length(None)
         if len(inputs_shape) != 3 or inputs_shape[-1] is None:
             raise ValueError(
                 f"{name}: `inputs` must have shape (batch_size, Ty, E) with known "

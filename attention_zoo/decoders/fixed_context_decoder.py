@@ -170,10 +170,3 @@ class FixedContextDecoder(keras.layers.Layer):
             "dropout": self.dropout,
             "seed": self.seed,
         }
-
-
-# Translation runs saved before the class moved into the library name it by
-# its old registration; loading them finds the class under that name too.
-keras.saving.get_custom_objects()["attention_zoo_translation>FixedContextDecoder"] = (
-    FixedContextDecoder
-)

@@ -1,6 +1,7 @@
 """EfficientNet-Lite0 in Keras: the architecture.
 
-Its ImageNet weights are read and converted in
+Its block layout is in `attention_zoo.encoders.efficientnet_lite0_layout`; its
+ImageNet weights are read and converted in
 `attention_zoo.encoders.efficientnet_lite0_weights`.
 """
 
@@ -11,19 +12,9 @@ import os
 import keras
 
 from attention_zoo._checks import checked_bool, is_int, optional_int
+from attention_zoo.encoders.efficientnet_lite0_layout import block_configs
+from attention_zoo.encoders.efficientnet_lite0_weights import imagenet_weights
 
-# (repeats, kernel size, stride, expand ratio, input filters, output filters)
-# of the seven stages: `efficientnet_lite_builder.py` of the official code.
-STAGES = (
-    (1, 3, 1, 1, 32, 16),
-    (2, 3, 2, 6, 16, 24),
-    (2, 5, 2, 6, 24, 40),
-    (3, 3, 2, 6, 40, 80),
-    (3, 5, 1, 6, 80, 112),
-    (4, 5, 2, 6, 112, 192),
-    (1, 3, 1, 6, 192, 320),
-)
-NUM_BLOCKS = sum(stage[0] for stage in STAGES)  # 16
 STEM_FILTERS = 32
 HEAD_FILTERS = 1280
 NUM_CLASSES = 1000
@@ -118,9 +109,6 @@ def efficientnet_lite0(
     input_shape = _check_input_shape(input_shape)
     if source is None:
         return _build(include_top, input_shape, name)
-    # Imported here: the weights module reads the block layout from this one.
-    from attention_zoo.encoders.efficientnet_lite0_weights import imagenet_weights
-
     # Read first: a missing package fails before the model is built.
     pretrained = imagenet_weights(include_top) if source == "imagenet" else None
     # Weights about to be overwritten need no random draw, which on JAX costs
@@ -170,16 +158,6 @@ def _check_input_shape(input_shape):
         if size is not None and (not is_int(size) or size < 1):
             raise ValueError(message)
     return (optional_int(height), optional_int(width), 3)
-
-
-def block_configs():
-    """Yields `(kernel, stride, expand, filters_in, filters_out)` of each block."""
-    for repeats, kernel, stride, expand, filters_in, filters_out in STAGES:
-        for repeat in range(repeats):
-            if repeat == 0:
-                yield kernel, stride, expand, filters_in, filters_out
-            else:
-                yield kernel, 1, expand, filters_out, filters_out
 
 
 def _conv(filters, kernel, stride, name, initializer):

@@ -24,7 +24,7 @@ import zipfile
 
 import numpy as np
 
-from attention_zoo.encoders.efficientnet_lite0 import block_configs
+from attention_zoo.encoders.efficientnet_lite0_layout import block_configs
 from attention_zoo.encoders.torch_file import read_torch_file
 
 # Bump when the conversion or the cache's layout changes, so that stale caches

@@ -2,9 +2,9 @@
 
 `AttentionSteps` is mixed into `BaseAttention`: the methods a decoder calls to
 run a mechanism step by step (and the scan a stateful mechanism runs over a
-query sequence), with the XLA policy that scan implies. They use the scoring
-and masking of `BaseAttention` (`score`, `compute_weights`, `_apply_weights`)
-and its input checks.
+query sequence), with the XLA policy that scan implies (`supports_jit`). What
+it needs from its host class it declares at the top of the class; every other
+name it uses it defines here.
 """
 
 from __future__ import annotations
@@ -16,7 +16,44 @@ from attention_zoo import ops as zoo_ops
 
 
 class AttentionSteps:
-    """Step decoding for `BaseAttention`; see its docstring for the protocol."""
+    """Step decoding for `BaseAttention`; see its docstring for the protocol.
+
+    The host class, a `keras.layers.Layer` (`BaseAttention`), provides what
+    these methods use and do not define: the public `score`,
+    `compute_weights` (the default `step_weights`), `work_dtype`,
+    `compute_dtype`, the attributes `dropout` and `seed_generator`, and the
+    two private hooks declared below, `_checked_inputs` and `_apply_weights`
+    (which raise `NotImplementedError` in a host that lacks them).
+    """
+
+    # ----------------------------------------- what the host class provides
+
+    #: The dropout rate of the attention weights (set by the host).
+    dropout: float
+    #: The `keras.random.SeedGenerator` of that dropout (set by the host when
+    #: `dropout > 0`).
+    seed_generator: keras.random.SeedGenerator
+
+    def _checked_inputs(
+        self, method, query, value, projected_key, query_mask=None, value_mask=None
+    ):
+        """Refuse an unbuilt layer or inputs that cannot be right, naming
+        `method`; return `(query, value, projected_key)` in the compute dtype."""
+        raise NotImplementedError(
+            f"{self.__class__.__name__}: AttentionSteps needs its host class to "
+            "define `_checked_inputs`, as BaseAttention does."
+        )
+
+    def _apply_weights(self, weights, value, training=None, dropout_mask=None):
+        """The context `(B, R, Dv)` of `weights` `(B, R, Tv)` over `value`,
+        with the dropout of the weights in training (`dropout_mask` when
+        given: see `step`)."""
+        raise NotImplementedError(
+            f"{self.__class__.__name__}: AttentionSteps needs its host class to "
+            "define `_apply_weights`, as BaseAttention does."
+        )
+
+    # ------------------------------------------------------ the step protocol
 
     #: Number of state tensors the mechanism carries from step to step.
     num_states: int = 0
@@ -24,6 +61,12 @@ class AttentionSteps:
     #: Whether a query sequence runs `attend_sequence`'s scan over its steps
     #: (False where a subclass computes every step at once: local-m).
     scans_steps: bool = True
+
+    #: Whether the layer was called, or its output shape inferred, on a query
+    #: sequence of unknown length `(B, None, Dq)` (a functional model's
+    #: `Input((None, D))`). Set by `record_query_length` alone; `supports_jit`
+    #: is derived from it.
+    called_on_unknown_query_length: bool = False
 
     def get_initial_state(self, value, value_mask=None) -> list:
         """The state before the first decoder step: `num_states` tensors.
@@ -88,9 +131,9 @@ class AttentionSteps:
             `(context, weights, new_state)`: `(B, Dv)`, `(B, Tv)` (or
             `(B, R, Dv)`, `(B, R, Tv)`) and the new state list.
         """
-        self._check_built("step")
-        self._check_projected_inputs(query, value, projected_key, None, value_mask)
-        query, value, projected_key = self._cast(query, value, projected_key)
+        query, value, projected_key = self._checked_inputs(
+            "step", query, value, projected_key, value_mask=value_mask
+        )
         single = len(query.shape) == 2
         state = list(state)
         if len(state) != self.num_states:
@@ -131,11 +174,9 @@ class AttentionSteps:
         A masked query step gets zero weights and keeps the state. Returns
         `(context (B, Tq, Dv), weights (B, Tq, Tv), final_state)`.
         """
-        self._check_built("attend_sequence")
-        self._check_projected_inputs(
-            query, value, projected_key, query_mask, value_mask
+        query, value, projected_key = self._checked_inputs(
+            "attend_sequence", query, value, projected_key, query_mask, value_mask
         )
-        query, value, projected_key = self._cast(query, value, projected_key)
         if query_mask is None:
             query_mask = ops.ones(ops.shape(query)[:2], dtype="bool")
         if value_mask is not None:
@@ -221,49 +262,33 @@ class AttentionSteps:
         ones = ops.ones_like(ops.cast(value[:, :, 0], self.compute_dtype))
         return keras.random.dropout(ones, self.dropout, seed=self.seed_generator)
 
-    def _attend_from_initial_state(
-        self,
-        query,
-        value,
-        projected_key,
-        query_mask,
-        value_mask,
-        return_attention_scores,
-        training,
-    ):
-        state = self.get_initial_state(value, value_mask)
-        single_step = len(query.shape) == 2
-        if single_step:
-            query = query[:, None, :]
-            if query_mask is not None:
-                query_mask = query_mask[:, None]
-        if query_mask is not None:
-            query_mask = ops.cast(query_mask, "bool")
-        context, weights, _ = self.attend_sequence(
-            query, value, projected_key, state, query_mask, value_mask, training
-        )
-        if single_step:
-            context, weights = context[:, 0], weights[:, 0]
-        if return_attention_scores:
-            return context, weights
-        return context
-
     @property
     def supports_jit(self) -> bool:
-        """False for a mechanism with a state, on TensorFlow, once called on
-        a query of unknown length (a functional model's `Input((None, D))`).
+        """Whether XLA can compile the layer, derived from declared state.
 
-        Over such a query its steps run in a `tf.while_loop` whose gradient
-        XLA cannot compile (see `attention_zoo.ops.scan`); a known length is
-        unrolled, which XLA compiles. Keras's `jit_compile="auto"` picks XLA
-        on a TensorFlow GPU machine when every layer supports it, and
-        `jit_compile=True` falls back to no XLA, with a warning, when one
-        does not.
+        False when all of these hold, else the value set on the layer (True
+        from `keras.layers.Layer`'s constructor unless changed):
+
+        - the mechanism has a state (`num_states > 0`) and scans its steps
+          over a query sequence (`scans_steps`);
+        - `called_on_unknown_query_length`: it was called on a query
+          sequence of unknown length (`record_query_length(None)`, which a
+          call, its shape inference and a decoder stepping the mechanism
+          make);
+        - the backend is TensorFlow.
+
+        Why: over a query of unknown length its steps run in a
+        `tf.while_loop` whose gradient XLA cannot compile (see
+        `attention_zoo.ops.scan`); a known length is unrolled, which XLA
+        compiles. Keras's
+        `jit_compile="auto"` picks XLA on a TensorFlow GPU machine when every
+        layer supports it, and `jit_compile=True` falls back to no XLA, with
+        a warning, when one does not.
         """
         if (
             self.num_states
             and self.scans_steps
-            and getattr(self, "_unknown_query_length", False)
+            and self.called_on_unknown_query_length
             and keras.backend.backend() == "tensorflow"
         ):
             return False
@@ -273,11 +298,11 @@ class AttentionSteps:
     def supports_jit(self, value):
         self._supports_jit = value
 
-    def note_query_length(self, length) -> None:
-        """Record the length of a query sequence `(B, Tq, Dq)` the layer is
-        called on: `None` (unknown) turns `supports_jit` off on TensorFlow.
-        A call and its shape inference note it, and a decoder for the
-        mechanisms it steps (not `step` itself: its query rows `(B, R, Dq)`
-        are not a length)."""
+    def record_query_length(self, length) -> None:
+        """Record the length `Tq` of a query sequence `(B, Tq, Dq)` the layer
+        runs over: `None` (unknown) sets `called_on_unknown_query_length`,
+        the one change of state behind `supports_jit`. A call and its shape
+        inference record it, and a decoder for the mechanisms it steps (not
+        `step` itself: its query rows `(B, R, Dq)` are not a length)."""
         if length is None:
-            self._unknown_query_length = True
+            self.called_on_unknown_query_length = True

@@ -89,8 +89,10 @@ class BaseAttention(AttentionSteps, keras.layers.Layer):
     sequence `(B, Tq, Dq)` runs those steps over `Tq` from the initial state
     (a masked query row keeps the state and gets zero weights); a single
     query `(B, Dq)` is the first step. These step methods live in
-    `attention_zoo.layers.attention_steps.AttentionSteps`; the static input
-    checks in `attention_zoo.layers._input_checks`.
+    `attention_zoo.layers.attention_steps.AttentionSteps`, which declares the
+    hooks it needs from this class (`_checked_inputs`, `_apply_weights`), and
+    with them `supports_jit`; the static input checks live in
+    `attention_zoo.layers._input_checks`.
     """
 
     def __init__(self, dropout: float = 0.0, seed: int | None = None, **kwargs):
@@ -188,21 +190,9 @@ class BaseAttention(AttentionSteps, keras.layers.Layer):
         in place of `key`. Use it inside a decoding loop so that the memory is
         projected once, not once per step.
         """
-        self._check_built("attend")
-        self._check_projected_inputs(
-            query, value, projected_key, query_mask, value_mask
+        query, value, projected_key = self._checked_inputs(
+            "attend", query, value, projected_key, query_mask, value_mask
         )
-        query, value, projected_key = self._cast(query, value, projected_key)
-        if self.num_states:
-            return self._attend_from_initial_state(
-                query,
-                value,
-                projected_key,
-                query_mask,
-                value_mask,
-                return_attention_scores,
-                training,
-            )
         single_step = len(query.shape) == 2
         if single_step:
             query = query[:, None, :]  # (B, 1, Dq)
@@ -212,14 +202,26 @@ class BaseAttention(AttentionSteps, keras.layers.Layer):
             query_mask = ops.cast(query_mask, "bool")
         if value_mask is not None:
             value_mask = ops.cast(value_mask, "bool")
-        scores = self.score(query, projected_key)  # (B, Tq, Tv)
-        weights = self.compute_weights(scores, query_mask, value_mask)  # (B, Tq, Tv)
-        context = self._apply_weights(weights, value, training)  # (B, Tq, Dv)
+        if self._attends_from_initial_state():
+            state = self.get_initial_state(value, value_mask)
+            context, weights, _ = self.attend_sequence(
+                query, value, projected_key, state, query_mask, value_mask, training
+            )
+        else:
+            scores = self.score(query, projected_key)  # (B, Tq, Tv)
+            weights = self.compute_weights(scores, query_mask, value_mask)
+            context = self._apply_weights(weights, value, training)  # (B, Tq, Dv)
         if single_step:
             context, weights = context[:, 0], weights[:, 0]
         if return_attention_scores:
             return context, weights
         return context
+
+    def _attends_from_initial_state(self) -> bool:
+        """Whether `attend` runs `attend_sequence` from `get_initial_state`
+        (a masked query row keeps the state) rather than the masked softmax
+        of `score`: a mechanism with a state does."""
+        return bool(self.num_states)
 
     def _check_built(self, method):
         if not self.built:
@@ -250,7 +252,7 @@ class BaseAttention(AttentionSteps, keras.layers.Layer):
         key = value if key is None else key
         self._check_inputs(query, value, key, query_mask, value_mask)
         if len(static_shape(query)) == 3:
-            self.note_query_length(static_shape(query)[1])
+            self.record_query_length(static_shape(query)[1])
         return self.attend(
             query,
             value,
@@ -281,7 +283,7 @@ class BaseAttention(AttentionSteps, keras.layers.Layer):
         key = value if key is None else key
         self._check_inputs(query, value, key, query_mask, value_mask)
         if len(static_shape(query)) == 3:
-            self.note_query_length(static_shape(query)[1])
+            self.record_query_length(static_shape(query)[1])
         context = keras.KerasTensor(
             self.compute_output_shape(query.shape, value.shape),
             dtype=self.compute_dtype,
@@ -304,13 +306,16 @@ class BaseAttention(AttentionSteps, keras.layers.Layer):
             key_name=key_name,
         )
 
-    def _check_projected_inputs(
-        self, query, value, projected_key, query_mask=None, value_mask=None
+    def _checked_inputs(
+        self, method, query, value, projected_key, query_mask=None, value_mask=None
     ):
-        """The checks of a call, for `attend`, `step` and `attend_sequence`."""
+        """The checks of a call, for `attend`, `step` and `attend_sequence`
+        (`method`); returns the tensors in the compute dtype."""
+        self._check_built(method)
         self._check_inputs(
             query, value, projected_key, query_mask, value_mask, "projected_key"
         )
+        return self._cast(query, value, projected_key)
 
     def _check_static_shapes(
         self,

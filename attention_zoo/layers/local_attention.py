@@ -191,33 +191,11 @@ class LocalAttention(LuongAttention):
         weights = self._local_m_weights(query, projected_key, steps, value_mask)
         return weights, [steps + 1]
 
-    def attend(
-        self,
-        query,
-        value,
-        projected_key,
-        query_mask=None,
-        value_mask=None,
-        return_attention_scores: bool = False,
-        training=None,
-    ):
+    def _attends_from_initial_state(self):
         # Both modes go through `attend_sequence`: the base class sends only
         # stateful mechanisms there, and local-p is stateless but its weights
         # are not a softmax of scores alone.
-        self._check_built("attend")
-        self._check_projected_inputs(
-            query, value, projected_key, query_mask, value_mask
-        )
-        query, value, projected_key = self._cast(query, value, projected_key)
-        return self._attend_from_initial_state(
-            query,
-            value,
-            projected_key,
-            query_mask,
-            value_mask,
-            return_attention_scores,
-            training,
-        )
+        return True
 
     def attend_sequence(
         self,
@@ -235,11 +213,9 @@ class LocalAttention(LuongAttention):
         does not advance the local-m step counter). Returns
         `(context (B, Tq, Dv), weights (B, Tq, Tv), final_state)`.
         """
-        self._check_built("attend_sequence")
-        self._check_projected_inputs(
-            query, value, projected_key, query_mask, value_mask
+        query, value, projected_key = self._checked_inputs(
+            "attend_sequence", query, value, projected_key, query_mask, value_mask
         )
-        query, value, projected_key = self._cast(query, value, projected_key)
         if query_mask is not None:
             query_mask = ops.cast(query_mask, "bool")
         if value_mask is not None:

@@ -39,6 +39,13 @@ from attention_zoo.decoding import make_step_fn
 from attention_zoo.layers import BahdanauAttention, LuongAttention
 from attention_zoo.losses import MaskedSequenceCrossEntropy
 
+# Translation runs saved before FixedContextDecoder moved into the library
+# name it by this application's old registration; the application keeps the
+# alias (the library names no application), so loading them finds the class.
+keras.saving.get_custom_objects()["attention_zoo_translation>FixedContextDecoder"] = (
+    FixedContextDecoder
+)
+
 ATTENTIONS = ("bahdanau", "luong", "none")
 DECODERS = ("parallel", "recurrent")
 
