@@ -168,7 +168,9 @@ def _build_presets(args) -> None:
     from attention_zoo.applications.common import preset_build
 
     for name in args.names or list(preset_build.recipes()):
-        folder = preset_build.build(name, args.work, train=not args.no_train)
+        folder = preset_build.build(
+            name, args.work, command=None if args.no_train else main
+        )
         print(f"{name}: {folder}")
 
 

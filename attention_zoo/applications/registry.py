@@ -4,7 +4,8 @@ The command line, the preset builder and loader, the docs and the tests
 find the applications here and nowhere else. An application is a folder
 beside `dates/` whose `app.py` defines `APPLICATION`, an
 `attention_zoo.applications.common.application.Application`; adding one
-is one line in `MODULES`. A test or another package can add one at run
+is one line in `MODULES`. No module outside an application's folder
+imports it (`tests/test_package_rules.py`). A test or another package can add one at run
 time with `register`.
 
 The names here are code, written in this file: nothing read from a preset
@@ -14,8 +15,8 @@ up among these, never resolved as a module.
 
 Example:
 
->>> [app.name for app in applications()][:3]
-['dates', 'translation', 'captioning']
+>>> "dates" in names() and "captioning" in names()
+True
 """
 
 from __future__ import annotations

@@ -49,10 +49,16 @@ def score_slice(predictor, folder) -> dict:
     return app.test_slice.score(predictor, Path(folder) / SLICE_FILE)
 
 
-def build(name: str, work, train: bool = True) -> Path:
-    """Trains the recipe `name` into `work/name` and writes its preset."""
-    from attention_zoo.applications.cli import main
+def build(name: str, work, command=None) -> Path:
+    """Trains the recipe `name` into `work/name` and writes its preset.
 
+    Args:
+        name: the preset's name.
+        work: the folder of the training runs.
+        command: the `attention-zoo` command's `main`, which runs the
+            recipe's training arguments; None reuses the run already in
+            `work/name`.
+    """
     known = recipes()
     if name not in known:
         raise ValueError(
@@ -61,9 +67,9 @@ def build(name: str, work, train: bool = True) -> Path:
         )
     app, recipe = known[name]
     run = Path(work) / name
-    command = [*recipe.train, "--output", str(run)]
-    if train:
-        status = main(command)
+    arguments = [*recipe.train, "--output", str(run)]
+    if command is not None:
+        status = command(arguments)
         if status:
             raise SystemExit(f"training {name} failed (exit {status})")
     predictor = app.predictor(run)
@@ -73,7 +79,7 @@ def build(name: str, work, train: bool = True) -> Path:
         predictor,
         folder,
         description=recipe.description,
-        training_command="attention-zoo " + shlex.join(command),
+        training_command="attention-zoo " + shlex.join(arguments),
         seed=recipe.seed,
         fixed_inputs=list(inputs(run) if callable(inputs) else inputs),
         card={**recipe.card, "reproduce": f"attention-zoo presets build {name}"},
