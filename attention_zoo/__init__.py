@@ -22,6 +22,7 @@ from attention_zoo import (  # noqa: E402
 from attention_zoo.decoders import (
     AttentionRNNDecoder,
     ParallelAttentionDecoder,
+    PointerGenerator,
     ShowAttendTellDecoder,
 )
 from attention_zoo.encoders import BidirectionalRNNEncoder
@@ -59,6 +60,7 @@ __all__ = [
     "MonotonicAttention",
     "MonotonicChunkwiseAttention",
     "ParallelAttentionDecoder",
+    "PointerGenerator",
     "SequenceExactMatch",
     "ShowAttendTellDecoder",
     "__version__",

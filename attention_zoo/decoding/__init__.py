@@ -11,7 +11,10 @@ All three drive a *step function*
 with `tokens` `(B,)` int32 (the previous token), `state` any structure of
 tensors whose leading axis is the batch, `constants` any structure of tensors
 with a leading batch axis that do not change across steps (the encoder memory,
-its projection, its mask), `logits` `(B, V)` and `attention` `(B, Tx)`.
+its projection, its mask), `logits` `(B, V)` and `attention` `(B, Tx)`, or
+a dict holding the attention under `"attention"` and other per-step values
+`(B, size)` under their own names (a copy mechanism's `p_gen`), each of
+which the searches buffer like the attention and return under its name.
 `attention_zoo.decoding.make_step_fn` builds one, a `StepFunction`, from
 any step decoder (`attention_zoo.decoders.protocol`); a `StepFunction`
 declares whether the step reads one copy of the constants for the
@@ -30,7 +33,8 @@ TensorFlow SavedModel. Each returns a dict:
   (beam search: the ranking score, see `beam_search`);
 - `lengths`: int32 `(B,)` (`(B, K)`), tokens up to and including `end_token`;
 - `attention`: float32 `(B, T, Tx)` (`(B, K, T, Tx)`), the attention of each
-  emitted token, zero after the end.
+  emitted token, zero after the end; and each other per-step value of a
+  step that returns a dict, `(B, T, size)` (`(B, K, T, size)`), likewise.
 
 `T` is `max_length` (buffers keep a static shape inside compiled code); the
 loop itself stops as soon as every sequence has ended. The first step runs
@@ -44,7 +48,7 @@ from attention_zoo.decoding.greedy import greedy_search
 from attention_zoo.decoding.memory import decode_memory
 from attention_zoo.decoding.penalties import coverage_penalty, length_penalty
 from attention_zoo.decoding.sampling import sample
-from attention_zoo.decoding.step import StepFunction, make_step_fn
+from attention_zoo.decoding.step import StepFunction, make_copy_step_fn, make_step_fn
 
 __all__ = [
     "StepFunction",
@@ -54,6 +58,7 @@ __all__ = [
     "coverage_penalty",
     "greedy_search",
     "length_penalty",
+    "make_copy_step_fn",
     "make_step_fn",
     "sample",
 ]

@@ -118,6 +118,25 @@ def write(buffer, t, value):
     return ops.slice_update(buffer, start, ops.expand_dims(value, 1))
 
 
+def step_trace(attention) -> dict:
+    """What a step function returns besides logits and state, as a dict.
+
+    A step returns its attention `(B, Tx)`, or a dict holding it under
+    `"attention"` and other per-step values under their own names (a copy
+    mechanism's `p_gen` `(B, 1)`, say); the searches buffer every entry per
+    step and return each under its name.
+    """
+    if isinstance(attention, dict):
+        if "attention" not in attention:
+            raise ValueError(
+                "A step function that returns a dict as its third output must "
+                'hold the attention weights under "attention". Received keys: '
+                f"{sorted(attention)}"
+            )
+        return {k: ops.cast(v, "float32") for k, v in attention.items()}
+    return {"attention": ops.cast(attention, "float32")}
+
+
 def run_token_loop(
     step_fn,
     initial_state,
@@ -134,8 +153,8 @@ def run_token_loop(
     start_tokens = ops.cast(start_tokens, "int32")
     batch = ops.shape(start_tokens)[0]
 
-    def advance(t, tokens, state, finished, scores, lengths, out_tokens, out_attention):
-        logits, state, attention = step_fn(tokens, state, constants)
+    def advance(t, tokens, state, finished, scores, lengths, out_tokens, out_trace):
+        logits, state, trace = step_fn(tokens, state, constants)
         log_probs = ops.log_softmax(ops.cast(logits, "float32"), axis=-1)  # (B, V)
         log_probs = never_pad(log_probs, pad_token, end_token)
         chosen = ops.cast(select(log_probs, t), "int32")
@@ -145,13 +164,17 @@ def run_token_loop(
         token_log_prob = ops.take(ops.reshape(log_probs, (-1,)), flat)
         scores = scores + ops.where(finished, 0.0, token_log_prob)
         lengths = lengths + ops.cast(ops.logical_not(finished), "int32")
-        attention = ops.where(finished[:, None], 0.0, ops.cast(attention, "float32"))
-        if out_attention is None:  # first step, outside the loop
-            out_attention = ops.zeros(
-                (batch, max_length, ops.shape(attention)[-1]), "float32"
-            )
+        trace = {
+            k: ops.where(finished[:, None], 0.0, v)
+            for k, v in step_trace(trace).items()
+        }
+        if out_trace is None:  # first step, outside the loop
+            out_trace = {
+                k: ops.zeros((batch, max_length, ops.shape(v)[-1]), "float32")
+                for k, v in trace.items()
+            }
         out_tokens = write(out_tokens, t, chosen)
-        out_attention = write(out_attention, t, attention)
+        out_trace = {k: write(out_trace[k], t, v) for k, v in trace.items()}
         finished = ops.logical_or(finished, ops.equal(chosen, end_token))
         return (
             t + 1,
@@ -161,7 +184,7 @@ def run_token_loop(
             scores,
             lengths,
             out_tokens,
-            out_attention,
+            out_trace,
         )
 
     loop_vars = advance(
@@ -175,15 +198,10 @@ def run_token_loop(
         None,
     )
 
-    t, _, _, _, scores, lengths, out_tokens, out_attention = ops.while_loop(
+    t, _, _, _, scores, lengths, out_tokens, out_trace = ops.while_loop(
         until_done(max_length), advance, loop_vars
     )
-    return {
-        "tokens": out_tokens,
-        "scores": scores,
-        "lengths": lengths,
-        "attention": out_attention,
-    }
+    return {"tokens": out_tokens, "scores": scores, "lengths": lengths, **out_trace}
 
 
 def write_beam(buffer, t, value):

@@ -11,6 +11,7 @@ from attention_zoo.decoding._common import (
     check_beam_width,
     check_lengths,
     never_pad,
+    step_trace,
     until_done,
     write_beam,
 )
@@ -125,19 +126,26 @@ def beam_search(
         lengths,
         coverage,
         out_tokens,
-        out_attention,
+        out_trace,
     ):
-        logits, state, attention = step_fn(tokens, state, constants)
+        logits, state, trace = step_fn(tokens, state, constants)
         vocab = ops.shape(logits)[-1]
         log_probs = ops.log_softmax(ops.cast(logits, "float32"), axis=-1)
         log_probs = never_pad(log_probs, pad_token, end_token)
         log_probs = ops.reshape(log_probs, (batch, k, vocab))  # (B, K, V)
-        attention = ops.reshape(ops.cast(attention, "float32"), (batch, k, -1))
-        attention = ops.where(finished[:, :, None], 0.0, attention)  # (B, K, Tx)
+        trace = {
+            name: ops.where(
+                finished[:, :, None], 0.0, ops.reshape(value, (batch, k, -1))
+            )
+            for name, value in step_trace(trace).items()
+        }  # (B, K, Tx) for the attention, (B, K, size) for the others
+        attention = trace["attention"]
         if coverage is None:  # first step, outside the loop
-            tx = ops.shape(attention)[-1]
-            coverage = ops.zeros((batch, k, tx), "float32")
-            out_attention = ops.zeros((batch, k, max_length, tx), "float32")
+            coverage = ops.zeros((batch, k, ops.shape(attention)[-1]), "float32")
+            out_trace = {
+                name: ops.zeros((batch, k, max_length, ops.shape(v)[-1]), "float32")
+                for name, v in trace.items()
+            }
         # A finished hypothesis has one extension, pad_token, at no cost.
         frozen = ops.where(
             ops.arange(vocab, dtype="int32")[None, None, :] == pad_token, 0.0, NEG_INF
@@ -166,14 +174,20 @@ def beam_search(
             (batch, k),
         )
         flat_parent = rows(parent, k)
-        lengths, parent_finished, coverage, step_attention, out_tokens = (
+        lengths, parent_finished, coverage, out_tokens = (
             _reorder(x, flat_parent)
-            for x in (new_lengths, finished, new_coverage, attention, out_tokens)
+            for x in (new_lengths, finished, new_coverage, out_tokens)
         )
-        out_attention = _reorder(out_attention, flat_parent)
         chosen = ops.where(parent_finished, pad_token, chosen)
         out_tokens = write_beam(out_tokens, t, chosen)
-        out_attention = write_beam(out_attention, t, step_attention)
+        out_trace = {
+            name: write_beam(
+                _reorder(out_trace[name], flat_parent),
+                t,
+                _reorder(value, flat_parent),
+            )
+            for name, value in trace.items()
+        }
         finished = ops.logical_or(parent_finished, ops.equal(chosen, end_token))
         state = tree.map_structure(lambda x: ops.take(x, flat_parent, axis=0), state)
         return (
@@ -186,7 +200,7 @@ def beam_search(
             lengths,
             coverage,
             out_tokens,
-            out_attention,
+            out_trace,
         )
 
     if memory_mask is not None:
@@ -211,12 +225,7 @@ def beam_search(
         None,
     )
 
-    (_, _, _, _, _, scores, lengths, _, out_tokens, out_attention) = ops.while_loop(
+    (_, _, _, _, _, scores, lengths, _, out_tokens, out_trace) = ops.while_loop(
         until_done(max_length), advance, loop_vars
     )
-    return {
-        "tokens": out_tokens,
-        "scores": scores,
-        "lengths": lengths,
-        "attention": out_attention,
-    }
+    return {"tokens": out_tokens, "scores": scores, "lengths": lengths, **out_trace}

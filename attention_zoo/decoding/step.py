@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
+from keras import ops
+
 from attention_zoo.decoders.protocol import check_step_decoder
 
 
@@ -92,5 +94,59 @@ def make_step_fn(decoder, embedding, output_layer) -> StepFunction:
     def step_fn(tokens, state, constants):
         output, state, attention = decoder.step(embedding(tokens), state, constants)
         return output_layer(output), state, attention
+
+    return StepFunction(step_fn, decoder.shares_constants_across_beams)
+
+
+def make_copy_step_fn(
+    decoder, embedding, output_layer, pointer_generator, unk_id: int
+) -> StepFunction:
+    """A step function over the extended vocabulary of a copy mechanism.
+
+    `step_fn(tokens, state, constants) -> (log P, state, {"attention",
+    "p_gen"})`: the decoder's step, its vocabulary logits
+    (`output_layer`), mixed with the copy distribution by
+    `pointer_generator` (an `attention_zoo.decoders.PointerGenerator`); the
+    searches decode over its `vocab_size + Tx` ids and return `p_gen`
+    `(B, T, 1)` beside the attention. A token at or beyond `vocab_size` (a
+    copied source word) is fed back to the decoder as `unk_id`, the word
+    its embedding knows it by.
+
+    Args:
+        decoder: a step decoder (`attention_zoo.decoders.protocol`).
+        embedding: the target embedding, tokens `(B,)` to `(B, E)`.
+        output_layer: decoder outputs `(B, output_size)` to logits `(B, V)`.
+        pointer_generator: the trained `PointerGenerator`.
+        unk_id: the unknown word's id in the vocabulary.
+
+    Returns:
+        A `StepFunction`. Its constants are `(decoder_constants, memory,
+        source_ids)`: the decoder's `get_constants(...)`, the attended
+        memory `(B, Tx, D)` and the source's extended ids `(B, Tx)`. When
+        the decoder shares its constants across beams, so does the step
+        (memory and ids of batch `B / K` for `B` hypotheses).
+    """
+    check_step_decoder(decoder)
+    vocab_size = pointer_generator.vocab_size
+
+    def step_fn(tokens, state, constants):
+        decoder_constants, memory, source_ids = constants
+        tokens = ops.cast(tokens, "int32")
+        known = ops.where(tokens >= vocab_size, unk_id, tokens)
+        embedded = embedding(known)
+        output, state, attention = decoder.step(embedded, state, decoder_constants)
+        # Rows b * K .. b * K + K - 1 read memory b (K = 1 without sharing).
+        beams = ops.shape(tokens)[0] // ops.shape(memory)[0]
+        log_probs, p_gen = pointer_generator(
+            output_layer(output),
+            attention,
+            ops.repeat(memory, beams, axis=0),
+            output,
+            embedded,
+            ops.repeat(source_ids, beams, axis=0),
+            return_p_gen=True,
+            return_log_probs=True,
+        )
+        return log_probs, state, {"attention": attention, "p_gen": p_gen}
 
     return StepFunction(step_fn, decoder.shares_constants_across_beams)
