@@ -28,6 +28,7 @@ MODULES = (
     "attention_zoo.applications.dates.app",
     "attention_zoo.applications.translation.app",
     "attention_zoo.applications.captioning.app",
+    "attention_zoo.applications.summarization.app",
 )
 
 _added: dict = {}

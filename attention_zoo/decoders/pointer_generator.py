@@ -101,6 +101,8 @@ class PointerGenerator(keras.layers.Layer):
             )
         self.vocab_size = int(vocab_size)
         self.epsilon = float(epsilon)
+        # The decoder's target mask (on `logits`) passes through.
+        self.supports_masking = True
 
     def build(
         self,
@@ -191,6 +193,11 @@ class PointerGenerator(keras.layers.Layer):
                 f"{attention.shape}, memory.shape={memory.shape}, "
                 f"source_ids.shape={source_ids.shape}"
             )
+
+    def compute_mask(self, logits, *args, mask=None, **kwargs):
+        if isinstance(mask, (list, tuple)):
+            return mask[0]
+        return mask
 
     def compute_output_shape(self, logits_shape, attention_shape, *args, **kwargs):
         tx = attention_shape[-1]

@@ -19,6 +19,7 @@ def decode_memory(
     beam_width: int = 1,
     pad_token: int = 0,
     alpha: float = 0.0,
+    extra_constants=None,
 ):
     """The best output sequence for each memory of the batch.
 
@@ -40,12 +41,19 @@ def decode_memory(
         beam_width: 1 for greedy search, more for beam search.
         pad_token: as in `greedy_search`.
         alpha: beam search's length penalty.
+        extra_constants: a tuple of tensors `(B, ...)` the step function
+            reads beside the decoder's constants, or None. With them the
+            constants are `(decoder_constants, *extra_constants)` (the form
+            `make_copy_step_fn` reads: the memory and the source's extended
+            ids).
 
     Returns:
         `best_hypothesis`'s dict: `tokens` `(B, T)`, `scores`, `lengths`,
         `attention` `(B, T, Tx)`.
     """
     constants = decoder.get_constants(memory, memory_mask)
+    if extra_constants is not None:
+        constants = (constants, *extra_constants)
     state = decoder.get_initial_state(memory, memory_mask, initial_state=initial_state)
     start = ops.full((ops.shape(memory)[0],), start_token, "int32")
     return best_hypothesis(

@@ -36,6 +36,17 @@ def tokenize(text: str) -> list[str]:
     return normalized.split(" ") if normalized else []
 
 
+def cased_tokens(text: str) -> list[str]:
+    """The tokens of `tokenize(text)`, in the case `text` writes them.
+
+    A character whose lower case is longer ("İ") would shift the tokens:
+    then the lower-cased ones are returned.
+    """
+    cased = _SPACE.sub(" ", _PUNCT.sub(r" \1 ", text)).strip(" \t\n\r\f\v")
+    tokens = cased.split(" ") if cased else []
+    return tokens if len(tokens) == len(tokenize(text)) else tokenize(text)
+
+
 class WordVocabulary:
     """The `size` most frequent training words plus `<pad>`, `<unk>`, `<start>`, `<end>`.
 

@@ -1,0 +1,84 @@
+"""The summarizer's own tasks on the command line: `evaluate`, `predict`.
+
+`train`, `plot` and `export` are the skeleton's (`common.command`).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from attention_zoo.applications.common import command, lines
+from attention_zoo.applications.common.application import Command
+from attention_zoo.applications.common.run_folder import write_evaluation
+
+
+def corpus_field(args) -> dict:
+    """The config's `corpus`: the source the flags name."""
+    return {"corpus": "tsv" if args.pairs else "tfds" if args.tfds else "debian"}
+
+
+def add_arguments(tasks, app) -> None:
+    evaluate = tasks["evaluate"]
+    evaluate.add_argument(
+        "--run", default="runs/summarization", help="folder written by train"
+    )
+    evaluate.add_argument(
+        "--beam-width",
+        type=int,
+        default=None,
+        help="1 = greedy (default: greedy and the run's beam)",
+    )
+    evaluate.add_argument(
+        "--test-pairs",
+        default=None,
+        help="TSV file of text<TAB>summary pairs (default: the run's data/test.tsv)",
+    )
+    predict = tasks["predict"]
+    lines.add_line_arguments(predict, "texts")
+    command.add_model_flags(predict, app)
+
+
+def jobs(args, parser, app) -> dict:
+    from attention_zoo.applications.summarization.evaluation import (
+        evaluate,
+        format_metrics,
+    )
+    from attention_zoo.applications.summarization.predictor import Summarizer
+
+    def evaluate_job():
+        metrics = evaluate(args.run, args.beam_width, args.test_pairs)
+        write_evaluation(args.run, metrics)
+        print(format_metrics(metrics))
+
+    def predict_job():
+        inputs, from_file = lines.input_lines(args, parser, "texts")
+        summarizer = Summarizer(
+            command.model_run(args, app), beam_width=args.beam_width
+        )
+        refused = lines.write_answers(summarizer, inputs, args)
+        if refused and not from_file and args.output is None:
+            print(f"{refused} answer(s) not valid (see each line)", file=sys.stderr)
+
+    return {"evaluate": evaluate_job, "predict": predict_job}
+
+
+COMMAND = Command(
+    help="headline summarization with copy attention (offline: Debian package "
+    "descriptions)",
+    description="Train and use a summarizer with copy attention (the "
+    "pointer-generator of See et al. 2017): it writes a word of its vocabulary "
+    "or copies one of the text. The offline corpus is the descriptions of the "
+    "Debian packages apt knows (long description -> synopsis).",
+    tasks={
+        "train": "train a summarizer",
+        "evaluate": "ROUGE-1/2/L, names kept and copy rate on the run's test texts",
+        "predict": "summarize texts: arguments, a file or standard input",
+        "plot": "attention heat map PNGs with p_gen per summary word",
+        "export": "write a SavedModel that summarizes raw strings",
+    },
+    default_preset="debian_synopsis",
+    errors=(RuntimeError,),
+    add_arguments=add_arguments,
+    config_fields=corpus_field,
+    jobs=jobs,
+)

@@ -1,0 +1,144 @@
+"""The summarizer's training settings: one field, one `train` flag."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from attention_zoo.applications.common.config import (
+    batch_size_field,
+    beam_width_field,
+    epochs_field,
+    finite_positive,
+    integer_range,
+    length_penalty_field,
+    max_minutes_field,
+    non_negative,
+    positive,
+    seed_field,
+    unit_interval,
+)
+from attention_zoo.applications.common.distribute import distribute_field
+
+CORPORA = ("debian", "tsv", "tfds")
+# Words of a text the model reads (longer ones are cut: the median package
+# description has 44 words, the 90th percentile 102), and of a summary it
+# writes, `<end>` included (the median synopsis has 6).
+MAX_SOURCE_TOKENS = 80
+MAX_SUMMARY_TOKENS = 20
+EXAMPLE_TEXTS = [
+    "Scala is a Java-compatible programming language with many modern "
+    "language features. It is a general purpose programming language "
+    "designed to express common programming patterns in a concise, elegant, "
+    "and type-safe way.",
+]
+
+
+@dataclass
+class TrainConfig:
+    # `attention-zoo summarization train` sets `corpus` from whichever of
+    # --pairs and --tfds is given (debian otherwise).
+    corpus: str = field(default="debian", metadata={"cli": False})
+    pairs: str | None = field(
+        default=None,
+        metadata={
+            "group": "corpus",
+            "help": "tab-separated file of text<TAB>summary pairs (default: the "
+            "Debian package descriptions apt has fetched)",
+        },
+    )
+    validation_pairs: str | None = field(
+        default=None,
+        metadata={"help": "TSV file of validation pairs (default: held out)"},
+    )
+    test_pairs: str | None = field(
+        default=None,
+        metadata={"help": "TSV file of test pairs (default: held out)"},
+    )
+    tfds_name: str | None = field(
+        default=None,
+        metadata={
+            "group": "corpus",
+            "flag": "--tfds",
+            "help": "tensorflow_datasets set: gigaword or cnn_dailymail",
+        },
+    )
+    tfds_data_dir: str | None = field(
+        default=None, metadata={"help": "tensorflow_datasets data folder"}
+    )
+    download: bool = field(
+        default=False,
+        metadata={"help": "let tensorflow_datasets download --tfds (network)"},
+    )
+    n_train: int | None = field(
+        default=None,
+        metadata={
+            "flag": "--train-size",
+            "check": positive,
+            "help": "training pairs at most (default: all)",
+        },
+    )
+    copy: bool = field(
+        default=True,
+        metadata={
+            "flag": "--no-copy",
+            "help": "plain attention decoder: no copy mechanism (pointer-generator)",
+        },
+    )
+    coverage: bool = field(
+        default=False,
+        metadata={
+            "help": "coverage attention and loss against repetition (See et al. 2017)"
+        },
+    )
+    coverage_weight: float = field(
+        default=1.0,
+        metadata={
+            "check": non_negative,
+            "help": "weight of the coverage loss with --coverage (default 1)",
+        },
+    )
+    vocab_size: int = field(
+        default=8000,
+        metadata={
+            "check": integer_range(5, 1_000_000),
+            "help": "words of the vocabulary, shared by texts and summaries "
+            "(default 8000)",
+        },
+    )
+    units: int = field(
+        default=128,
+        metadata={
+            "check": positive,
+            "help": "encoder units per direction (default 128)",
+        },
+    )
+    embedding_dim: int = field(
+        default=96, metadata={"check": positive, "help": "word vectors (default 96)"}
+    )
+    attention_units: int = field(
+        default=128,
+        metadata={"check": positive, "help": "attention scoring units (default 128)"},
+    )
+    dropout: float = field(
+        default=0.1,
+        metadata={"check": unit_interval, "help": "dropout rate (default 0.1)"},
+    )
+    batch_size: int = batch_size_field(64)
+    epochs: int = epochs_field(8)
+    max_minutes: float | None = max_minutes_field()
+    learning_rate: float = field(
+        default=2e-3,
+        metadata={"check": finite_positive, "help": "Adam's rate (default 2e-3)"},
+    )
+    patience: int = field(
+        default=2,
+        metadata={
+            "check": positive,
+            "help": "epochs without a better validation loss before stopping "
+            "(default 2)",
+        },
+    )
+    beam_width: int = beam_width_field(4)
+    alpha: float = length_penalty_field(0.0)
+    seed: int = seed_field()
+    distribute: str | None = distribute_field()

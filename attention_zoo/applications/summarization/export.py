@@ -1,0 +1,105 @@
+"""A summarization run as a SavedModel that summarizes raw strings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from attention_zoo.applications.common import export_folder, write_saved_model
+from attention_zoo.applications.common.text import (
+    END_ID,
+    PAD_ID,
+    PUNCTUATION_CLASS,
+    SPECIALS,
+    UNK_ID,
+)
+from attention_zoo.applications.summarization import text as summary_text
+from attention_zoo.applications.summarization.config import MAX_SOURCE_TOKENS
+from attention_zoo.applications.summarization.predictor import Summarizer
+
+
+def export(run_dir, output, beam_width: int | None = None) -> Path:
+    """SavedModel: `serving_default(text: tf.string [None])` -> `text`,
+    `score`, `valid`, `attention`, `p_gen`.
+
+    Everything `Summarizer` does runs in the graph with plain TensorFlow
+    string and lookup ops: tokenization (lower-cased, punctuation split
+    off, cut to `MAX_SOURCE_TOKENS`), the vocabulary and extended ids (an
+    unknown word gets `vocab_size` plus its first position), the search
+    (`beam_width`, default the run's) compiled with XLA, copied words taken
+    from the text as written, the summary detokenised and capitalised, and
+    the validity rules (a word, the share of unknown words, the score
+    threshold). `attention` is float32 `(B, MAX_SUMMARY_TOKENS,
+    MAX_SOURCE_TOKENS)` and `p_gen` `(B, MAX_SUMMARY_TOKENS)`, zero after
+    the summary's end.
+    """
+    import tensorflow as tf
+
+    from attention_zoo.export.text import (
+        TokenTables,
+        capitalize_first,
+        normalize_strings,
+        rewrite_strings,
+        split_punctuation,
+        valid_utf8,
+    )
+
+    output = export_folder(output, "summarization")
+    summarizer = Summarizer(run_dir, beam_width=beam_width)
+    fn = summarizer._search_fn(summarizer.beam_width)
+    vocabulary = summarizer.vocabulary
+    size = len(vocabulary)
+    words = [
+        "" if i < len(SPECIALS) and t != "<unk>" else t
+        for i, t in enumerate(vocabulary.tokens)
+    ]
+    tables = TokenTables(vocabulary.tokens, words, unknown_id=UNK_ID)
+    alpha, threshold = summarizer.alpha, summarizer.score_threshold
+    max_unknown = summarizer.max_unknown_share
+
+    def serve(text):
+        split = split_punctuation(text, PUNCTUATION_CLASS)
+        normalized = normalize_strings(split)
+        ids, lengths = tables.encode_words(normalized, MAX_SOURCE_TOKENS)
+        lengths = tf.minimum(lengths, MAX_SOURCE_TOKENS)
+        tokens = tf.strings.split(normalized).to_tensor(
+            "", shape=[None, MAX_SOURCE_TOKENS]
+        )
+        inside = tf.range(MAX_SOURCE_TOKENS)[None, :] < lengths[:, None]
+        unknown = tf.logical_and(tf.equal(ids, UNK_ID), inside)
+        # An unknown word's extended id: the vocabulary size plus its first
+        # position in the text.
+        same = tf.equal(tokens[:, :, None], tokens[:, None, :])
+        first = tf.argmax(tf.cast(same, tf.int32), axis=-1, output_type=tf.int32)
+        extended = tf.where(unknown, size + first, ids)
+        outputs, attention, p_gen, scores, steps = fn(tf.stack([ids, extended], 1))
+        # The text as written, token for token, for the copied words.
+        cased = tf.strings.split(
+            normalize_strings(valid_utf8(split), lowercase=False)
+        ).to_tensor("", shape=[None, MAX_SOURCE_TOKENS])
+        outputs = tf.cast(outputs, tf.int32)
+        copied = tf.gather(cased, tf.maximum(outputs - size, 0), batch_dims=1)
+        chosen = tf.gather(tables.output_strings, tf.minimum(outputs, size - 1))
+        chosen = tf.where(outputs >= size, copied, chosen)
+        stops = tf.logical_or(tf.equal(outputs, END_ID), tf.equal(outputs, PAD_ID))
+        before_stop = tf.equal(tf.cumsum(tf.cast(stops, tf.int32), axis=1), 0)
+        kept = tf.ragged.boolean_mask(chosen, before_stop)
+        joined = tf.strings.reduce_join(kept, axis=1, separator=" ")
+        summary = capitalize_first(rewrite_strings(joined, summary_text.SPACING_RULES))
+        steps = tf.maximum(tf.cast(steps, tf.float32), 1.0)
+        score = tf.cast(scores, tf.float32) * ((5.0 + steps) / 6.0) ** alpha / steps
+        share = tf.reduce_sum(tf.cast(unknown, tf.float32), 1) / tf.maximum(
+            tf.cast(lengths, tf.float32), 1.0
+        )
+        readable = lengths > 0
+        valid = readable & (share <= max_unknown) & (score >= threshold)
+        return {
+            "text": tf.where(readable, summary, tf.constant("")),
+            "score": tf.where(readable, score, tf.constant(float("-inf"))),
+            "valid": valid,
+            "attention": tf.cast(attention, tf.float32),
+            "p_gen": tf.cast(p_gen[..., 0], tf.float32),
+        }
+
+    return write_saved_model(
+        output, serve, "text", [summarizer.model, tables.input_table], "summarization"
+    )

@@ -1,0 +1,199 @@
+"""A trained summarization run: texts in, summaries, scores, validity,
+attention and p_gen out.
+
+Rules for inputs (here, on the command line and in the SavedModel): a text
+is read up to its first `MAX_SOURCE_TOKENS` words; a word outside the
+vocabulary is read as `<unk>` by the encoder and can be copied by the
+copy mechanism; a summary stops at `<end>` or after `MAX_SUMMARY_TOKENS`
+words. An answer is valid when the text has words, when no more of its
+words are outside the vocabulary than in almost every validation text
+(`max_unknown_share`), and when its score (the summary's mean
+log-probability per word) reaches the run's threshold; `reason` says which
+rule failed.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+
+from attention_zoo.applications.common import InputError, RunPredictor, output_folder
+from attention_zoo.applications.common.text import WordVocabulary, tokenize
+from attention_zoo.applications.summarization import model as models
+from attention_zoo.applications.summarization.config import (
+    MAX_SOURCE_TOKENS,
+    MAX_SUMMARY_TOKENS,
+)
+from attention_zoo.applications.summarization.text import (
+    cased_tokens,
+    detokenize,
+    encode_sources,
+    output_tokens,
+)
+
+# The validity thresholds leave out this share of the validation texts
+# (training.py writes them to config.json).
+THRESHOLD_QUANTILE = 0.01
+
+
+class Summarizer(RunPredictor):
+    """A trained run: texts in, summaries and attention out."""
+
+    app = "summarization"
+    required_files = ("model.keras", "config.json", "vocabulary.json")
+
+    def __init__(self, run_dir, beam_width: int | None = None):
+        super().__init__(run_dir)
+        with self.reading("vocabulary.json"):
+            self.vocabulary = WordVocabulary.load(self.run_dir / "vocabulary.json")
+        self.model = self.load_model(model_names=models.MODEL_NAMES)
+        self.check_sizes(
+            self.model,
+            {
+                "vocabulary.json": (
+                    len(self.vocabulary),
+                    ("source_embedding", "target_embedding", "logits"),
+                )
+            },
+        )
+        self.copy = self.model.name == models.MODEL_NAMES[0]
+        self.score_threshold = self.config_number("score_threshold", -math.inf)
+        self.max_unknown_share = self.config_number("max_unknown_share", 1.0)
+        with self.reading("config.json"):
+            self.beam_width = beam_width or int(self.config["beam_width"])
+            self.alpha = float(self.config["alpha"])
+
+    def _search_fn(self, beam_width: int):
+        """The compiled search: `(B, 2, Tx)` ids and extended ids to tokens,
+        attention, p_gen, scores and lengths."""
+
+        def make():
+            summarize = models.make_summarize_fn(
+                self.model, MAX_SUMMARY_TOKENS, beam_width, self.alpha
+            )
+
+            def fn(x):
+                out = summarize(x[:, 0], x[:, 1])
+                p_gen = out.get("p_gen")
+                if p_gen is None:  # no copy: every word generated
+                    p_gen = out["attention"][..., :1] * 0.0 + 1.0
+                return (
+                    out["tokens"],
+                    out["attention"],
+                    p_gen,
+                    out["scores"],
+                    out["lengths"],
+                )
+
+            return fn
+
+        return self.compiled(beam_width, make, (2, MAX_SOURCE_TOKENS), "int32")
+
+    def check(self, text: str) -> None:
+        """Raise `InputError` for a text the command line refuses (no word)."""
+        if not tokenize(text):
+            raise InputError(f"empty input: {text!r} has no words once normalized")
+
+    def unknown_share(self, text: str) -> float:
+        """The share of the words the model reads that are outside its vocabulary."""
+        words = tokenize(text)[:MAX_SOURCE_TOKENS]
+        if not words:
+            return 0.0
+        return sum(w not in self.vocabulary.index for w in words) / len(words)
+
+    def predict_items(
+        self, inputs, beam_width: int | None = None, batch_size: int = 64
+    ) -> list[dict]:
+        """One dict per text: `input`, `text` (the summary), `score`,
+        `valid`, `reason`, `attention` `(summary words + 1, source words)`
+        (the `<end>` row last), `p_gen` `(summary words + 1,)` (1 without
+        copy attention), `tokens` (the summary's words), `copied` (whether
+        each was copied from the source) and `source_tokens`.
+
+        The summarizer's one prediction path (`RunPredictor.__call__`).
+        """
+        texts = [str(t) for t in inputs]
+        fn = self._search_fn(beam_width or self.beam_width)
+        items = []
+        batches = self.run_batches(fn, texts, batch_size, self._encode)
+        for chunk, tokens, attention, p_gen, scores, lengths in batches:
+            for j, text in enumerate(chunk):
+                score = self._mean_log_prob(scores[j], lengths[j])
+                items.append(self._item(text, tokens[j], attention[j], p_gen[j], score))
+        return items
+
+    def _mean_log_prob(self, score, length) -> float:
+        """The search's log-probability of a summary per word (`<end>`
+        included); beam search with a length penalty ranked by the sum
+        divided by the GNMT penalty, which is undone here."""
+        length = max(int(length), 1)
+        penalty = ((5 + length) / 6) ** self.alpha
+        return float(score) * penalty / length
+
+    def _encode(self, texts):
+        ids, extended, _ = encode_sources(texts, self.vocabulary)
+        return np.stack([ids, extended], axis=1)  # (B, 2, Tx)
+
+    def _item(self, text, ids, attention, p_gen, score) -> dict:
+        size = len(self.vocabulary)
+        source = cased_tokens(text)[:MAX_SOURCE_TOKENS]
+        if not source:  # nothing to read: no summary, no attention
+            words, score = [], -math.inf
+            attention, p_gen = np.zeros((0, 0), "float32"), np.zeros((0, 1), "float32")
+        else:
+            words = output_tokens(ids, text, self.vocabulary)
+        steps = len(words) + 1  # with <end>
+        reason = self.reason(text, score)
+        return {
+            "input": text,
+            "text": detokenize(words),
+            "score": score,
+            "valid": not reason,
+            "reason": reason,
+            "tokens": words,
+            "copied": [int(i) >= size for i in ids[: len(words)]],
+            "source_tokens": source,
+            "attention": attention[:steps, : len(source)],
+            "p_gen": p_gen[:steps, 0],
+        }
+
+    def reason(self, text: str, score: float) -> str:
+        """Why the summary of `text` is not valid ("" when it is)."""
+        if not tokenize(text):
+            return "empty input: no words once normalized"
+        share = self.unknown_share(text)
+        if share > self.max_unknown_share:
+            return (
+                f"{100 * share:.0f} % of its words are outside the vocabulary "
+                f"(at most {100 * self.max_unknown_share:.0f} % in the texts it "
+                "was validated on): not a text like the training texts"
+            )
+        if score < self.score_threshold:
+            return f"low confidence (score {score:.2f} < {self.score_threshold:.2f})"
+        return ""
+
+
+def plot(run_dir, texts, output_dir, beam_width=None, summarizer=None) -> list[Path]:
+    """One heat map PNG per text: source words x summary words, each
+    summary word labelled with its `p_gen` (1: generated, 0: copied)."""
+    from attention_zoo.plotting import save_attention_plot
+
+    output_dir = output_folder(output_dir)
+    summarizer = summarizer or Summarizer(run_dir, beam_width=beam_width)
+    summarizer.check_all(texts)
+    paths = []
+    for i, item in enumerate(summarizer(list(texts), beam_width=beam_width)):
+        rows = [*item["tokens"], "<end>"]
+        labels = [f"{w}  p_gen {p:.2f}" for w, p in zip(rows, item["p_gen"])]
+        path = output_dir / f"attention_{i}.png"
+        save_attention_plot(
+            path,
+            item["attention"],
+            item["source_tokens"],
+            labels,
+            title=f"{item['text']!r}",
+        )
+        paths.append(path)
+    return paths
