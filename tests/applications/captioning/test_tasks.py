@@ -12,7 +12,8 @@ from attention_zoo.applications.captioning import model as models
 from attention_zoo.applications.captioning import training
 from attention_zoo.applications.captioning.batches import CaptionBatches
 from attention_zoo.applications.captioning.config import TrainConfig
-from attention_zoo.applications.captioning.dataset import load_dataset, test_items
+from attention_zoo.applications.captioning.dataset import load_dataset
+from attention_zoo.applications.captioning.dataset import test_items as held_out_items
 from attention_zoo.applications.captioning.evaluation import (
     attention_spread,
     bleu_scores,
@@ -32,6 +33,9 @@ from attention_zoo.image_codec import encode_png
 from tests.helpers import assert_cli_refuses_a_file_as_output, run_json_script
 
 pytestmark = pytest.mark.tf_only
+
+# `dataset.test_items` is imported as `held_out_items`: under its own name
+# pytest collects it as a test (and fails it for want of a `run_dir` fixture).
 
 
 def tiny_config(**overrides):
@@ -235,7 +239,7 @@ def test_config_records_the_grid_shape_and_the_resolved_image_size(run):
 
 
 def test_the_test_split_s_scenes_are_regenerated_identically(run):
-    items = test_items(run)
+    items = held_out_items(run)
     assert [i.scene.caption for i in items] == [
         s.caption for s in scene_splits(96, 16, 24, 0, 64)[2]
     ]
@@ -501,7 +505,7 @@ def test_tfds_dataset_and_its_test_split_offline(tmp_path):
         (tmp_path / "config.json").write_text(
             json.dumps({"dataset": "tfds", "tfds_data_dir": None, "n_test": 2})
         )
-        held_out = test_items(tmp_path)
+        held_out = held_out_items(tmp_path)
     assert [len(s) for s in splits] == [3, 2, 2] and len(held_out) == 2
     for item in [*splits[0], *held_out]:
         assert item.image.ndim == 3 and item.image.shape[-1] == 3
