@@ -166,7 +166,8 @@ def test_list_presets_reads_only_folders_with_metadata(preset, tmp_path):
     assert entry == {
         "name": "tiny",
         "app": "dates",
-        "description": "a tiny test model",
+        # Other tests save over the shared preset: read what it says now.
+        "description": read_metadata(preset)["description"],
         "metrics": read_metadata(preset)["metrics"],
     }
     for entry in list_presets():
