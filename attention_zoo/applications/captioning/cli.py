@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from attention_zoo.applications.captioning.config import TrainConfig
-from attention_zoo.applications.common import model_tasks
+from attention_zoo.applications.common import InputError, model_tasks
 from attention_zoo.applications.common.run_folder import write_evaluation
 
 DEFAULT_PRESET = "shapes"
@@ -89,7 +89,12 @@ def run(args, parser) -> int:
                 failed += 1
                 print(f"{path}: not captioned: {problem}", file=sys.stderr)
         if failed:
-            print(f"{failed} image(s) drew a message (above)", file=sys.stderr)
+            # Every readable image has its caption above; the status says
+            # that some could not be read.
+            raise InputError(
+                f"{failed} of {len(args.images)} image(s) could not be read "
+                "(named above); their captions are empty"
+            )
 
     jobs = {"evaluate": evaluate, "predict": predict}
     return model_tasks.run_command(

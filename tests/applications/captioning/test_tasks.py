@@ -257,6 +257,15 @@ def test_cli_predict_plot_evaluate_and_errors(run, capsys, tmp_path):
         assert main(["captioning", "predict", "--run", str(run), str(path)]) == 2
         err = capsys.readouterr().err
         assert str(path) in err and message in err, err
+    # One bad image among good ones costs only its own caption (round 3,
+    # item 12): every input gets its line, in order, and the status says 2.
+    argv = ["captioning", "predict", "--run", str(run), str(good), str(bad), str(good)]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert [line.split(": ")[0] for line in lines] == [str(good), str(bad), str(good)]
+    assert lines[0] == lines[2] != f"{good}: " and lines[1] == f"{bad}: "
+    assert "1 of 3 image(s) could not be read" in captured.err
     out = tmp_path / "plots"
     assert (
         main(["captioning", "plot", "--run", str(run), "--output", str(out), str(good)])
