@@ -45,10 +45,3 @@ def _float32_policy_and_seed():
     keras.utils.set_random_seed(1234)
     yield
     keras.config.set_dtype_policy("float32")
-
-
-def pytest_generate_tests(metafunc):
-    """Run a battery class's tests once per mechanism in its `MECHANISMS`."""
-    mechanisms = getattr(metafunc.cls, "MECHANISMS", None)
-    if mechanisms and "name" in metafunc.fixturenames:
-        metafunc.parametrize("name", list(mechanisms))

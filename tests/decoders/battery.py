@@ -1,16 +1,31 @@
 """The contract battery every step decoder of the package passes.
 
-A test module subclasses `DecoderBattery` with `DECODERS = {name:
-factory()}`; each test then runs for every decoder (see
-`pytest_generate_tests` in `tests/decoders/conftest.py`): teacher forcing
-equals stepping (outputs, alignments, final states), greedy search and beam
-search run through the step-decoder protocol (`make_step_fn`; beam width 1
-is greedy; the constants shared across beams give the beams of copied
-ones), the `get_config` round trip, and `.keras` saving with identical
-outputs. It runs on TensorFlow, JAX and PyTorch.
+`DecoderBattery` is a plain object, not a base class of tests: a test module
+builds one from its decoders and calls each check by name from a test of
+its own, once per decoder:
+
+    DECODERS = {"gru": lambda: FixedContextDecoder(8)}
+    BATTERY = DecoderBattery(DECODERS)
+
+
+    @pytest.mark.parametrize("name", list(DECODERS))
+    class TestFixedContextDecoderContract:
+        def test_teacher_forced_equals_step_by_step(self, name):
+            BATTERY.check_teacher_forced_equals_step_by_step(name)
+
+        ...
+
+Every `check_*` method is meant to run for every decoder: the step-decoder
+protocol, teacher forcing equals stepping (outputs, alignments, final
+states), greedy search and beam search run through the step-decoder protocol
+(`make_step_fn`; beam width 1 is greedy; the constants shared across beams
+give the beams of copied ones), the `get_config` round trip, and `.keras`
+saving with identical outputs. It runs on TensorFlow, JAX and PyTorch.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import keras
 import numpy as np
@@ -29,12 +44,20 @@ START, END = 1, 2
 
 
 class DecoderBattery:
-    """Subclass with `DECODERS = {name: factory()}`; each factory returns a
-    fresh, unbuilt decoder taking inputs `(B, Ty, E)` and a memory
-    `(B, Tx, DM)` of the sizes above."""
+    """The contract checks of the decoders of one test module.
 
-    DECODERS: dict = {}
-    ATOL = 1e-5
+    Args:
+        decoders: `{name: factory()}`; each factory returns a fresh, unbuilt
+            decoder taking inputs `(B, Ty, E)` and a memory `(B, Tx, DM)` of
+            the sizes above.
+        atol: the tolerance of teacher forcing against stepping.
+    """
+
+    def __init__(
+        self, decoders: dict[str, Callable[[], keras.layers.Layer]], *, atol=1e-5
+    ):
+        self.decoders = dict(decoders)
+        self.atol = atol
 
     def random_inputs(self, seed=0):
         rng = np.random.default_rng(seed)
@@ -47,7 +70,7 @@ class DecoderBattery:
 
     def built(self, name, seed=5):
         """The decoder, built, with random non-default weights."""
-        decoder = self.DECODERS[name]()
+        decoder = self.decoders[name]()
         x, memory, _ = self.random_inputs()
         decoder(x, memory)
         rng = np.random.default_rng(seed)
@@ -73,7 +96,7 @@ class DecoderBattery:
             [to_numpy(s) for s in states],
         )
 
-    def test_implements_the_step_decoder_protocol(self, name):
+    def check_implements_the_step_decoder_protocol(self, name):
         decoder = self.built(name)
         assert check_step_decoder(decoder) is decoder
         x, memory, memory_mask = self.random_inputs(seed=1)
@@ -84,20 +107,20 @@ class DecoderBattery:
         )
         assert tuple(output.shape) == (B, decoder.output_size)
 
-    def test_teacher_forced_equals_step_by_step(self, name):
+    def check_teacher_forced_equals_step_by_step(self, name):
         decoder = self.built(name)
         x, memory, memory_mask = self.random_inputs(seed=1)
         outputs, alignments, states = decoder(x, memory, memory_mask=memory_mask)
         step_outputs, step_alignments, step_states = self.step_by_step(
             decoder, x, memory, memory_mask
         )
-        np.testing.assert_allclose(to_numpy(outputs), step_outputs, atol=self.ATOL)
+        np.testing.assert_allclose(to_numpy(outputs), step_outputs, atol=self.atol)
         np.testing.assert_allclose(
-            to_numpy(alignments), step_alignments, atol=self.ATOL
+            to_numpy(alignments), step_alignments, atol=self.atol
         )
         assert len(states) == len(step_states)
         for a, b in zip(states, step_states):
-            np.testing.assert_allclose(to_numpy(a), b, atol=self.ATOL)
+            np.testing.assert_allclose(to_numpy(a), b, atol=self.atol)
 
     def search_inputs(self, name, seed=4):
         decoder = self.built(name)
@@ -110,7 +133,7 @@ class DecoderBattery:
         state = decoder.get_initial_state(memory, memory_mask)
         return step_fn, state, constants, np.full((B,), START, "int32"), memory_mask
 
-    def test_greedy_and_beam_search_run_through_the_protocol(self, name):
+    def check_greedy_and_beam_search_run_through_the_protocol(self, name):
         step_fn, state, constants, start, memory_mask = self.search_inputs(name)
         assert isinstance(step_fn, StepFunction)
         greedy = greedy_search(step_fn, state, start, END, 6, constants)
@@ -151,7 +174,7 @@ class DecoderBattery:
                 to_numpy(shared[key]), to_numpy(copied[key]), atol=1e-5
             )
 
-    def test_get_config_round_trip(self, name):
+    def check_get_config_round_trip(self, name):
         decoder = self.built(name)
         config = decoder.get_config()
         clone = type(decoder).from_config(config)
@@ -163,7 +186,7 @@ class DecoderBattery:
             to_numpy(decoder(x, memory)[0]), to_numpy(clone(x, memory)[0])
         )
 
-    def test_keras_save_and_load_give_identical_outputs(self, name, tmp_path):
+    def check_keras_save_and_load_give_identical_outputs(self, name, tmp_path):
         decoder = self.built(name)
         tokens = keras.Input((None, E))
         memory = keras.Input((TX, DM))

@@ -46,10 +46,27 @@ CONFIGS = {
 parametrize_configs = pytest.mark.parametrize("name", list(CONFIGS))
 
 
-class TestAttentionRNNDecoderContract(DecoderBattery):
-    """Teacher forcing == stepping, search, config and .keras round trips."""
+BATTERY = DecoderBattery(CONFIGS)
 
-    DECODERS = CONFIGS
+
+@parametrize_configs
+class TestAttentionRNNDecoderContract:
+    """The decoder battery's checks (tests/decoders/battery.py), per decoder."""
+
+    def test_implements_the_step_decoder_protocol(self, name):
+        BATTERY.check_implements_the_step_decoder_protocol(name)
+
+    def test_teacher_forced_equals_step_by_step(self, name):
+        BATTERY.check_teacher_forced_equals_step_by_step(name)
+
+    def test_greedy_and_beam_search_run_through_the_protocol(self, name):
+        BATTERY.check_greedy_and_beam_search_run_through_the_protocol(name)
+
+    def test_get_config_round_trip(self, name):
+        BATTERY.check_get_config_round_trip(name)
+
+    def test_keras_save_and_load_give_identical_outputs(self, name, tmp_path):
+        BATTERY.check_keras_save_and_load_give_identical_outputs(name, tmp_path)
 
 
 def inputs(seed=0):

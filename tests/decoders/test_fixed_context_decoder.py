@@ -1,4 +1,4 @@
-"""FixedContextDecoder: the beam layout and argument checks (loading runs
+"""FixedContextDecoder: the battery, the beam layout and argument checks (loading runs
 saved under the translation application's old registered name is tested in
 tests/applications/translation/test_old_run_names.py)."""
 
@@ -9,14 +9,31 @@ import pytest
 from attention_zoo.decoders import FixedContextDecoder
 from tests.decoders.battery import DecoderBattery
 
+DECODERS = {
+    "gru": lambda: FixedContextDecoder(8),
+    "dropout": lambda: FixedContextDecoder(8, dropout=0.3, seed=1),
+}
+BATTERY = DecoderBattery(DECODERS)
 
-class TestFixedContextDecoderContract(DecoderBattery):
-    """Teacher forcing == stepping, search, config and .keras round trips."""
 
-    DECODERS = {
-        "gru": lambda: FixedContextDecoder(8),
-        "dropout": lambda: FixedContextDecoder(8, dropout=0.3, seed=1),
-    }
+@pytest.mark.parametrize("name", list(DECODERS))
+class TestFixedContextDecoderContract:
+    """The decoder battery's checks (tests/decoders/battery.py), per decoder."""
+
+    def test_implements_the_step_decoder_protocol(self, name):
+        BATTERY.check_implements_the_step_decoder_protocol(name)
+
+    def test_teacher_forced_equals_step_by_step(self, name):
+        BATTERY.check_teacher_forced_equals_step_by_step(name)
+
+    def test_greedy_and_beam_search_run_through_the_protocol(self, name):
+        BATTERY.check_greedy_and_beam_search_run_through_the_protocol(name)
+
+    def test_get_config_round_trip(self, name):
+        BATTERY.check_get_config_round_trip(name)
+
+    def test_keras_save_and_load_give_identical_outputs(self, name, tmp_path):
+        BATTERY.check_keras_save_and_load_give_identical_outputs(name, tmp_path)
 
 
 def test_fixed_context_decoder_reads_one_context_per_beam():

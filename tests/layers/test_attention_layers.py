@@ -2,24 +2,95 @@
 
 from __future__ import annotations
 
+import pytest
+
 from attention_zoo.layers import BahdanauAttention, LuongAttention
 from tests.layers.battery import MAX_LENGTH, AttentionLayerBattery
 
+MECHANISMS = {
+    "bahdanau": lambda **kw: BahdanauAttention(units=6, **kw),
+    "bahdanau_normalize": lambda **kw: BahdanauAttention(units=6, normalize=True, **kw),
+    "luong_dot": lambda **kw: LuongAttention(score_mode="dot", **kw),
+    "luong_dot_scaled": lambda **kw: LuongAttention("dot", use_scale=True, **kw),
+    "luong_general": lambda **kw: LuongAttention(score_mode="general", **kw),
+    "luong_concat": lambda **kw: LuongAttention(score_mode="concat", units=7, **kw),
+    "luong_location": lambda **kw: LuongAttention(
+        score_mode="location", max_length=MAX_LENGTH, use_scale=True, **kw
+    ),
+}
+BATTERY = AttentionLayerBattery(MECHANISMS)
 
-class TestCoreMechanisms(AttentionLayerBattery):
-    MECHANISMS = {
-        "bahdanau": lambda **kw: BahdanauAttention(units=6, **kw),
-        "bahdanau_normalize": lambda **kw: BahdanauAttention(
-            units=6, normalize=True, **kw
-        ),
-        "luong_dot": lambda **kw: LuongAttention(score_mode="dot", **kw),
-        "luong_dot_scaled": lambda **kw: LuongAttention("dot", use_scale=True, **kw),
-        "luong_general": lambda **kw: LuongAttention(score_mode="general", **kw),
-        "luong_concat": lambda **kw: LuongAttention(score_mode="concat", units=7, **kw),
-        "luong_location": lambda **kw: LuongAttention(
-            score_mode="location", max_length=MAX_LENGTH, use_scale=True, **kw
-        ),
-    }
+
+@pytest.mark.parametrize("name", list(MECHANISMS))
+class TestCoreMechanisms:
+    """Every check of the layer battery (tests/layers/battery.py), per mechanism."""
+
+    def test_matches_numpy_float64_reference(self, name):
+        BATTERY.check_matches_numpy_float64_reference(name)
+
+    def test_float64_layer_matches_the_reference_in_float64(self, name):
+        BATTERY.check_float64_layer_matches_the_reference_in_float64(name)
+
+    @pytest.mark.parametrize("policy", ["mixed_float16", "mixed_bfloat16"])
+    def test_mixed_precision(self, name, policy):
+        BATTERY.check_mixed_precision(name, policy)
+
+    def test_weights_are_a_distribution_over_unmasked_keys(self, name):
+        BATTERY.check_weights_are_a_distribution_over_unmasked_keys(name)
+
+    def test_masked_query_rows_have_zero_context(self, name):
+        BATTERY.check_masked_query_rows_have_zero_context(name)
+
+    def test_fully_masked_rows_give_zeros_and_finite_gradients(self, name):
+        BATTERY.check_fully_masked_rows_give_zeros_and_finite_gradients(name)
+
+    def test_padding_with_masked_keys_never_changes_outputs(self, name):
+        BATTERY.check_padding_with_masked_keys_never_changes_outputs(name)
+
+    def test_query_without_steps_gives_empty_outputs(self, name):
+        BATTERY.check_query_without_steps_gives_empty_outputs(name)
+
+    def test_empty_memory_gives_zero_weights_and_context(self, name):
+        BATTERY.check_empty_memory_gives_zero_weights_and_context(name)
+
+    def test_single_step_query_equals_one_step_sequence(self, name):
+        BATTERY.check_single_step_query_equals_one_step_sequence(name)
+
+    def test_step_with_memory_projected_once_matches_call(self, name):
+        BATTERY.check_step_with_memory_projected_once_matches_call(name)
+
+    def test_step_rows_sharing_a_memory_keep_their_own_state(self, name):
+        BATTERY.check_step_rows_sharing_a_memory_keep_their_own_state(name)
+
+    def test_step_needs_the_state_of_get_initial_state(self, name):
+        BATTERY.check_step_needs_the_state_of_get_initial_state(name)
+
+    def test_value_none_is_refused_by_name(self, name):
+        BATTERY.check_value_none_is_refused_by_name(name)
+
+    def test_attend_and_step_check_their_inputs_like_a_call(self, name):
+        BATTERY.check_attend_and_step_check_their_inputs_like_a_call(name)
+
+    def test_feature_sizes_other_than_the_built_ones_are_refused(self, name):
+        BATTERY.check_feature_sizes_other_than_the_built_ones_are_refused(name)
+
+    def test_get_config_round_trip(self, name):
+        BATTERY.check_get_config_round_trip(name)
+
+    def test_keras_implicit_mask_is_honoured(self, name):
+        BATTERY.check_keras_implicit_mask_is_honoured(name)
+
+    def test_keras_save_and_load_give_identical_outputs(self, name, tmp_path):
+        BATTERY.check_keras_save_and_load_give_identical_outputs(name, tmp_path)
+
+    def test_symbolic_shapes_in_functional_model(self, name):
+        BATTERY.check_symbolic_shapes_in_functional_model(name)
+
+    def test_dropout_is_seeded_and_training_only(self, name):
+        BATTERY.check_dropout_is_seeded_and_training_only(name)
+
+    def test_fit_one_epoch_in_functional_model(self, name):
+        BATTERY.check_fit_one_epoch_in_functional_model(name)
 
 
 def test_numpy_integer_arguments_give_python_ints_in_the_config():

@@ -111,27 +111,99 @@ def local_p_reference(layer, query, value, key, query_mask, value_mask):
 # ---------------------------------------------------------------- batteries
 
 
-class TestLocalMonotonic(AttentionLayerBattery):
-    MECHANISMS = {
+LOCAL_M = AttentionLayerBattery(
+    {
         "local_m_dot_scaled": lambda **kw: LocalAttention(
             "local-m", window=1, score_mode="dot", use_scale=True, **kw
         ),
-    }
-
-    def reference(self, layer, query, value, key, query_mask, value_mask):
-        return local_m_reference(layer, query, value, key, query_mask, value_mask)
-
-
-class TestLocalPredictive(AttentionLayerBattery):
-    MECHANISMS = {
+    },
+    reference=local_m_reference,
+)
+LOCAL_P = AttentionLayerBattery(
+    {
         "local_p_concat": lambda **kw: LocalAttention(
             "local-p", window=2, score_mode="concat", units=7, predictive_units=5, **kw
         ),
-    }
-    WEIGHTS_SUM_TO_ONE = False  # the Gaussian is not renormalised (eq. 10)
+    },
+    reference=local_p_reference,
+    weights_sum_to_one=False,  # the Gaussian is not renormalised (eq. 10)
+)
+# Each mechanism's battery, by name.
+BATTERIES = {
+    name: battery for battery in (LOCAL_M, LOCAL_P) for name in battery.mechanisms
+}
 
-    def reference(self, layer, query, value, key, query_mask, value_mask):
-        return local_p_reference(layer, query, value, key, query_mask, value_mask)
+
+@pytest.mark.parametrize("name", list(BATTERIES))
+class TestLocalAttention:
+    """The layer battery's checks (tests/layers/battery.py), per mechanism."""
+
+    def test_matches_numpy_float64_reference(self, name):
+        BATTERIES[name].check_matches_numpy_float64_reference(name)
+
+    def test_float64_layer_matches_the_reference_in_float64(self, name):
+        BATTERIES[name].check_float64_layer_matches_the_reference_in_float64(name)
+
+    @pytest.mark.parametrize("policy", ["mixed_float16", "mixed_bfloat16"])
+    def test_mixed_precision(self, name, policy):
+        BATTERIES[name].check_mixed_precision(name, policy)
+
+    def test_weights_are_a_distribution_over_unmasked_keys(self, name):
+        BATTERIES[name].check_weights_are_a_distribution_over_unmasked_keys(name)
+
+    def test_masked_query_rows_have_zero_context(self, name):
+        BATTERIES[name].check_masked_query_rows_have_zero_context(name)
+
+    def test_fully_masked_rows_give_zeros_and_finite_gradients(self, name):
+        BATTERIES[name].check_fully_masked_rows_give_zeros_and_finite_gradients(name)
+
+    def test_padding_with_masked_keys_never_changes_outputs(self, name):
+        BATTERIES[name].check_padding_with_masked_keys_never_changes_outputs(name)
+
+    def test_query_without_steps_gives_empty_outputs(self, name):
+        BATTERIES[name].check_query_without_steps_gives_empty_outputs(name)
+
+    def test_empty_memory_gives_zero_weights_and_context(self, name):
+        BATTERIES[name].check_empty_memory_gives_zero_weights_and_context(name)
+
+    def test_single_step_query_equals_one_step_sequence(self, name):
+        BATTERIES[name].check_single_step_query_equals_one_step_sequence(name)
+
+    def test_step_with_memory_projected_once_matches_call(self, name):
+        BATTERIES[name].check_step_with_memory_projected_once_matches_call(name)
+
+    def test_step_rows_sharing_a_memory_keep_their_own_state(self, name):
+        BATTERIES[name].check_step_rows_sharing_a_memory_keep_their_own_state(name)
+
+    def test_step_needs_the_state_of_get_initial_state(self, name):
+        BATTERIES[name].check_step_needs_the_state_of_get_initial_state(name)
+
+    def test_value_none_is_refused_by_name(self, name):
+        BATTERIES[name].check_value_none_is_refused_by_name(name)
+
+    def test_attend_and_step_check_their_inputs_like_a_call(self, name):
+        BATTERIES[name].check_attend_and_step_check_their_inputs_like_a_call(name)
+
+    def test_feature_sizes_other_than_the_built_ones_are_refused(self, name):
+        BATTERIES[name].check_feature_sizes_other_than_the_built_ones_are_refused(name)
+
+    def test_get_config_round_trip(self, name):
+        BATTERIES[name].check_get_config_round_trip(name)
+
+    def test_keras_implicit_mask_is_honoured(self, name):
+        BATTERIES[name].check_keras_implicit_mask_is_honoured(name)
+
+    def test_keras_save_and_load_give_identical_outputs(self, name, tmp_path):
+        BATTERIES[name].check_keras_save_and_load_give_identical_outputs(name, tmp_path)
+
+    def test_symbolic_shapes_in_functional_model(self, name):
+        BATTERIES[name].check_symbolic_shapes_in_functional_model(name)
+
+    def test_dropout_is_seeded_and_training_only(self, name):
+        BATTERIES[name].check_dropout_is_seeded_and_training_only(name)
+
+    def test_fit_one_epoch_in_functional_model(self, name):
+        BATTERIES[name].check_fit_one_epoch_in_functional_model(name)
 
 
 # ------------------------------------------------------------ by hand

@@ -92,78 +92,162 @@ def naive_cumprod_division(previous, energy, clip):
 # --------------------------------------------------------------- the battery
 
 
-class TestMonotonicAttention(AttentionLayerBattery):
-    MECHANISMS = {
-        # Hard attention at inference; noisy expected attention in training.
-        "bahdanau": lambda **kw: MonotonicAttention(
-            **{"units": 6, "sigmoid_noise": 1.0, **kw}
-        ),
-        "luong_expected": lambda **kw: MonotonicAttention(
-            **{"score_mode": "luong", "inference": "expected", **kw}
-        ),
-    }
-    WEIGHTS_SUM_TO_ONE = False
+def layer_reference(layer, query, value, key, query_mask, value_mask, training=False):
+    """The battery's reference: hard attention at inference unless the layer's
+    `inference` is "expected"; the expected one in training."""
+    mode = "expected" if training or layer.inference == "expected" else "hard"
+    return monotonic_reference(
+        energies(layer, query, key), value, query_mask, value_mask, mode
+    )
 
-    def reference(
-        self, layer, query, value, key, query_mask, value_mask, training=False
-    ):
-        mode = "expected" if training or layer.inference == "expected" else "hard"
-        return monotonic_reference(
-            energies(layer, query, key), value, query_mask, value_mask, mode
-        )
+
+MECHANISMS = {
+    # Hard attention at inference; noisy expected attention in training.
+    "bahdanau": lambda **kw: MonotonicAttention(
+        **{"units": 6, "sigmoid_noise": 1.0, **kw}
+    ),
+    "luong_expected": lambda **kw: MonotonicAttention(
+        **{"score_mode": "luong", "inference": "expected", **kw}
+    ),
+}
+BATTERY = AttentionLayerBattery(
+    MECHANISMS, reference=layer_reference, weights_sum_to_one=False
+)
+
+
+# Checks of a monotonic battery, also run by test_monotonic_chunkwise_attention.py.
+
+
+def check_training_matches_expected_reference(battery, name):
+    layer = battery.built_layer(name, sigmoid_noise=0.0)
+    query, value, key, query_mask, value_mask = battery.random_inputs(name, seed=7)
+    context, weights = layer(
+        query,
+        value,
+        key,
+        query_mask=query_mask,
+        value_mask=value_mask,
+        training=True,
+        return_attention_scores=True,
+    )
+    expected_context, expected_weights = battery.reference(
+        layer, query, value, key, query_mask, value_mask, training=True
+    )
+    np.testing.assert_allclose(to_numpy(weights), expected_weights, atol=1e-6)
+    np.testing.assert_allclose(to_numpy(context), expected_context, atol=1e-5)
+
+
+def check_fully_masked_rows_in_both_modes(battery, name):
+    """The battery's fully-masked check, in both the expected and the hard mode.
+
+    The hard choice is piecewise constant: the query and the monotonic
+    energy's weights get no gradient through it (None on TensorFlow and
+    PyTorch, zeros on JAX), which the battery's version does not allow.
+    """
+    layer = battery.built_layer(name)
+    query, value, key, _, value_mask = battery.random_inputs(name, seed=6)
+    value_mask[1] = False
+
+    def reduce_fn(outputs):
+        context, weights = outputs
+        return keras.ops.sum(context**2) + keras.ops.sum(weights**2)
+
+    for training in (True, False):
+        kwargs = {
+            "value_mask": value_mask,
+            "return_attention_scores": True,
+            "training": training,
+        }
+        context, weights = layer(query, value, key, **kwargs)
+        assert (to_numpy(weights)[1] == 0).all()
+        assert (to_numpy(context)[1] == 0).all()
+        grads = gradients(layer, [query, value, key], kwargs, reduce_fn)
+        hard = not training and layer.inference == "hard"
+        for i, g in enumerate(grads):
+            if g is None:
+                assert hard and i != 1, i  # the value always has one
+                continue
+            assert np.isfinite(g).all()
+        assert (grads[1][1] == 0).all()
+        if grads[2] is not None:
+            assert (grads[2][1] == 0).all()
+
+
+@pytest.mark.parametrize("name", list(MECHANISMS))
+class TestMonotonicAttention:
+    """The layer battery's checks (tests/layers/battery.py), per mechanism, with
+    the monotonic attention's own two above."""
+
+    def test_matches_numpy_float64_reference(self, name):
+        BATTERY.check_matches_numpy_float64_reference(name)
 
     def test_training_matches_expected_reference(self, name):
-        layer = self.built_layer(name, sigmoid_noise=0.0)
-        query, value, key, query_mask, value_mask = self.random_inputs(name, seed=7)
-        context, weights = layer(
-            query,
-            value,
-            key,
-            query_mask=query_mask,
-            value_mask=value_mask,
-            training=True,
-            return_attention_scores=True,
-        )
-        expected_context, expected_weights = self.reference(
-            layer, query, value, key, query_mask, value_mask, training=True
-        )
-        np.testing.assert_allclose(to_numpy(weights), expected_weights, atol=1e-6)
-        np.testing.assert_allclose(to_numpy(context), expected_context, atol=1e-5)
+        check_training_matches_expected_reference(BATTERY, name)
+
+    def test_float64_layer_matches_the_reference_in_float64(self, name):
+        BATTERY.check_float64_layer_matches_the_reference_in_float64(name)
+
+    @pytest.mark.parametrize("policy", ["mixed_float16", "mixed_bfloat16"])
+    def test_mixed_precision(self, name, policy):
+        BATTERY.check_mixed_precision(name, policy)
+
+    def test_weights_are_a_distribution_over_unmasked_keys(self, name):
+        BATTERY.check_weights_are_a_distribution_over_unmasked_keys(name)
+
+    def test_masked_query_rows_have_zero_context(self, name):
+        BATTERY.check_masked_query_rows_have_zero_context(name)
 
     def test_fully_masked_rows_give_zeros_and_finite_gradients(self, name):
-        """The battery's test, in both the expected and the hard mode.
+        # Instead of the battery's check: hard attention has no gradient there.
+        check_fully_masked_rows_in_both_modes(BATTERY, name)
 
-        The hard choice is piecewise constant: the query and the monotonic
-        energy's weights get no gradient through it (None on TensorFlow and
-        PyTorch, zeros on JAX), which the battery's version does not allow.
-        """
-        layer = self.built_layer(name)
-        query, value, key, _, value_mask = self.random_inputs(name, seed=6)
-        value_mask[1] = False
+    def test_padding_with_masked_keys_never_changes_outputs(self, name):
+        BATTERY.check_padding_with_masked_keys_never_changes_outputs(name)
 
-        def reduce_fn(outputs):
-            context, weights = outputs
-            return keras.ops.sum(context**2) + keras.ops.sum(weights**2)
+    def test_query_without_steps_gives_empty_outputs(self, name):
+        BATTERY.check_query_without_steps_gives_empty_outputs(name)
 
-        for training in (True, False):
-            kwargs = {
-                "value_mask": value_mask,
-                "return_attention_scores": True,
-                "training": training,
-            }
-            context, weights = layer(query, value, key, **kwargs)
-            assert (to_numpy(weights)[1] == 0).all()
-            assert (to_numpy(context)[1] == 0).all()
-            grads = gradients(layer, [query, value, key], kwargs, reduce_fn)
-            hard = not training and layer.inference == "hard"
-            for i, g in enumerate(grads):
-                if g is None:
-                    assert hard and i != 1, i  # the value always has one
-                    continue
-                assert np.isfinite(g).all()
-            assert (grads[1][1] == 0).all()
-            if grads[2] is not None:
-                assert (grads[2][1] == 0).all()
+    def test_empty_memory_gives_zero_weights_and_context(self, name):
+        BATTERY.check_empty_memory_gives_zero_weights_and_context(name)
+
+    def test_single_step_query_equals_one_step_sequence(self, name):
+        BATTERY.check_single_step_query_equals_one_step_sequence(name)
+
+    def test_step_with_memory_projected_once_matches_call(self, name):
+        BATTERY.check_step_with_memory_projected_once_matches_call(name)
+
+    def test_step_rows_sharing_a_memory_keep_their_own_state(self, name):
+        BATTERY.check_step_rows_sharing_a_memory_keep_their_own_state(name)
+
+    def test_step_needs_the_state_of_get_initial_state(self, name):
+        BATTERY.check_step_needs_the_state_of_get_initial_state(name)
+
+    def test_value_none_is_refused_by_name(self, name):
+        BATTERY.check_value_none_is_refused_by_name(name)
+
+    def test_attend_and_step_check_their_inputs_like_a_call(self, name):
+        BATTERY.check_attend_and_step_check_their_inputs_like_a_call(name)
+
+    def test_feature_sizes_other_than_the_built_ones_are_refused(self, name):
+        BATTERY.check_feature_sizes_other_than_the_built_ones_are_refused(name)
+
+    def test_get_config_round_trip(self, name):
+        BATTERY.check_get_config_round_trip(name)
+
+    def test_keras_implicit_mask_is_honoured(self, name):
+        BATTERY.check_keras_implicit_mask_is_honoured(name)
+
+    def test_keras_save_and_load_give_identical_outputs(self, name, tmp_path):
+        BATTERY.check_keras_save_and_load_give_identical_outputs(name, tmp_path)
+
+    def test_symbolic_shapes_in_functional_model(self, name):
+        BATTERY.check_symbolic_shapes_in_functional_model(name)
+
+    def test_dropout_is_seeded_and_training_only(self, name):
+        BATTERY.check_dropout_is_seeded_and_training_only(name)
+
+    def test_fit_one_epoch_in_functional_model(self, name):
+        BATTERY.check_fit_one_epoch_in_functional_model(name)
 
 
 # ------------------------------------------------------- by hand, properties

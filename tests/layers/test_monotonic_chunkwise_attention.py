@@ -15,8 +15,9 @@ from attention_zoo.layers.monotonic_chunkwise_attention import (
 from tests import numpy_reference as ref
 from tests.helpers import gradients, to_numpy
 
-# The module, not the class: pytest would collect an imported test class again.
+# The monotonic attention's reference and its own two battery checks.
 from tests.layers import test_monotonic_attention as monotonic
+from tests.layers.battery import AttentionLayerBattery
 
 
 def chunk_energies(layer, query, key):
@@ -44,31 +45,106 @@ def chunkwise_reference(alpha, u, value_mask, chunk_size):
     return beta
 
 
-class TestMonotonicChunkwiseAttention(monotonic.TestMonotonicAttention):
-    """The battery and the monotonic attention's own battery overrides."""
+def layer_reference(layer, query, value, key, query_mask, value_mask, training=False):
+    """The battery's reference: MoChA over the monotonic attention's alpha."""
+    mode = "expected" if training or layer.inference == "expected" else "hard"
+    value_mask = np.ones(value.shape[:2], bool) if value_mask is None else value_mask
+    _, alpha = monotonic.monotonic_reference(
+        monotonic.energies(layer, query, key), value, query_mask, value_mask, mode
+    )
+    u = chunk_energies(layer, query, key)
+    beta = chunkwise_reference(alpha, u, value_mask, layer.chunk_size)
+    return beta @ ref.f64(value), beta
 
-    MECHANISMS = {
-        "bahdanau_chunk3": lambda **kw: MonotonicChunkwiseAttention(
-            **{"chunk_size": 3, "units": 6, "sigmoid_noise": 1.0, **kw}
-        ),
-        "luong_expected_chunk2": lambda **kw: MonotonicChunkwiseAttention(
-            **{"chunk_size": 2, "score_mode": "luong", "inference": "expected", **kw}
-        ),
-    }
 
-    def reference(
-        self, layer, query, value, key, query_mask, value_mask, training=False
-    ):
-        mode = "expected" if training or layer.inference == "expected" else "hard"
-        value_mask = (
-            np.ones(value.shape[:2], bool) if value_mask is None else value_mask
-        )
-        _, alpha = monotonic.monotonic_reference(
-            monotonic.energies(layer, query, key), value, query_mask, value_mask, mode
-        )
-        u = chunk_energies(layer, query, key)
-        beta = chunkwise_reference(alpha, u, value_mask, layer.chunk_size)
-        return beta @ ref.f64(value), beta
+MECHANISMS = {
+    "bahdanau_chunk3": lambda **kw: MonotonicChunkwiseAttention(
+        **{"chunk_size": 3, "units": 6, "sigmoid_noise": 1.0, **kw}
+    ),
+    "luong_expected_chunk2": lambda **kw: MonotonicChunkwiseAttention(
+        **{"chunk_size": 2, "score_mode": "luong", "inference": "expected", **kw}
+    ),
+}
+BATTERY = AttentionLayerBattery(
+    MECHANISMS, reference=layer_reference, weights_sum_to_one=False
+)
+
+
+@pytest.mark.parametrize("name", list(MECHANISMS))
+class TestMonotonicChunkwiseAttention:
+    """The layer battery's checks (tests/layers/battery.py), per mechanism, with
+    the monotonic attention's own two (test_monotonic_attention.py)."""
+
+    def test_matches_numpy_float64_reference(self, name):
+        BATTERY.check_matches_numpy_float64_reference(name)
+
+    def test_training_matches_expected_reference(self, name):
+        monotonic.check_training_matches_expected_reference(BATTERY, name)
+
+    def test_float64_layer_matches_the_reference_in_float64(self, name):
+        BATTERY.check_float64_layer_matches_the_reference_in_float64(name)
+
+    @pytest.mark.parametrize("policy", ["mixed_float16", "mixed_bfloat16"])
+    def test_mixed_precision(self, name, policy):
+        BATTERY.check_mixed_precision(name, policy)
+
+    def test_weights_are_a_distribution_over_unmasked_keys(self, name):
+        BATTERY.check_weights_are_a_distribution_over_unmasked_keys(name)
+
+    def test_masked_query_rows_have_zero_context(self, name):
+        BATTERY.check_masked_query_rows_have_zero_context(name)
+
+    def test_fully_masked_rows_give_zeros_and_finite_gradients(self, name):
+        # Instead of the battery's check: hard attention has no gradient there.
+        monotonic.check_fully_masked_rows_in_both_modes(BATTERY, name)
+
+    def test_padding_with_masked_keys_never_changes_outputs(self, name):
+        BATTERY.check_padding_with_masked_keys_never_changes_outputs(name)
+
+    def test_query_without_steps_gives_empty_outputs(self, name):
+        BATTERY.check_query_without_steps_gives_empty_outputs(name)
+
+    def test_empty_memory_gives_zero_weights_and_context(self, name):
+        BATTERY.check_empty_memory_gives_zero_weights_and_context(name)
+
+    def test_single_step_query_equals_one_step_sequence(self, name):
+        BATTERY.check_single_step_query_equals_one_step_sequence(name)
+
+    def test_step_with_memory_projected_once_matches_call(self, name):
+        BATTERY.check_step_with_memory_projected_once_matches_call(name)
+
+    def test_step_rows_sharing_a_memory_keep_their_own_state(self, name):
+        BATTERY.check_step_rows_sharing_a_memory_keep_their_own_state(name)
+
+    def test_step_needs_the_state_of_get_initial_state(self, name):
+        BATTERY.check_step_needs_the_state_of_get_initial_state(name)
+
+    def test_value_none_is_refused_by_name(self, name):
+        BATTERY.check_value_none_is_refused_by_name(name)
+
+    def test_attend_and_step_check_their_inputs_like_a_call(self, name):
+        BATTERY.check_attend_and_step_check_their_inputs_like_a_call(name)
+
+    def test_feature_sizes_other_than_the_built_ones_are_refused(self, name):
+        BATTERY.check_feature_sizes_other_than_the_built_ones_are_refused(name)
+
+    def test_get_config_round_trip(self, name):
+        BATTERY.check_get_config_round_trip(name)
+
+    def test_keras_implicit_mask_is_honoured(self, name):
+        BATTERY.check_keras_implicit_mask_is_honoured(name)
+
+    def test_keras_save_and_load_give_identical_outputs(self, name, tmp_path):
+        BATTERY.check_keras_save_and_load_give_identical_outputs(name, tmp_path)
+
+    def test_symbolic_shapes_in_functional_model(self, name):
+        BATTERY.check_symbolic_shapes_in_functional_model(name)
+
+    def test_dropout_is_seeded_and_training_only(self, name):
+        BATTERY.check_dropout_is_seeded_and_training_only(name)
+
+    def test_fit_one_epoch_in_functional_model(self, name):
+        BATTERY.check_fit_one_epoch_in_functional_model(name)
 
 
 def luong_layer(chunk_size):
@@ -160,7 +236,7 @@ def test_extreme_chunk_energies_stay_finite_and_exact():
     kwargs = dict(value_mask=value_mask, training=True, return_attention_scores=True)
     context, weights = layer(query, value, key, **kwargs)
     assert np.isfinite(to_numpy(context)).all()
-    expected_context, expected = TestMonotonicChunkwiseAttention().reference(
+    expected_context, expected = layer_reference(
         layer, query, value, key, None, value_mask, training=True
     )
     np.testing.assert_allclose(to_numpy(weights), expected, atol=1e-6)

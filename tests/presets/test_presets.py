@@ -54,6 +54,9 @@ def test_a_preset_folder_holds_weights_config_assets_metadata_and_card(preset):
     assert {"config.json", "vocabulary.json", "model.json", "model.weights.h5"} <= names
     assert {"metadata.json", "README.md"} <= names
     assert "model.keras" not in names
+
+
+def test_a_preset_s_metadata_says_how_it_was_made_and_what_it_answers(preset):
     metadata = read_metadata(preset)
     assert metadata["app"] == "dates" and metadata["seed"] == 3
     assert metadata["weights_dtype"] == "float16"
@@ -61,6 +64,9 @@ def test_a_preset_folder_holds_weights_config_assets_metadata_and_card(preset):
     assert metadata["data_signature"].startswith("sha256:")
     assert [o["input"] for o in metadata["fixed_outputs"]] == TEXTS
     assert "exact_match" in metadata["metrics"]
+
+
+def test_a_preset_s_card_gives_its_intended_use_limitations_and_command(preset):
     card = (preset / "README.md").read_text()
     assert "## Intended use" in card and "Trained for one epoch." in card
     assert "attention-zoo dates train --epochs 1" in card
@@ -160,7 +166,8 @@ def test_list_presets_reads_only_folders_with_metadata(preset, tmp_path):
     assert entry == {
         "name": "tiny",
         "app": "dates",
-        "description": "a tiny test model",
+        # Other tests save over the shared preset: read what it says now.
+        "description": read_metadata(preset)["description"],
         "metrics": read_metadata(preset)["metrics"],
     }
     for entry in list_presets():

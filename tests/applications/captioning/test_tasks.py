@@ -12,7 +12,8 @@ from attention_zoo.applications.captioning import model as models
 from attention_zoo.applications.captioning import training
 from attention_zoo.applications.captioning.batches import CaptionBatches
 from attention_zoo.applications.captioning.config import TrainConfig
-from attention_zoo.applications.captioning.dataset import load_dataset, test_items
+from attention_zoo.applications.captioning.dataset import load_dataset
+from attention_zoo.applications.captioning.dataset import test_items as held_out_items
 from attention_zoo.applications.captioning.evaluation import (
     attention_spread,
     bleu_scores,
@@ -32,6 +33,9 @@ from attention_zoo.image_codec import encode_png
 from tests.helpers import assert_cli_refuses_a_file_as_output, run_json_script
 
 pytestmark = pytest.mark.tf_only
+
+# `dataset.test_items` is imported as `held_out_items`: under its own name
+# pytest collects it as a test (and fails it for want of a `run_dir` fixture).
 
 
 def tiny_config(**overrides):
@@ -205,26 +209,37 @@ def test_attention_spread_entropy_and_penalty():
     np.testing.assert_allclose(spread["doubly_stochastic_penalty"], 1.5)
 
 
-def test_run_folder_and_metrics(run):
+def test_the_run_folder_holds_the_models_config_vocabulary_plots_and_logs(run):
     for name in ("model.keras", "encoder.keras", "config.json", "vocabulary.json"):
         assert (run / name).exists(), name
     assert len(list((run / "plots").glob("*.png"))) == 3
     assert list((run / "logs").rglob("events.out.tfevents.*"))
+
+
+def test_metrics_record_the_training_speed_epochs_and_warmup(run):
     metrics = json.loads((run / "metrics.json").read_text())
     assert metrics["training"]["steps_per_second"] > 0
     assert metrics["training"]["epochs"] == 2
     assert metrics["training"]["warmup_steps"] == 96 // 16  # one epoch
-    test = metrics["test"]
+
+
+def test_metrics_hold_each_decoding_s_test_scores(run):
+    test = json.loads((run / "metrics.json").read_text())["test"]
     assert test["n"] == 24
     for decoding in ("greedy", "beam2"):
         for n in (1, 2, 3, 4):
             assert 0.0 <= test[decoding][f"bleu{n}"] <= 1.0
         assert 0.0 <= test[decoding]["grounding"] <= 1.0
         assert test[decoding]["captions_per_second"] > 0
+
+
+def test_config_records_the_grid_shape_and_the_resolved_image_size(run):
     config = json.loads((run / "config.json").read_text())
     assert config["grid_shape"] == [4, 4] and config["resolved_image_size"] == 64
-    # The scenes of the test split are regenerated identically.
-    items = test_items(run)
+
+
+def test_the_test_split_s_scenes_are_regenerated_identically(run):
+    items = held_out_items(run)
     assert [i.scene.caption for i in items] == [
         s.caption for s in scene_splits(96, 16, 24, 0, 64)[2]
     ]
@@ -250,27 +265,53 @@ def test_images_from_arrays_files_and_bytes_agree(run, tmp_path):
     assert all(np.isfinite(a).all() for a in attention)
 
 
-def test_cli_predict_plot_evaluate_and_errors(run, capsys, tmp_path):
+@pytest.fixture
+def good_image(tmp_path):
     scene = generate_scenes(1, seed=3, image_size=64)[0]
-    good = tmp_path / "good.png"
-    good.write_bytes(encode_png(scene.image))
-    bad = tmp_path / "bad.jpg"
-    bad.write_bytes(b"this is not an image")
-    empty = tmp_path / "empty.png"
-    empty.write_bytes(b"")
-    assert main(["captioning", "predict", "--run", str(run), str(good)]) == 0
-    assert capsys.readouterr().out.startswith(f"{good}: ")
+    path = tmp_path / "good.png"
+    path.write_bytes(encode_png(scene.image))
+    return path
+
+
+@pytest.fixture
+def bad_image(tmp_path):
+    path = tmp_path / "bad.jpg"
+    path.write_bytes(b"this is not an image")
+    return path
+
+
+@pytest.fixture
+def empty_image(tmp_path):
+    path = tmp_path / "empty.png"
+    path.write_bytes(b"")
+    return path
+
+
+def test_cli_predict_captions_a_good_image(run, good_image, capsys):
+    assert main(["captioning", "predict", "--run", str(run), str(good_image)]) == 0
+    assert capsys.readouterr().out.startswith(f"{good_image}: ")
+
+
+def test_cli_predict_names_each_unreadable_image(
+    run, bad_image, empty_image, capsys, tmp_path
+):
     for path, message in [
-        (bad, "cannot decode"),
-        (empty, "empty"),
+        (bad_image, "cannot decode"),
+        (empty_image, "empty"),
         (tmp_path / "missing.png", "not found"),
         (tmp_path, "is a folder, not an image file"),
     ]:
         assert main(["captioning", "predict", "--run", str(run), str(path)]) == 2
         err = capsys.readouterr().err
         assert str(path) in err and message in err, err
-    # One bad image among good ones costs only its own caption (round 3,
-    # item 12): every input gets its line, in order, and the status says 2.
+
+
+def test_cli_predict_one_bad_image_costs_only_its_own_caption(
+    run, good_image, bad_image, capsys
+):
+    # Round 3, item 12: every input gets its line, in order, and the status
+    # says 2.
+    good, bad = good_image, bad_image
     argv = ["captioning", "predict", "--run", str(run), str(good), str(bad), str(good)]
     assert main(argv) == 2
     captured = capsys.readouterr()
@@ -278,26 +319,38 @@ def test_cli_predict_plot_evaluate_and_errors(run, capsys, tmp_path):
     assert [line.split(": ")[0] for line in lines] == [str(good), str(bad), str(good)]
     assert lines[0] == lines[2] != f"{good}: " and lines[1] == f"{bad}: "
     assert "1 of 3 image(s) could not be read" in captured.err
+
+
+def test_cli_plot_writes_the_attention_overlay_as_png(run, good_image, tmp_path):
     out = tmp_path / "plots"
-    assert (
-        main(["captioning", "plot", "--run", str(run), "--output", str(out), str(good)])
-        == 0
-    )
+    argv = ["captioning", "plot", "--run", str(run), "--output", str(out)]
+    assert main([*argv, str(good_image)]) == 0
     assert (out / "attention_0.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_cli_evaluate_prints_bleu_of_the_beam_asked(run, capsys):
     assert main(["captioning", "evaluate", "--run", str(run), "--beam-width", "3"]) == 0
     assert "| beam3 |" in capsys.readouterr().out
+
+
+def test_cli_evaluate_refuses_a_folder_that_is_no_run(tmp_path):
     assert main(["captioning", "evaluate", "--run", str(tmp_path / "nothing")]) == 2
+
+
+def test_cli_predict_refuses_a_beam_width_of_zero(run, good_image):
+    argv = ["captioning", "predict", "--run", str(run), "--beam-width", "0"]
     with pytest.raises(SystemExit):
-        main(
-            ["captioning", "predict", "--run", str(run), "--beam-width", "0", str(good)]
-        )
+        main([*argv, str(good_image)])
+
+
+def test_cli_refuses_an_output_that_is_a_file(run, good_image, capsys, tmp_path):
     assert_cli_refuses_a_file_as_output(
         main,
         capsys,
         tmp_path,
         "captioning",
         [
-            ["plot", "--run", str(run), "--output", "{file}", str(good)],
+            ["plot", "--run", str(run), "--output", "{file}", str(good_image)],
             ["export", "--run", str(run), "--output", "{file}"],
             ["train", "--output", "{file}", "--n-train", "2"],
         ],
@@ -372,8 +425,10 @@ print(json.dumps({
 """
 
 
-def test_saved_model_serves_image_bytes(run, tmp_path):
-    export(run, tmp_path / "saved")
+@pytest.fixture(scope="module")
+def image_bytes():
+    """Nine readable images (three of another size or channel count), then
+    three that are not."""
     scenes = generate_scenes(6, seed=11, image_size=64)
     blobs = [encode_png(s.image) for s in scenes]
     blobs += [
@@ -384,28 +439,62 @@ def test_saved_model_serves_image_bytes(run, tmp_path):
         b"garbage bytes",
         encode_png(scenes[3].image)[:100],  # truncated
     ]
+    return blobs
+
+
+@pytest.fixture(scope="module")
+def served(run, image_bytes, tmp_path_factory):
+    """The run exported once, then served `image_bytes` once in plain TensorFlow."""
+    folder = tmp_path_factory.mktemp("captioning-export")
+    export(run, folder / "saved")
     paths = []
-    for i, blob in enumerate(blobs):
-        paths.append(str(tmp_path / f"{i}.bin"))
-        (tmp_path / f"{i}.bin").write_bytes(blob)
-    (tmp_path / "paths.json").write_text(json.dumps(paths))
-    got = run_json_script(tmp_path, LOAD, tmp_path / "saved", "paths.json")
-    assert got["modules"] == []
-    assert got["empty"] == {
+    for i, blob in enumerate(image_bytes):
+        paths.append(str(folder / f"{i}.bin"))
+        (folder / f"{i}.bin").write_bytes(blob)
+    (folder / "paths.json").write_text(json.dumps(paths))
+    return run_json_script(folder, LOAD, folder / "saved", "paths.json")
+
+
+@pytest.fixture(scope="module")
+def captioned_in_memory(run, image_bytes):
+    """The nine readable images captioned in memory, in one batch."""
+    return Captioner(run)._caption_images(image_bytes[:9], batch_size=9)
+
+
+def test_saved_model_loads_without_the_package(served):
+    assert served["modules"] == []
+
+
+def test_saved_model_answers_an_empty_batch_with_empty_outputs(run, served):
+    assert served["empty"] == {
         "text": [[0], "string"],
         "attention": [[0, Captioner(run).max_length, 16], "float32"],
         "valid": [[0], "bool"],
     }
-    assert got["valid"] == [True] * 9 + [False] * 3
-    captioner = Captioner(run)
-    expected, attention = captioner._caption_images(blobs[:9], batch_size=9)
-    assert got["text"][:9] == expected
-    served = np.array(got["attention"], "float32")
-    assert served.shape == (12, captioner.max_length, 16)
+
+
+def test_saved_model_marks_only_the_readable_images_valid(served):
+    assert served["valid"] == [True] * 9 + [False] * 3
+
+
+def test_saved_model_captions_as_in_memory(served, captioned_in_memory):
+    expected, _ = captioned_in_memory
+    assert served["text"][:9] == expected
+
+
+def test_saved_model_attention_matches_in_memory(run, served, captioned_in_memory):
+    _, attention = captioned_in_memory
+    weights = np.array(served["attention"], "float32")
+    assert weights.shape == (12, Captioner(run).max_length, 16)
     for i, a in enumerate(attention):
-        np.testing.assert_allclose(served[i, : len(a)], a, atol=1e-5)
-    assert got["text"][9:] == ["", "", ""]
-    assert (served[9:] == 0).all()
+        np.testing.assert_allclose(weights[i, : len(a)], a, atol=1e-5)
+
+
+def test_saved_model_answers_unreadable_bytes_with_empty_text_and_zero_attention(
+    served,
+):
+    assert served["text"][9:] == ["", "", ""]
+    assert (np.array(served["attention"], "float32")[9:] == 0).all()
 
 
 def test_tfds_dataset_and_its_test_split_offline(tmp_path):
@@ -416,7 +505,7 @@ def test_tfds_dataset_and_its_test_split_offline(tmp_path):
         (tmp_path / "config.json").write_text(
             json.dumps({"dataset": "tfds", "tfds_data_dir": None, "n_test": 2})
         )
-        held_out = test_items(tmp_path)
+        held_out = held_out_items(tmp_path)
     assert [len(s) for s in splits] == [3, 2, 2] and len(held_out) == 2
     for item in [*splits[0], *held_out]:
         assert item.image.ndim == 3 and item.image.shape[-1] == 3

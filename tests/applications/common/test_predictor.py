@@ -71,9 +71,9 @@ def test_compile_function_runs_every_batch_size(dtype, shape):
 def test_export_folder_needs_tensorflow(monkeypatch, tmp_path):
     monkeypatch.setattr(keras.backend, "backend", lambda: "jax")
     with pytest.raises(ValueError, match="needs KERAS_BACKEND=tensorflow"):
-        export_folder(tmp_path / "saved")
+        export_folder(tmp_path / "saved", "dates")
     monkeypatch.setattr(keras.backend, "backend", lambda: "tensorflow")
-    assert export_folder(tmp_path / "saved") == tmp_path / "saved"
+    assert export_folder(tmp_path / "saved", "dates") == tmp_path / "saved"
     (tmp_path / "file").write_text("")
     with pytest.raises(ValueError, match="an existing file"):
-        export_folder(tmp_path / "file")
+        export_folder(tmp_path / "file", "dates")

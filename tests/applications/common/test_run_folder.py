@@ -52,6 +52,9 @@ def test_staged_run_replaces_the_old_run_only_when_it_commits(tmp_path):
     assert _files(run) == ["config.json"]  # the backup never lands in the run
     assert owned_folders.read_marker(run)["files"] == ["config.json"]
     assert _hidden(tmp_path) == []  # no staging, holder or lock left
+
+
+def test_staged_run_makes_a_new_run_s_missing_parent_folders(tmp_path):
     fresh = tmp_path / "a" / "b"
     with staged_run(fresh, "dates") as staging:
         (staging / "config.json").write_text("x")
@@ -225,14 +228,14 @@ def test_the_current_folder_is_refused_up_front(tmp_path, monkeypatch):
                 pass
 
 
+def _write_saved_model(folder):
+    folder.mkdir()
+    (folder / "saved_model.pb").write_text("new")
+
+
 def test_replace_folder_is_all_or_nothing(tmp_path):
     out = tmp_path / "sm"
-
-    def write(folder):
-        folder.mkdir()
-        (folder / "saved_model.pb").write_text("new")
-
-    assert replace_folder(out, write, "saved_model", "dates") == out
+    assert replace_folder(out, _write_saved_model, "saved_model", "dates") == out
     assert (out / "saved_model.pb").read_text() == "new"
 
     def fail(folder):
@@ -244,10 +247,17 @@ def test_replace_folder_is_all_or_nothing(tmp_path):
         replace_folder(out, fail, "saved_model", "dates")
     assert _files(tmp_path) == ["sm", "sm/saved_model.pb"]
     assert (out / "saved_model.pb").read_text() == "new"
+
+
+def test_replace_folder_refuses_a_folder_it_did_not_write(tmp_path):
     (tmp_path / "notes").mkdir()
     (tmp_path / "notes" / "a.txt").write_text("")
     with pytest.raises(ValueError, match="attention-zoo did not write"):
-        replace_folder(tmp_path / "notes", write, "saved_model", "dates")
+        replace_folder(tmp_path / "notes", _write_saved_model, "saved_model", "dates")
+
+
+def test_staged_run_refuses_a_saved_model_folder(tmp_path):
+    out = replace_folder(tmp_path / "sm", _write_saved_model, "saved_model", "dates")
     with pytest.raises(ValueError, match="a dates saved model folder, not a dates run"):
         with staged_run(out, "dates"):
             pass

@@ -112,15 +112,21 @@ def test_unknown_attention_is_refused(tmp_path):
         assert not (tmp_path / "run").exists()
 
 
-def test_run_folder(run):
+def test_the_run_folder_holds_model_vocabulary_config_metrics_plots_and_logs(run):
     for name in ("model.keras", "vocabulary.json", "config.json", "metrics.json"):
         assert (run / name).exists(), name
     assert list((run / "plots").glob("*.png"))
     assert list((run / "logs").rglob("events.out.tfevents.*"))
+
+
+def test_metrics_have_every_application_s_layout(run):
     written = json.loads((run / "metrics.json").read_text())
-    assert set(written) == {"training", "test"}  # every application's layout
+    assert set(written) == {"training", "test"}
     assert written["training"]["epochs"] == 1
-    metrics = written["test"]
+
+
+def test_test_metrics_break_down_by_language_and_family(run):
+    metrics = json.loads((run / "metrics.json").read_text())["test"]
     assert metrics["n"] == 1000
     assert set(metrics["by_language"]) == {*formats.LANGUAGES, "any"}
     assert (
@@ -136,30 +142,46 @@ def test_run_folder(run):
         }
     )
     assert 0 <= metrics["valid"] <= 1
+
+
+def test_config_records_the_input_width_and_the_score_threshold(run):
     config = json.loads((run / "config.json").read_text())
     assert config["tx"] == data.TX == 64
     assert config["score_threshold"] <= 0
-    # The run trained on non-dates too (the test set is dates only).
+
+
+def test_the_run_trained_on_non_dates_too(run):
+    # The test set is dates only.
     train = data.load_examples(run / "data" / "train.json")
     assert sum(not e.is_date for e in train) == round(0.25 * 2000)
 
 
-def test_cli_predict_flags_and_errors(run, capsys):
-    assert (
-        main(["dates", "predict", "--run", str(run), "3rd of May 1979", "mañana øre"])
-        == 0
-    )
+def test_cli_predict_prints_each_answer_and_names_unknown_characters(run, capsys):
+    argv = ["dates", "predict", "--run", str(run)]
+    assert main([*argv, "3rd of May 1979", "mañana øre"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("'3rd of May 1979' -> ")
     assert "unknown characters read as <unk>: 'ñø'" in out[1]
+
+
+def test_cli_predict_refuses_an_empty_input(run, capsys):
     assert main(["dates", "predict", "--run", str(run), "   "]) == 2
     assert "empty input" in capsys.readouterr().err
+
+
+def test_cli_predict_reads_64_characters_and_refuses_more(run, capsys):
     assert main(["dates", "predict", "--run", str(run), "x" * 64]) == 0
     capsys.readouterr()
     assert main(["dates", "predict", "--run", str(run), "x" * 65]) == 2
     assert "input too long" in capsys.readouterr().err
+
+
+def test_cli_predict_refuses_a_folder_that_is_no_run(run, capsys):
     assert main(["dates", "predict", "--run", str(run / "missing"), "1 May 1999"]) == 2
     assert "not a run folder" in capsys.readouterr().err
+
+
+def test_cli_train_refuses_zero_epochs(capsys):
     with pytest.raises(SystemExit):
         main(["dates", "train", "--epochs", "0"])
     assert "Received: --epochs 0" in capsys.readouterr().err
@@ -225,59 +247,148 @@ print(json.dumps({
 """
 
 
-def test_saved_model_matches_in_memory_predictions(run, tmp_path):
-    export(run, tmp_path / "saved")
-    test_set = data.load_examples(run / "data" / "test.json")
-    texts = [e.text for e in test_set]
-    edge = [
-        "",
-        "   ",
-        "x" * 65,
-        "mañana 3 Mai 1979 über",
-        "ÉTÉ 2001",
-        "1er août 1999",
-        "\xa03 mai 1979\xa0",  # no-break spaces are not stripped, on either side
-    ]
+EDGE = [
+    "",
+    "   ",
+    "x" * 65,
+    "mañana 3 Mai 1979 über",
+    "ÉTÉ 2001",
+    "1er août 1999",
+    "\xa03 mai 1979\xa0",  # no-break spaces are not stripped, on either side
+]
+
+
+@pytest.fixture(scope="module")
+def saved_model(run, tmp_path_factory):
+    """The run exported once for the tests that load it in plain TensorFlow."""
+    path = tmp_path_factory.mktemp("dates-export") / "saved"
+    export(run, path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def held_out_texts(run):
+    return [e.text for e in data.load_examples(run / "data" / "test.json")]
+
+
+@pytest.fixture(scope="module")
+def short_texts(held_out_texts):
+    return [t for t in held_out_texts if len(t) <= 12][:100]
+
+
+@pytest.fixture(scope="module")
+def served(saved_model, held_out_texts, short_texts, tmp_path_factory):
+    """Two requests served once in plain TensorFlow: the test set's texts,
+    then `EDGE`; and the short texts alone."""
+    folder = tmp_path_factory.mktemp("dates-served")
+    requests = [held_out_texts + EDGE, short_texts]
+    (folder / "texts.json").write_text(json.dumps(requests))
+    return run_json_script(folder, LOAD, saved_model, "texts.json")
+
+
+@pytest.fixture(scope="module")
+def served_full_width(served, held_out_texts):
+    """The answers to the first request (the test set, then `EDGE`)."""
+    n = len(held_out_texts) + len(EDGE)
+    return {
+        k: v[:n] if k != "dtypes" and k != "modules" else v for k, v in served.items()
+    }
+
+
+@pytest.fixture(scope="module")
+def normalizer(run):
+    return Normalizer(run)
+
+
+@pytest.fixture(scope="module")
+def scored_in_memory(normalizer, held_out_texts):
+    """The test set's texts scored in memory: texts, validity, scores, attention."""
+    return normalizer._scored(held_out_texts)
+
+
+def _served_scores(got):
+    return np.array([float(s) for s in got["score"]], "float32")
+
+
+def test_saved_model_answers_short_inputs_alone_as_at_full_width(
+    served, held_out_texts, short_texts
+):
     # A batch of short inputs alone: the SavedModel reads only the longest
     # input's width (rounded up to 8) and must answer as at full width.
-    short = [t for t in texts if len(t) <= 12][:100]
-    (tmp_path / "texts.json").write_text(json.dumps([texts + edge, short]))
-    got = run_json_script(tmp_path, LOAD, tmp_path / "saved", "texts.json")
-    n = len(texts) + len(edge)
-    assert len(short) >= 20
+    n = len(held_out_texts) + len(EDGE)
+    assert len(short_texts) >= 20
     np.testing.assert_allclose(
-        np.array(got["attention"][n:]),
-        np.array(got["attention"])[[texts.index(t) for t in short]],
+        np.array(served["attention"][n:]),
+        np.array(served["attention"])[[held_out_texts.index(t) for t in short_texts]],
         atol=1e-5,
     )
-    assert got["text"][n:] == [got["text"][texts.index(t)] for t in short]
-    got = {k: v[:n] if k != "dtypes" and k != "modules" else v for k, v in got.items()}
-    assert got["modules"] == []
-    normalizer = Normalizer(run)
-    expected_text, expected_valid, expected_score, expected_attention = (
-        normalizer._scored(texts)
-    )
-    assert got["text"][:1000] == expected_text
+    assert served["text"][n:] == [
+        served["text"][held_out_texts.index(t)] for t in short_texts
+    ]
+
+
+def test_saved_model_loads_without_the_package(served_full_width):
+    assert served_full_width["modules"] == []
+
+
+def test_saved_model_text_matches_in_memory(served_full_width, scored_in_memory):
+    expected_text, _, _, _ = scored_in_memory
+    assert served_full_width["text"][:1000] == expected_text
+
+
+def test_saved_model_attention_matches_in_memory(served_full_width, scored_in_memory):
+    _, _, _, expected_attention = scored_in_memory
     np.testing.assert_allclose(
-        np.array(got["attention"][:1000]), expected_attention, atol=1e-5
+        np.array(served_full_width["attention"][:1000]), expected_attention, atol=1e-5
     )
-    assert got["dtypes"] == ["bool", "float32"]
-    score = np.array([float(s) for s in got["score"]], "float32")
+
+
+def test_saved_model_validity_is_bool_and_its_score_float32(served_full_width):
+    assert served_full_width["dtypes"] == ["bool", "float32"]
+
+
+def test_saved_model_scores_match_in_memory(served_full_width, scored_in_memory):
+    _, _, expected_score, _ = scored_in_memory
+    score = _served_scores(served_full_width)
     np.testing.assert_allclose(score[:1000], expected_score, atol=1e-4)
+
+
+def test_saved_model_validity_matches_in_memory_away_from_the_threshold(
+    served_full_width, scored_in_memory, normalizer
+):
+    _, expected_valid, expected_score, _ = scored_in_memory
     # Validity agrees wherever the score is not within rounding of the threshold.
     clear = np.abs(expected_score - normalizer.threshold) > 1e-3
-    assert np.array_equal(np.array(got["valid"][:1000])[clear], expected_valid[clear])
-    # Documented rule: empty or over-long inputs give "" and zero attention;
-    # unknown characters are read as <unk> and still give an output.
+    valid = np.array(served_full_width["valid"][:1000])
+    assert np.array_equal(valid[clear], expected_valid[clear])
+
+
+def test_saved_model_answers_empty_and_over_long_inputs_with_nothing(
+    served_full_width,
+):
+    # Documented rule: empty or over-long inputs give "" and zero attention.
+    got = served_full_width
     served_edge, attention_edge = got["text"][1000:], np.array(got["attention"][1000:])
     assert served_edge[:3] == ["", "", ""]
     assert (attention_edge[:3] == 0).all()
     assert got["valid"][1000:1003] == [False] * 3
-    assert (score[1000:1003] == -np.inf).all()
+    assert (_served_scores(got)[1000:1003] == -np.inf).all()
+
+
+def test_saved_model_attention_of_the_edge_inputs_is_finite_and_sums_to_one(
+    served_full_width,
+):
+    attention_edge = np.array(served_full_width["attention"][1000:])
     assert np.isfinite(attention_edge).all()
     np.testing.assert_allclose(attention_edge[3:].sum(-1), 1.0, atol=1e-5)
-    in_memory, *_ = normalizer._scored(edge[3:])
-    assert served_edge[3:] == in_memory
+
+
+def test_saved_model_reads_unknown_characters_as_unk_as_in_memory(
+    served_full_width, normalizer
+):
+    # Unknown characters are read as <unk> and still give an output.
+    in_memory, *_ = normalizer._scored(EDGE[3:])
+    assert served_full_width["text"][1003:] == in_memory
 
 
 def test_reasons_name_why_an_answer_is_not_a_date(run):

@@ -84,7 +84,7 @@ def test_bucketed_batches_shapes_and_shift():
     assert sum(len(b) for _, b in everything.batches) == 6
 
 
-def test_run_folder_and_metrics(run):
+def test_the_run_folder_holds_its_files_plots_and_logs(run):
     for name in (
         "truecase.json",
         "model.keras",
@@ -98,9 +98,15 @@ def test_run_folder_and_metrics(run):
         assert (run / name).exists(), name
     assert list((run / "plots").glob("*.png"))
     assert list((run / "logs").rglob("events.out.tfevents.*"))
+
+
+def test_metrics_record_the_training_speed(run):
     metrics = json.loads((run / "metrics.json").read_text())
     assert metrics["training"]["target_tokens_per_second"] > 0
-    test = metrics["test"]
+
+
+def test_metrics_hold_each_decoding_s_test_scores_by_source_length(run):
+    test = json.loads((run / "metrics.json").read_text())["test"]
     assert test["n"] == 200
     for decoding in ("greedy", "beam3"):
         assert 0 <= test[decoding]["bleu"] <= 100
@@ -112,68 +118,106 @@ def test_run_folder_and_metrics(run):
         assert sum(b["n"] for b in test[decoding]["by_source_length"].values()) == 200
 
 
-def test_translate_edge_cases(run):
-    translator = Translator(run)
-    long_text = " ".join(["seven hundred and twelve"] * 60)  # 240 words
-    texts = ["", "  ,  ", long_text, "ninety-nine 你好 мир", "ONE HUNDRED"]
-    for width in (1, 3):
-        items = translator(texts, beam_width=width)
-        out = [item["text"] for item in items]
-        attention = [item["attention"] for item in items]
-        assert out[0] == "" and attention[0].shape == (MAX_OUTPUT_TOKENS, 0)
-        assert isinstance(out[2], str) and isinstance(out[3], str) and out[4]
-        # The long input is read up to MAX_SOURCE_TOKENS.
-        assert attention[2].shape[1] == MAX_SOURCE_TOKENS
-        for a in attention:
-            assert np.isfinite(a).all()
-        assert out[4] == translator("one hundred", beam_width=width)[0]["text"]
+@pytest.fixture(scope="module")
+def translator(run):
+    return Translator(run)
+
+
+# Empty, punctuation only, 240 words, unknown words, upper case.
+EDGE_TEXTS = [
+    "",
+    "  ,  ",
+    " ".join(["seven hundred and twelve"] * 60),
+    "ninety-nine 你好 мир",
+    "ONE HUNDRED",
+]
+
+
+@pytest.fixture(scope="module")
+def edge_translations(translator):
+    """`EDGE_TEXTS` translated greedily and with a beam of 3, by beam width."""
+    return {width: translator(EDGE_TEXTS, beam_width=width) for width in (1, 3)}
+
+
+@pytest.mark.parametrize("width", [1, 3])
+def test_translate_answers_an_empty_input_with_empty_text_and_attention(
+    edge_translations, width
+):
+    item = edge_translations[width][0]
+    assert item["text"] == "" and item["attention"].shape == (MAX_OUTPUT_TOKENS, 0)
+
+
+@pytest.mark.parametrize("width", [1, 3])
+def test_translate_answers_long_unknown_and_upper_case_inputs_with_text(
+    edge_translations, width
+):
+    out = [item["text"] for item in edge_translations[width]]
+    assert isinstance(out[2], str) and isinstance(out[3], str) and out[4]
+
+
+@pytest.mark.parametrize("width", [1, 3])
+def test_translate_reads_a_long_input_up_to_max_source_tokens(edge_translations, width):
+    assert edge_translations[width][2]["attention"].shape[1] == MAX_SOURCE_TOKENS
+
+
+@pytest.mark.parametrize("width", [1, 3])
+def test_translate_gives_finite_attention_for_every_input(edge_translations, width):
+    for item in edge_translations[width]:
+        assert np.isfinite(item["attention"]).all()
+
+
+@pytest.mark.parametrize("width", [1, 3])
+def test_translate_reads_upper_case_as_lower_case(translator, edge_translations, width):
+    out = edge_translations[width][4]["text"]
+    assert out == translator("one hundred", beam_width=width)[0]["text"]
+
+
+def test_check_all_refuses_an_empty_input(translator):
     with pytest.raises(InputError, match="empty input"):
         translator.check_all(["   "])
+
+
+def test_unknown_words_are_the_words_outside_the_vocabulary(translator):
     assert translator.unknown_words("ninety-nine 你好") == ["你好"]
 
 
-def test_cli_translate_evaluate_plot(run, capsys, tmp_path):
+def test_cli_translate_prints_each_translation(run, capsys):
     assert main(["translation", "translate", "--run", str(run), "forty-two"]) == 0
     assert capsys.readouterr().out.startswith("'forty-two' -> '")
+
+
+def test_cli_translate_refuses_an_empty_input(run, capsys):
     assert main(["translation", "translate", "--run", str(run), " "]) == 2
     assert "empty input" in capsys.readouterr().err
+
+
+def test_cli_translate_refuses_a_beam_width_of_zero(run):
     with pytest.raises(SystemExit):
         main(["translation", "translate", "--run", str(run), "--beam-width", "0", "x"])
+
+
+def test_cli_evaluate_prints_the_scores_and_plots_bleu_by_source_length(
+    run, capsys, tmp_path
+):
     png = tmp_path / "lengths.png"
-    assert (
-        main(
-            [
-                "translation",
-                "evaluate",
-                "--run",
-                str(run),
-                "--run",
-                str(run),
-                "--plot",
-                str(png),
-            ]
-        )
-        == 0
-    )
+    argv = ["translation", "evaluate", "--run", str(run), "--run", str(run)]
+    assert main([*argv, "--plot", str(png)]) == 0
     out = capsys.readouterr().out
     assert "| greedy |" in out and "BLEU by source length (greedy)" in out
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert (
-        main(
-            [
-                "translation",
-                "plot",
-                "--run",
-                str(run),
-                "--output",
-                str(tmp_path),
-                "three thousand and one",
-            ]
-        )
-        == 0
-    )
+
+
+def test_cli_plot_writes_the_attention_as_png(run, tmp_path):
+    argv = ["translation", "plot", "--run", str(run), "--output", str(tmp_path)]
+    assert main([*argv, "three thousand and one"]) == 0
     assert (tmp_path / "attention_0.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_cli_evaluate_refuses_a_folder_that_is_no_run(tmp_path):
     assert main(["translation", "evaluate", "--run", str(tmp_path / "nothing")]) == 2
+
+
+def test_cli_refuses_an_output_that_is_a_file(run, capsys, tmp_path):
     assert_cli_refuses_a_file_as_output(
         main,
         capsys,
@@ -267,30 +311,61 @@ print(json.dumps({
 """
 
 
-def test_saved_model_matches_in_memory_beam_search(run, saved_model, tmp_path):
-    texts = [p.source for p in read_pairs(run / "data" / "test.tsv")]
-    edge = ["", " ", " ".join(["one"] * 200), "ninety-nine 你好 мир", "Forty-Two!"]
-    (tmp_path / "texts.json").write_text(json.dumps(texts + edge))
-    got = run_json_script(tmp_path, LOAD, saved_model, "texts.json")
-    assert got["modules"] == []
+# Empty, blank, over-long, with unknown words, capitalised with punctuation.
+SERVED_EDGE = ["", " ", " ".join(["one"] * 200), "ninety-nine 你好 мир", "Forty-Two!"]
+
+
+@pytest.fixture(scope="module")
+def held_out_sources(run):
+    return [p.source for p in read_pairs(run / "data" / "test.tsv")]
+
+
+@pytest.fixture(scope="module")
+def served(saved_model, held_out_sources, tmp_path_factory):
+    """The test set's sources, then `SERVED_EDGE`, served once in plain TensorFlow."""
+    folder = tmp_path_factory.mktemp("translation-served")
+    (folder / "texts.json").write_text(json.dumps(held_out_sources + SERVED_EDGE))
+    return run_json_script(folder, LOAD, saved_model, "texts.json")
+
+
+def test_saved_model_loads_without_the_package(served):
+    assert served["modules"] == []
+
+
+def test_saved_model_matches_in_memory_beam_search(run, served, held_out_sources):
     translator = Translator(run)
     # One batch, as the SavedModel receives it.
-    expected = [i["text"] for i in translator(texts, batch_size=len(texts))]
-    assert len(texts) == 200
-    assert got["text"][:200] == expected
-    served_edge = got["text"][200:]
-    assert served_edge[:2] == ["", ""]
-    in_memory = [i["text"] for i in translator(edge[2:])]
-    assert served_edge[2:] == in_memory
-    # Readable: no <unk> (the unknown 你好 is copied through if attended);
-    # number words never capitalise a sentence start, and the truecaser
-    # learned so.
-    assert all("<unk>" not in t for t in got["text"])
+    expected = [
+        i["text"]
+        for i in translator(held_out_sources, batch_size=len(held_out_sources))
+    ]
+    assert len(held_out_sources) == 200
+    assert served["text"][:200] == expected
+
+
+def test_saved_model_answers_empty_inputs_with_empty_text_and_zero_attention(served):
+    assert served["text"][200:202] == ["", ""]
+    assert (np.array(served["attention"])[200:202] == 0).all()
+
+
+def test_saved_model_answers_long_and_unknown_inputs_as_in_memory(run, served):
+    in_memory = [i["text"] for i in Translator(run)(SERVED_EDGE[2:])]
+    assert served["text"][202:] == in_memory
+
+
+def test_saved_model_answers_without_unk(served):
+    # The unknown 你好 is copied through if attended.
+    assert all("<unk>" not in t for t in served["text"])
+
+
+def test_number_words_never_capitalise_a_sentence_start(run, served):
+    # The truecaser learned so.
     assert not Truecaser.load(run / TRUECASE_FILE).capitalize_starts
-    assert all(t == t.lower() for t in got["text"][:200])
-    attention = np.array(got["attention"])
-    assert np.isfinite(attention).all()
-    assert (attention[200:202] == 0).all()
+    assert all(t == t.lower() for t in served["text"][:200])
+
+
+def test_saved_model_attention_is_finite(served):
+    assert np.isfinite(np.array(served["attention"])).all()
 
 
 def test_tsv_corpus_split_never_shares_a_source(tmp_path):
@@ -354,44 +429,71 @@ def test_time_budget_stops_training_and_keeps_the_best_epoch(tmp_path):
     assert (tmp_path / "run" / "model.keras").exists()
 
 
-def test_cli_translates_files_and_stdin_line_for_line(
-    run, capsys, tmp_path, monkeypatch
-):
-    import io
-    import sys
+LINES = [
+    b"forty-two",
+    b"",
+    b"   ",
+    " ".join(["seven"] * 300).encode(),
+    b"\xff\xfe\x00junk\x80",
+    "ninety-nine 你好 мир".encode(),
+    "one\u2028two\x0bthree".encode(),
+    b"ONE HUNDRED\r",
+]
 
-    lines = [
-        b"forty-two",
-        b"",
-        b"   ",
-        " ".join(["seven"] * 300).encode(),
-        b"\xff\xfe\x00junk\x80",
-        "ninety-nine 你好 мир".encode(),
-        "one\u2028two\x0bthree".encode(),
-        b"ONE HUNDRED\r",
-    ]
-    source = tmp_path / "in.txt"
-    source.write_bytes(b"\n".join(lines) + b"\n")
-    out = tmp_path / "out.txt"
-    argv = ["translation", "translate", "--run", str(run), "--input", str(source)]
-    assert main([*argv, "--output", str(out)]) == 0
+
+@pytest.fixture(scope="module")
+def input_file(tmp_path_factory):
+    source = tmp_path_factory.mktemp("translation-lines") / "in.txt"
+    source.write_bytes(b"\n".join(LINES) + b"\n")
+    return source
+
+
+@pytest.fixture(scope="module")
+def translated_file(run, input_file):
+    """`translate --input FILE --output FILE` run once: its status, output
+    file and standard error."""
+    import contextlib
+    import io
+
+    out = input_file.parent / "out.txt"
+    argv = ["translation", "translate", "--run", str(run), "--input", str(input_file)]
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        status = main([*argv, "--output", str(out)])
+    return status, out, err.getvalue()
+
+
+def test_cli_translates_a_file_line_for_line(translated_file):
+    status, out, _ = translated_file
+    assert status == 0
     written = out.read_text(encoding="utf-8")
-    assert written.endswith("\n") and len(written.splitlines()) == len(lines)
+    assert written.endswith("\n") and len(written.splitlines()) == len(LINES)
     translated = written.splitlines()
     assert translated[1] == translated[2] == ""
     assert all("<unk>" not in t for t in translated)
-    err = capsys.readouterr().err
+
+
+def test_cli_names_each_line_that_drew_a_message(translated_file):
+    _, _, err = translated_file
     assert "line 2: empty input" in err and "line 3: empty input" in err
     assert "line 4: 300 words: only the first 128 are read" in err
     assert "line 5: not UTF-8" in err and "line 6: words outside the vocabulary" in err
     assert "line 1:" not in err
 
-    # Standard input, jsonl with attention.
-    stdin = io.TextIOWrapper(io.BytesIO(source.read_bytes()), encoding="utf-8")
+
+def test_cli_translates_stdin_to_jsonl_with_attention(
+    run, input_file, translated_file, capsys, monkeypatch
+):
+    import io
+    import sys
+
+    translated = translated_file[1].read_text(encoding="utf-8").splitlines()
+    stdin = io.TextIOWrapper(io.BytesIO(input_file.read_bytes()), encoding="utf-8")
     monkeypatch.setattr(sys, "stdin", stdin)
-    assert main([*argv[:4], "-", "--format", "jsonl", "--with-attention"]) == 0
+    argv = ["translation", "translate", "--run", str(run), "-"]
+    assert main([*argv, "--format", "jsonl", "--with-attention"]) == 0
     records = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
-    assert len(records) == len(lines)
+    assert len(records) == len(LINES)
     assert [r["translation"] for r in records] == translated
     first = records[0]
     assert first["source"] == "forty-two" and np.isfinite(first["score"])
@@ -400,7 +502,10 @@ def test_cli_translates_files_and_stdin_line_for_line(
     assert weights.shape == (len(first["translation_tokens"]) + 1, 3)
     assert records[1]["attention"] == [] and records[1]["score"] == 0.0
     assert all(np.isfinite(r["score"]) for r in records)
-    # Arguments and --input together are refused.
+
+
+def test_cli_refuses_arguments_together_with_input(run, input_file):
+    argv = ["translation", "translate", "--run", str(run), "--input", str(input_file)]
     with pytest.raises(SystemExit):
         main([*argv, "forty-two"])
 
