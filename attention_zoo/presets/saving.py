@@ -135,9 +135,14 @@ def save_to_preset(
             "date": datetime.date.today().isoformat(),
             "metrics": metrics,
             "card": card or {},
+            # What a preset answers, without its arrays (attention, p_gen).
             "fixed_outputs": [
                 {"input": shown}
-                | {k: v for k, v in item.items() if k not in ("attention", "input")}
+                | {
+                    k: v
+                    for k, v in item.items()
+                    if k != "input" and not hasattr(v, "shape")
+                }
                 for shown, item in zip(recorded, outputs)
             ],
         }

@@ -242,7 +242,14 @@ TFDS_FEATURES = {
 
 
 def tfds_examples(name: str, split: str, data_dir=None, download=False, limit=None):
-    """Examples of a `tensorflow_datasets` summarization set (`TFDS_FEATURES`)."""
+    """Examples of a `tensorflow_datasets` summarization set (`TFDS_FEATURES`).
+
+    With `download=False` (the default) nothing is fetched: the set must be
+    prepared in `data_dir` already, or this fails at once saying how to
+    download it.
+    """
+    import tensorflow_datasets as tfds
+
     from attention_zoo.applications.common.tfds import tfds_builder, tfds_split
 
     base = name.split("/")[0].split(":")[0]
@@ -252,9 +259,16 @@ def tfds_examples(name: str, split: str, data_dir=None, download=False, limit=No
             f"with a config or version). Received: tfds_name={name!r}"
         )
     text_key, summary_key = TFDS_FEATURES[base]
-    builder = tfds_builder(name, data_dir, download)
+    dataset = tfds_split(
+        tfds_builder(name, data_dir, download),
+        split,
+        "Download it once with `attention-zoo summarization train --tfds "
+        f"{name} --download` or `tfds build {name}`",
+    )
+    if limit:
+        dataset = dataset.take(limit)
     examples = []
-    for row in tfds_split(builder, split).take(limit or -1).as_numpy_iterator():
+    for row in tfds.as_numpy(dataset):
         text = row[text_key].decode("utf-8", "replace")
         summary = row[summary_key].decode("utf-8", "replace")
         examples.append(Example(text, summary, f"{split}{len(examples)}"))
