@@ -36,6 +36,7 @@ from pathlib import Path
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
+from attention_zoo.applications.common.text import tokenize  # noqa: E402
 from attention_zoo.applications.summarization import data  # noqa: E402
 from attention_zoo.applications.summarization.config import TrainConfig  # noqa: E402
 from attention_zoo.applications.summarization.evaluation import (  # noqa: E402
@@ -67,15 +68,17 @@ def best_lead(validation) -> int:
 
 def lead_row(test, vocabulary, words: int) -> dict:
     """The lead baseline's statistics, as a summarizer's are computed."""
-    items = [
-        {
-            "text": lead(e.text, words),
-            "tokens": lead(e.text, words).lower().split(),
-            "copied": [True] * len(lead(e.text, words).split()),
-            "valid": True,
-        }
-        for e in test
-    ]
+    items = []
+    for e in test:
+        tokens = tokenize(lead(e.text, words))
+        items.append(
+            {
+                "text": lead(e.text, words),
+                "tokens": tokens,
+                "copied": [True] * len(tokens),
+                "valid": True,
+            }
+        )
     return summary_statistics(test, items, vocabulary)
 
 
@@ -147,6 +150,8 @@ def main(argv=None) -> int:
                 **lead_row(test, vocabulary, words),
             },
         )
+    if args.json:  # first, so a failure below loses no measurement
+        args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
     harness.print_facts(
         [
             *harness.run_facts(),
@@ -170,14 +175,12 @@ def main(argv=None) -> int:
                 f"{100 * r['copy_rate']:.1f} %",
                 f"{100 * r['novel_share']:.1f} %",
                 f"{100 * r['repetition']:.1f} %",
-                r.get("epochs", "-"),
-                r.get("fit_minutes", "-"),
+                str(r.get("epochs", "-")),
+                str(r.get("fit_minutes", "-")),
             ]
             for r in rows
         ],
     )
-    if args.json:
-        args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
     return 0
 
 

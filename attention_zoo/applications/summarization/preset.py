@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from attention_zoo.applications.common.application import PresetRecipe, TestSlice
 from attention_zoo.applications.summarization import data
 from attention_zoo.applications.summarization.evaluation import evaluate_examples
@@ -34,7 +36,7 @@ PRESETS = (
     PresetRecipe(
         name="debian_synopsis",
         description="Debian package synopsis writer (copy attention)",
-        train=("summarization", "train", "--seed", "0", "--max-minutes", "40"),
+        train=("summarization", "train", "--seed", "0", "--epochs", "5"),
         seed=0,
         fixed_inputs=(
             "Scala is a Java-compatible programming language with many modern "
@@ -53,14 +55,37 @@ PRESETS = (
 
 
 def write_slice(run_dir, path, size: int) -> None:
-    """The run's first `size` test pairs, as a pairs file."""
-    examples = data.read_pairs(run_dir / "data" / "test.tsv")
-    data.write_pairs(path, examples[:size])
+    """The run's first `size` test pairs, `{"text", "summary"}` each."""
+    rows = [
+        {"text": e.text, "summary": e.summary}
+        for e in data.read_pairs(run_dir / "data" / "test.tsv")[:size]
+    ]
+    path.write_text(
+        json.dumps(rows, indent=0, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+
+
+def read_slice(path) -> list:
+    """The examples `write_slice` wrote.
+
+    Raises:
+        ValueError: naming the file when it is not a list of text/summary
+            pairs (a preset folder is data from anywhere).
+    """
+    rows = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(rows, list) or not all(
+        isinstance(r, dict)
+        and isinstance(r.get("text"), str)
+        and isinstance(r.get("summary"), str)
+        for r in rows
+    ):
+        raise ValueError(f"{path}: expected a JSON list of {{text, summary}} objects")
+    return [data.Example(r["text"], r["summary"]) for r in rows]
 
 
 def score_slice(predictor, path) -> dict:
     """ROUGE of the predictor's default search on the slice."""
-    examples = data.read_pairs(path)
+    examples = read_slice(path)
     metrics = evaluate_examples(predictor, examples, [predictor.beam_width])
     scores = metrics[next(k for k in metrics if k != "n")]
     return {

@@ -10,6 +10,7 @@ import pytest
 
 from attention_zoo.applications import from_preset
 from attention_zoo.applications.cli import main
+from attention_zoo.applications.summarization import preset
 from attention_zoo.applications.summarization.config import (
     MAX_SOURCE_TOKENS,
     MAX_SUMMARY_TOKENS,
@@ -171,3 +172,16 @@ def test_a_preset_of_the_run_answers_alike(run, summarizer, tmp_path):
     loaded = from_preset(folder)
     assert isinstance(loaded, Summarizer)
     assert [i["text"] for i in loaded(TEXTS)] == [i["text"] for i in summarizer(TEXTS)]
+
+
+def test_the_test_slice_is_json_data_scored_with_rouge(run, summarizer, tmp_path):
+    path = tmp_path / "test_slice.json"
+    preset.write_slice(run, path, 5)
+    rows = json.loads(path.read_text(encoding="utf-8"))
+    assert len(rows) == 5 and set(rows[0]) == {"text", "summary"}
+    scores = preset.score_slice(summarizer, path)
+    assert scores["n"] == 5
+    assert all(0 <= scores[k] <= 100 for k in ("rouge1", "rouge2", "rougeL"))
+    path.write_text('{"text": "not a list"}', encoding="utf-8")
+    with pytest.raises(ValueError, match="test_slice.json"):
+        preset.score_slice(summarizer, path)
