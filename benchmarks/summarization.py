@@ -23,6 +23,8 @@ Usage:
 
     python -m benchmarks.summarization                  # 3 x 20 min + evaluation
     python -m benchmarks.summarization --minutes 10 --test-size 1000
+    python -m benchmarks.summarization --epochs 1 --minutes 60 --test-size 1000
+                                                        # the same epochs each
     python -m benchmarks.summarization --quick          # smoke test, ~3 min
 """
 

@@ -8,6 +8,7 @@ weights can be stored in float16 and read by anything that reads HDF5.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import keras
@@ -68,23 +69,29 @@ def _architecture(text: str) -> str:
 
 
 def _to_float16(path):
+    """Rewrites the HDF5 weights file `path` with its float32 datasets in half
+    precision, into a fresh file: HDF5 does not give back the space of a
+    dataset deleted in place, so rewriting in place kept the file's size."""
     import h5py
 
-    with h5py.File(path, "r+") as file:
-        datasets = []
-        file.visititems(
-            lambda name, obj: (
-                datasets.append(name)
-                if isinstance(obj, h5py.Dataset) and obj.dtype == np.float32
-                else None
-            )
-        )
-        for name in datasets:
-            values = file[name][()].astype("float16")
-            attributes = dict(file[name].attrs)
-            del file[name]
-            file.create_dataset(name, data=values)
-            file[name].attrs.update(attributes)
+    path = Path(path)
+    fresh = path.with_name(path.name + ".float16")
+
+    def copy(source, target):
+        target.attrs.update(dict(source.attrs))
+        for name, item in source.items():
+            if isinstance(item, h5py.Group):
+                copy(item, target.create_group(name))
+                continue
+            values = item[()]
+            if values.dtype == np.float32:
+                values = values.astype("float16")
+            target.create_dataset(name, data=values)
+            target[name].attrs.update(dict(item.attrs))
+
+    with h5py.File(path, "r") as source, h5py.File(fresh, "w") as target:
+        copy(source, target)
+    os.replace(fresh, path)
 
 
 def read_model(folder, name: str) -> keras.Model:
