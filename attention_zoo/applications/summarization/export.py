@@ -79,7 +79,20 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
         outputs = tf.cast(outputs, tf.int32)
         copied = tf.gather(cased, tf.maximum(outputs - size, 0), batch_dims=1)
         chosen = tf.gather(tables.output_strings, tf.minimum(outputs, size - 1))
+        # A vocabulary word the text holds, as the text first writes it.
+        same = tf.logical_and(
+            tf.equal(chosen[:, :, None], tokens[:, None, :]), inside[:, None, :]
+        )
+        first = tf.argmax(tf.cast(same, tf.int32), axis=-1, output_type=tf.int32)
+        written = tf.gather(cased, first, batch_dims=1)
+        chosen = tf.where(tf.reduce_any(same, axis=-1), written, chosen)
         chosen = tf.where(outputs >= size, copied, chosen)
+        # A generated <unk>: the source word its step attends to most.
+        pointed = tf.argmax(attention, axis=-1, output_type=tf.int32)
+        pointed = tf.gather(
+            cased, tf.minimum(pointed, MAX_SOURCE_TOKENS - 1), batch_dims=1
+        )
+        chosen = tf.where(tf.equal(outputs, UNK_ID), pointed, chosen)
         stops = tf.logical_or(tf.equal(outputs, END_ID), tf.equal(outputs, PAD_ID))
         before_stop = tf.equal(tf.cumsum(tf.cast(stops, tf.int32), axis=1), 0)
         kept = tf.ragged.boolean_mask(chosen, before_stop)

@@ -143,7 +143,7 @@ class Summarizer(RunPredictor):
             words, score = [], -math.inf
             attention, p_gen = np.zeros((0, 0), "float32"), np.zeros((0, 1), "float32")
         else:
-            words = output_tokens(ids, text, self.vocabulary)
+            words = output_tokens(ids, text, self.vocabulary, attention)
         steps = len(words) + 1  # with <end>
         reason = self.reason(text, score)
         return {

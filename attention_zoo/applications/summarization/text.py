@@ -88,13 +88,25 @@ def encode_summaries(summaries, texts, vocabulary, width: int, copy: bool = True
     return inputs, labels
 
 
-def output_tokens(ids, text: str, vocabulary) -> list[str]:
+def output_tokens(ids, text: str, vocabulary, attention=None) -> list[str]:
     """The words of output `ids` (up to `<end>`): a vocabulary word as it
-    is, a copied one (`vocab_size + i`) as the text writes it."""
+    is (or as the text writes it, when the text holds it), a copied one
+    (`vocab_size + i`) as the text writes it.
+
+    With `attention` (`(steps, source words)`), a generated `<unk>` becomes
+    the source word its step attends to most, as the text writes it (the
+    replacement of Luong et al. 2015, which the copy mechanism mostly makes
+    unnecessary but cannot forbid): no summary shows `<unk>`.
+    """
     source = cased_tokens(text)[:MAX_SOURCE_TOKENS]
+    # A vocabulary word the text holds is written as the text first writes
+    # it ("gnu" -> "GNU"): the vocabulary is lower-cased, names are not.
+    as_written = {}
+    for lower, cased in zip(tokenize(text)[:MAX_SOURCE_TOKENS], source):
+        as_written.setdefault(lower, cased)
     size = len(vocabulary)
     words = []
-    for i in ids:
+    for step, i in enumerate(ids):
         i = int(i)
         if i in (PAD_ID, END_ID):
             break
@@ -103,8 +115,11 @@ def output_tokens(ids, text: str, vocabulary) -> list[str]:
         if i >= size:
             position = i - size
             words.append(source[position] if position < len(source) else "<unk>")
+        elif i == UNK_ID and attention is not None and source:
+            position = int(np.argmax(attention[step][: len(source)]))
+            words.append(source[position])
         else:
-            words.append(vocabulary.tokens[i])
+            words.append(as_written.get(vocabulary.tokens[i], vocabulary.tokens[i]))
     return words
 
 

@@ -98,6 +98,20 @@ def test_texts_become_ids_and_extended_ids_and_copies_come_back_as_written():
         np.array([size + 7, size, vocabulary.index["library"], 3]), text, vocabulary
     )
     assert words == ["GNU", "Zork", "library"]
+    # A generated <unk> is the word its step attends to most, as written.
+    attention = np.zeros((4, 12))
+    attention[0, 7] = 1.0  # "GNU"
+    unk = np.array([UNK_ID, vocabulary.index["library"], 3])
+    assert output_tokens(unk, text, vocabulary, attention) == ["GNU", "library"]
+    assert output_tokens(unk, text, vocabulary) == ["<unk>", "library"]
     assert detokenize(
         ["zork", ":", "a", "real", "-", "time", "game", "(", "3d", ")", "."]
     ) == ("Zork: a real-time game (3d).")
+
+
+def test_a_vocabulary_word_the_text_holds_is_written_as_the_text_writes_it():
+    vocabulary = WordVocabulary.from_texts(["gnu emacs editor for the gnu system"], 20)
+    ids = np.array([vocabulary.index[w] for w in ("gnu", "emacs", "editor")] + [3])
+    text = "GNU Emacs is the extensible text editor of the GNU system."
+    assert output_tokens(ids, text, vocabulary) == ["GNU", "Emacs", "editor"]
+    assert output_tokens(ids, "an editor", vocabulary) == ["gnu", "emacs", "editor"]
