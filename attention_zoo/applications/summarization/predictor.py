@@ -46,6 +46,12 @@ class Summarizer(RunPredictor):
 
     def __init__(self, run_dir, beam_width: int | None = None):
         super().__init__(run_dir)
+        # The config first: a broken one is named before the model loads.
+        with self.reading("config.json"):
+            self.beam_width = beam_width or int(self.config["beam_width"])
+            self.alpha = float(self.config["alpha"])
+        self.score_threshold = self.config_number("score_threshold", -math.inf)
+        self.max_unknown_share = self.config_number("max_unknown_share", 1.0)
         with self.reading("vocabulary.json"):
             self.vocabulary = WordVocabulary.load(self.run_dir / "vocabulary.json")
         self.model = self.load_model(model_names=models.MODEL_NAMES)
@@ -59,11 +65,6 @@ class Summarizer(RunPredictor):
             },
         )
         self.copy = self.model.name == models.MODEL_NAMES[0]
-        self.score_threshold = self.config_number("score_threshold", -math.inf)
-        self.max_unknown_share = self.config_number("max_unknown_share", 1.0)
-        with self.reading("config.json"):
-            self.beam_width = beam_width or int(self.config["beam_width"])
-            self.alpha = float(self.config["alpha"])
 
     def _search_fn(self, beam_width: int):
         """The compiled search: `(B, 2, Tx)` ids and extended ids to tokens,
