@@ -130,35 +130,18 @@ def make_summarize_fn(
     def output_layer(x):
         return logits(norm(x))
 
-    if not copy:
+    if copy:
+        step_fn = make_copy_step_fn(
+            decoder, embedding, output_layer, model.get_layer("copy"), UNK_ID
+        )
+    else:
         step_fn = make_step_fn(decoder, embedding, output_layer)
-
-        def summarize(source_ids, extended_ids):
-            memory, mask, states = encode(source_ids)
-            out = decode_memory(
-                step_fn,
-                decoder,
-                memory,
-                START_ID,
-                END_ID,
-                max_length,
-                memory_mask=mask,
-                initial_state=states,
-                beam_width=beam_width,
-                pad_token=PAD_ID,
-                alpha=alpha,
-            )
-            return {k: out[k] for k in ("tokens", "attention", "scores", "lengths")}
-
-        return summarize
-
-    step_fn = make_copy_step_fn(
-        decoder, embedding, output_layer, model.get_layer("copy"), UNK_ID
-    )
+    keys = ("tokens", "attention", "p_gen", "scores", "lengths")
 
     def summarize(source_ids, extended_ids):
         memory, mask, states = encode(source_ids)
-        extended_ids = ops.cast(extended_ids, "int32")
+        # The copy step reads the memory and the extended ids every step.
+        extra = (memory, ops.cast(extended_ids, "int32")) if copy else None
         out = decode_memory(
             step_fn,
             decoder,
@@ -171,10 +154,8 @@ def make_summarize_fn(
             beam_width=beam_width,
             pad_token=PAD_ID,
             alpha=alpha,
-            extra_constants=(memory, extended_ids),
+            extra_constants=extra,
         )
-        return {
-            k: out[k] for k in ("tokens", "attention", "p_gen", "scores", "lengths")
-        }
+        return {k: out[k] for k in keys if k in out}
 
     return summarize
