@@ -48,31 +48,16 @@ def source_fields(args) -> dict:
 def add_arguments(tasks, app) -> None:
     tasks["evaluate"].add_argument("--run", default="runs/captioning")
     tasks["evaluate"].add_argument("--beam-width", type=int, default=None)
-    tasks["predict"].add_argument("images", nargs="+", metavar="IMAGE")
-    command.add_model_flags(tasks["predict"], app)
+    command.add_answer_flags(tasks["predict"], app)
 
 
-def caption_files(captioner, paths) -> list:
-    """`[(path, caption, problem)]` in the order of `paths`.
-
-    An image file that cannot be read gets the caption "" and the reason in
-    `problem` (None for the others), so one bad file among many costs only
-    its own caption.
-    """
-    from attention_zoo.applications.captioning.predictor import read_image_file
-
-    contents, problems = {}, []
-    for i, path in enumerate(paths):
-        try:
-            contents[i] = read_image_file(path)
-            problems.append(None)
-        except (InputError, OSError) as error:
-            problems.append(str(error))
-    items = iter(captioner(list(contents.values())) if contents else [])
-    return [
-        (path, "" if problem else next(items)["text"], problem)
-        for path, problem in zip(paths, problems)
-    ]
+def show(path, item) -> str:
+    """An argument's answer: `PATH: CAPTION`; `PATH: ` for an image not
+    captioned, whose reason goes to standard error."""
+    if not item["valid"]:
+        print(f"{path}: not valid: {item['reason']}", file=sys.stderr)
+        return f"{path}: "
+    return f"{path}: {item['text']}"
 
 
 def jobs(args, parser, app) -> dict:
@@ -88,20 +73,21 @@ def jobs(args, parser, app) -> dict:
         print(format_metrics(metrics))
 
     def predict_job():
-        run = command.model_run(args, app)
-        failed = 0
-        captioner = Captioner(run, beam_width=args.beam_width)
-        for path, text, problem in caption_files(captioner, args.images):
-            print(f"{path}: {text}")
-            if problem:
-                failed += 1
-                print(f"{path}: not captioned: {problem}", file=sys.stderr)
-        if failed:
-            # Every readable image has its caption above; the status says
-            # that some could not be read.
+        captioner = command.answer_job(
+            args,
+            parser,
+            app,
+            lambda run: Captioner(run, beam_width=args.beam_width),
+            show,
+            check_arguments=False,
+        )
+        counts = captioner()
+        if counts["unreadable"]:
+            # Every image has its line above; the status says that some
+            # could not be read.
             raise InputError(
-                f"{failed} of {len(args.images)} image(s) could not be read "
-                "(named above); their captions are empty"
+                f"{counts['unreadable']} of {counts['inputs']} image(s) could not "
+                "be read (named above); their captions are empty"
             )
 
     return {"evaluate": evaluate_job, "predict": predict_job}
@@ -117,7 +103,7 @@ COMMAND = Command(
     tasks={
         "train": "train a captioner",
         "evaluate": "BLEU-1..4 (and grounding on scenes) on the run's test images",
-        "predict": "caption image files",
+        "predict": "caption image files: paths as arguments, a file or standard input",
         "plot": "attention overlay PNGs, one panel per word",
         "export": "write a SavedModel that captions encoded image bytes",
     },

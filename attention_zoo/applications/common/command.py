@@ -11,6 +11,9 @@ runs inside the one-line error boundary.
 
 from __future__ import annotations
 
+import sys
+
+from attention_zoo.applications.common import lines
 from attention_zoo.applications.common.cli import (
     add_config_arguments,
     check_flags,
@@ -81,6 +84,57 @@ def add_model_flags(parser, app) -> None:
         parser.add_argument("--beam-width", type=int, default=None, help="1 = greedy")
 
 
+def add_answer_flags(parser, app) -> None:
+    """The flags of a predict-like task: the inputs, `--input`, `--output`,
+    `--format`, ... (`lines.add_line_arguments`) and the model's."""
+    lines.add_line_arguments(parser, app.command.inputs)
+    add_model_flags(parser, app)
+
+
+def answer_job(
+    args, parser, app, make_predictor, show=None, check_arguments=True, **options
+):
+    """The job of a predict-like task: one output line per input (`lines`).
+
+    Arguments are checked first (`predictor.check_all`: a mistyped argument
+    is refused, exit 2); a line of a file or of standard input that the
+    predictor cannot read gets its own answer, not valid, and the others
+    theirs.
+
+    Args:
+        make_predictor: a function of the run folder to the predictor.
+        show: how an argument's answer is shown (`lines.write_answers`).
+        check_arguments: False: an argument the predictor cannot read is
+            answered like a line of a file (image paths).
+        options: passed to each call of the predictor (`beam_width`).
+
+    Returns:
+        The job, a function of no arguments that returns the number of
+        inputs, of answers not valid and of inputs the predictor could not
+        read (`{"inputs", "refused", "unreadable"}`).
+    """
+
+    def job():
+        inputs, from_file = lines.input_lines(args, parser, app.command.inputs)
+        predictor = make_predictor(model_run(args, app))
+        if not from_file and check_arguments:
+            predictor.check_all([text for text, _ in inputs])
+        answer = lines.checked(predictor, **options)
+        refused = lines.write_answers(answer, inputs, args, from_file, show)
+        if refused and from_file and args.format == "text":
+            print(
+                f"{refused} of {len(inputs)} line(s) not valid (named above)",
+                file=sys.stderr,
+            )
+        return {
+            "inputs": len(inputs),
+            "refused": refused,
+            "unreadable": answer.unreadable,
+        }
+
+    return job
+
+
 def model_run(args, app):
     """The run or preset folder the task `args.task` reads."""
     return model_folder(args, app.name, args.task, app.command.default_preset)
@@ -94,8 +148,8 @@ def add_plot_and_export(plot, export, app) -> None:
     plot.add_argument(
         "--output",
         default=None,
-        help="folder for the PNGs (default: a new RUN/plots/predict-N; "
-        "required with a preset)",
+        help="folder for the PNGs (default: a new RUN/plots/predict-N, or "
+        "APP-plots-N in the current folder for a preset)",
     )
     add_model_flags(export, app)
     export.add_argument("--output", required=True, help="SavedModel folder")
@@ -119,6 +173,8 @@ def shared_jobs(app, args, parser) -> dict:
     def plot():
         run = model_run(args, app)
         output = preset_plot_folder(run, args.output, app.name)
+        # Said before the model loads: the folder is new when not given.
+        print(f"writing the plots to {output}", file=sys.stderr)
         inputs = getattr(args, app.command.inputs)
         for path in write_plots(
             output, lambda folder: app.plot(run, inputs, folder, **beam), app.name

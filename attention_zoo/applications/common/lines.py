@@ -1,22 +1,41 @@
-"""One output line per input line: reading inputs, writing answers.
+"""One command line for every predict-like task: inputs in, one line out each.
 
-What a predict-like task shares: inputs from arguments, a file or standard
-input (bytes split at `\\n` only, not-UTF-8 bytes read as U+FFFD), answers
-written as text or JSON lines, one line per input whatever happens to it,
-control characters escaped, a progress bar on files, and the output file
-written whole or not at all.
+Inputs come as arguments, from `--input FILE` or from standard input (`-`),
+one a line (for images, their paths). Files and streams are read as bytes
+split at `\\n` only (a `\\r` before it is dropped, a line separator of another
+kind stays inside its line); bytes that are not UTF-8 are read as U+FFFD.
+
+Every input gets exactly one output line, in order, whatever it holds:
+
+- `--format text` writes the answer, or an empty line for an answer that is
+  not valid; a line whose answer is not valid, or that drew a note (words
+  read as `<unk>`, a text cut at the model's length, bytes that are not
+  UTF-8), is named on standard error as `line N: ...`.
+- `--format jsonl` writes one JSON object a line: `input`, `output`,
+  `score`, `valid`, `reason`, `notes`, and with `--with-attention` the
+  tokens and the attention weights.
+- Arguments written to a terminal in text format are shown as
+  `INPUT -> ANSWER` (the application's `show`), `not valid: REASON` in
+  place of an answer that is not valid.
+
+No output line holds a line break or a control character a terminal would
+act on. `--output FILE` is written whole or not at all. Files get a
+`keras.utils.Progbar` on standard error.
 """
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import json
 import math
 import re
 import sys
+from pathlib import Path
 
 import keras
 
+from attention_zoo.applications.common.predictor import InputError
 from attention_zoo.applications.common.run_folder import atomic_output
 
 FORMATS = ("text", "jsonl")
@@ -27,10 +46,11 @@ _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # JSON leaves these unescaped with ensure_ascii=False; a line reader would
 # split there.
 _JSON_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+NOT_UTF8 = "not UTF-8: undecodable bytes read as U+FFFD"
 
 
 def read_lines(data: bytes) -> list[tuple[str, bool]]:
-    """`(text, decoded_cleanly)` per line of `data`; a `\\r` before `\\n` is dropped."""
+    """`(text, decoded_cleanly)` per line of `data` (module docstring)."""
     if not data:
         return []
     pieces = data.split(b"\n")
@@ -47,15 +67,14 @@ def read_lines(data: bytes) -> list[tuple[str, bool]]:
 
 
 def read_stdin() -> bytes:
-    """Standard input's bytes; a closed standard input is refused in one line."""
+    """Standard input's bytes; a closed standard input (`<&-`) is refused in
+    one line instead of failing on `None`."""
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:
-        raise ValueError(
-            "standard input is closed; give TEXT arguments or --input FILE"
-        )
+        raise ValueError("standard input is closed; give arguments or --input FILE")
     try:
         return stream.read()
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError) as error:  # a closed or unreadable descriptor
         raise ValueError(f"cannot read standard input ({error})") from error
 
 
@@ -65,7 +84,9 @@ def one_line(text: str) -> str:
 
 
 def printable(text: str) -> str:
-    """`text` with control characters escaped as `repr` writes them."""
+    """`text` with control characters (C0 but tab, DEL, C1) escaped as
+    `repr` writes them: an ESC or BEL copied from an input line must not
+    reach the terminal as a control sequence."""
     return _CONTROLS.sub(lambda m: repr(m.group())[1:-1], text)
 
 
@@ -74,54 +95,61 @@ def json_line(record: dict, ensure_ascii: bool = False) -> str:
     line = json.dumps(record, ensure_ascii=ensure_ascii)
     for char, escaped in _JSON_BREAKS.items():
         line = line.replace(char, escaped)
+    # JSON escapes C0 itself; DEL and C1 (CSI is U+009B) it leaves as they are.
     return _CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", line)
 
 
 def add_line_arguments(parser, inputs: str = "texts") -> None:
-    """The flags of a task that answers lines: inputs, `--input`, `--output`,
-    `--format`, `--with-attention`, `--progress`."""
+    """The flags of a task that answers lines: the positional inputs,
+    `--input`, `--output`, `--format`, `--with-attention`, `--progress`."""
+    what = "image file paths" if inputs == "images" else "texts"
     parser.add_argument(
         inputs,
         nargs="*",
         metavar=inputs.removesuffix("s").upper(),
-        help="inputs as arguments; - reads standard input",
+        help=f"{what} to answer; - reads them from standard input, one a line",
     )
     parser.add_argument(
-        "--input", default=None, help="file of inputs, one a line; - for standard input"
+        "--input",
+        default=None,
+        help=f"file of {what}, one a line; - for standard input (default: the "
+        "arguments)",
     )
     parser.add_argument(
-        "--output", default=None, help="file to write (default: standard output)"
+        "--output",
+        default=None,
+        help="file to write, whole or not at all (default: standard output)",
     )
     parser.add_argument(
         "--format",
         choices=FORMATS,
         default="text",
-        help="text: one answer a line; jsonl: one JSON object a line (default text)",
+        help="text: one answer a line; jsonl: one JSON object a line with "
+        "input, output, score, valid, reason (default: text)",
     )
     parser.add_argument(
         "--with-attention",
         action="store_true",
-        help="jsonl: add the tokens and the attention weights",
+        help="jsonl: add the tokens and the attention weights (default: off)",
     )
     parser.add_argument(
         "--progress",
         action="store_true",
-        help="progress bar on standard error (default: when it is a terminal "
-        "and the inputs come from a file)",
+        help="progress bar on standard error (default: on when standard error "
+        "is a terminal and the inputs come from a file)",
     )
 
 
 def input_lines(args, parser, inputs: str = "texts") -> tuple[list, bool]:
     """`([(text, clean)], from_file)` the flags name: the arguments, or the
     lines of `--input` or standard input (`-`)."""
-    from pathlib import Path
-
     given = getattr(args, inputs)
     stdin = args.input == "-" or given == ["-"]
+    name = inputs.removesuffix("s").upper()
     if args.input is None and not given:
-        parser.error(f"give {inputs.upper()} arguments, --input FILE or -")
+        parser.error(f"give {name} arguments, --input FILE or -")
     if (args.input is not None or stdin) and given and given != ["-"]:
-        parser.error(f"give {inputs.upper()} arguments or --input, not both")
+        parser.error(f"give {name} arguments or --input, not both")
     if stdin:
         return read_lines(read_stdin()), True
     if args.input is not None:
@@ -129,58 +157,157 @@ def input_lines(args, parser, inputs: str = "texts") -> tuple[list, bool]:
     return [(text, True) for text in given], False
 
 
-def write_answers(answer, lines, args, chunk: int = 64) -> int:
-    """Writes one line per input of `lines`: `answer(texts)` gives a
-    predictor's items for a chunk of texts (each with `text`, `valid`,
-    `reason`, `score`, and for `--with-attention` `attention` and
-    `source_tokens`/`tokens`). Text format: the answer, or `not valid:
-    REASON` after it; jsonl: `input`, `output`, `score`, `valid`, `reason`.
+def refused_item(text: str, reason: str) -> dict:
+    """The answer to an input the predictor cannot read: no output, not
+    valid, the reason also its note (the line's message is the reason)."""
+    return {
+        "input": text,
+        "text": "",
+        "score": None,
+        "valid": False,
+        "reason": reason,
+        "notes": [reason],
+    }
+
+
+def checked(predictor, **options):
+    """`answer(texts)` for `write_answers`: `predictor(texts, **options)`,
+    an input that `predictor.check` refuses answered by `refused_item`
+    instead of failing the others; `answer.unreadable` counts those."""
+
+    def answer(texts):
+        reasons = {}
+        for i, text in enumerate(texts):
+            try:
+                predictor.check(text)
+            except InputError as error:
+                reasons[i] = str(error)
+        answer.unreadable += len(reasons)
+        readable = [t for i, t in enumerate(texts) if i not in reasons]
+        items = iter(predictor(readable, **options) if readable else ())
+        return [
+            refused_item(t, reasons[i]) if i in reasons else next(items)
+            for i, t in enumerate(texts)
+        ]
+
+    answer.unreadable = 0
+    return answer
+
+
+def _show(text, item) -> str:
+    answer = repr(item["text"]) if item["valid"] else f"not valid: {item['reason']}"
+    notes = item.get("notes") or []
+    suffix = f"   [{'; '.join(notes)}]" if notes else ""
+    return f"{text!r} -> {answer}{suffix}"
+
+
+def write_answers(answer, lines, args, from_file: bool, show=None, chunk: int = 64):
+    """Writes one line per input of `lines` (module docstring).
+
+    Args:
+        answer: a function of a list of inputs to one item per input, each
+            a dict with `text`, `score`, `valid`, `reason` and optionally
+            `notes` (a list of str), and for `--with-attention`
+            `attention` and the tokens (`source_tokens`, `tokens`, `p_gen`).
+        lines: `(input, decoded_cleanly)` pairs (`input_lines`).
+        args: the parsed flags of `add_line_arguments`.
+        from_file: whether `lines` came from a file or standard input.
+        show: a function of `(input, item)` to the line an argument gets on
+            a terminal (default: `'INPUT' -> 'ANSWER'`).
+        chunk: inputs answered at once.
 
     Returns:
         The number of answers that are not valid.
     """
+    display = args.format == "text" and args.output is None and not from_file
+    show = show or _show
     output = (
         atomic_output(args.output)
         if args.output
         else contextlib.nullcontext(sys.stdout)
     )
-    progress = args.progress or (sys.stderr.isatty() and args.input is not None)
-    bar = keras.utils.Progbar(len(lines), verbose=1) if progress and lines else None
+    progress = args.progress or (from_file and sys.stderr.isatty())
     refused = 0
-    with output as stream:
+    with output as stream, _progress_bar(len(lines), progress) as bar:
+        # JSON is UTF-8; a stream of another encoding (a latin-1 or C
+        # locale's standard output) gets `\u00e9`, which every JSON reader
+        # decodes exactly, never a character it cannot encode.
+        encoding = getattr(stream, "encoding", None)
+        ascii_json = bool(encoding) and codecs.lookup(encoding).name != "utf-8"
         for start in range(0, len(lines), chunk):
             part = lines[start : start + chunk]
-            for (text, clean), item in zip(part, answer([t for t, _ in part])):
-                reason = item.get("reason", "")
-                if not clean:
-                    reason = "; ".join(
-                        filter(None, ["not UTF-8: read as U+FFFD", reason])
-                    )
-                refused += not item.get("valid", True)
-                stream.write(_line(text, item, reason, args) + "\n")
-            if bar is not None:
-                bar.update(start + len(part))
+            for i, ((text, clean), item) in enumerate(
+                zip(part, answer([t for t, _ in part])), start + 1
+            ):
+                notes = ([] if clean else [NOT_UTF8]) + list(item.get("notes") or [])
+                item = {**item, "notes": notes}
+                refused += not item["valid"]
+                if display:
+                    stream.write(printable(one_line(show(text, item))) + "\n")
+                    continue
+                message = notes + ([] if item["valid"] else [_not_valid(item, notes)])
+                if message and args.format == "text":
+                    text_message = "; ".join(dict.fromkeys(filter(None, message)))
+                    sys.stderr.write(f"line {i}: {printable(text_message)}\n")
+                stream.write(_line(text, item, args, ascii_json) + "\n")
+            bar.update(start + len(part))
     return refused
 
 
-def _line(text, item, reason, args) -> str:
+def _not_valid(item, notes) -> str:
+    """`not valid: REASON`, or "" where a note already says the reason."""
+    reason = item["reason"]
+    return "" if any(n.startswith(reason) for n in notes) else f"not valid: {reason}"
+
+
+@contextlib.contextmanager
+def _progress_bar(total: int, enabled: bool):
+    """A `keras.utils.Progbar` on standard error (Keras writes it to
+    standard output, which holds the answers)."""
+    if not (enabled and total):
+        yield _NoBar()
+        return
+    with contextlib.redirect_stdout(sys.stderr):
+        bar = keras.utils.Progbar(total, unit_name="line")
+    yield _StderrBar(bar)
+
+
+class _NoBar:
+    def update(self, done: int) -> None:
+        pass
+
+
+class _StderrBar:
+    def __init__(self, bar):
+        self.bar = bar
+
+    def update(self, done: int) -> None:
+        with contextlib.redirect_stdout(sys.stderr):
+            self.bar.update(done)
+
+
+def _line(text, item, args, ascii_json) -> str:
     if args.format == "text":
-        answer = printable(one_line(item["text"]))
-        return answer if item.get("valid", True) else f"{answer}\tnot valid: {reason}"
+        return printable(one_line(item["text"])) if item["valid"] else ""
     score = item.get("score")
     record = {
         "input": text,
         "output": item["text"],
         # JSON has no infinity: an input with nothing to read scores null.
         "score": score if score is None or math.isfinite(score) else None,
-        "valid": bool(item.get("valid", True)),
-        "reason": reason,
+        "valid": bool(item["valid"]),
+        "reason": item["reason"],
+        "notes": item["notes"],
     }
     if args.with_attention:
         for key in ("source_tokens", "tokens"):
             if key in item:
-                record[key] = item[key]
-        record["attention"] = item["attention"].astype("float64").round(4).tolist()
+                record[key] = list(item[key])
+        attention = item.get("attention")
+        # An input that could not be read attends to nothing.
+        record["attention"] = (
+            [] if attention is None else attention.astype("float64").round(4).tolist()
+        )
         if "p_gen" in item:
             record["p_gen"] = item["p_gen"].astype("float64").round(4).tolist()
-    return json_line(record)
+    return json_line(record, ascii_json)

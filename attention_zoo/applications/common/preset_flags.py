@@ -51,13 +51,17 @@ def is_preset(folder) -> bool:
 
 
 def preset_plot_folder(run, output, app: str) -> Path:
-    """`run_folder.plot_folder`, refusing to write into a preset without
-    `output` (a shipped preset's folder is part of the installed package)."""
+    """Where `plot` writes: `output`, or a new folder.
+
+    Without `output`: a run's `RUN/plots/predict-N` (`run_folder.plot_folder`),
+    a preset's `APP-plots-N` under the current directory (a shipped preset's
+    folder is part of the installed package), N the first not taken.
+    """
     from attention_zoo.applications.common.run_folder import plot_folder
 
     if output is None and is_preset(run):
-        raise ValueError(
-            "plot needs --output with a preset (its folder is part of the "
-            f"installed package). Received: {run}"
-        )
+        n = 1
+        while Path(f"{app}-plots-{n}").exists():
+            n += 1
+        return Path(f"{app}-plots-{n}")
     return plot_folder(run, output, app)

@@ -18,8 +18,16 @@ def add_arguments(tasks, app) -> None:
     evaluate.add_argument(
         "--per-format", action="store_true", help="also print every format"
     )
-    tasks["predict"].add_argument("texts", nargs="+", metavar="TEXT")
-    command.add_model_flags(tasks["predict"], app)
+    command.add_answer_flags(tasks["predict"], app)
+
+
+def show(text, item) -> str:
+    """An argument's answer: `'TEXT' -> ISO   [score S; notes]`, or
+    `not a date: REASON` in place of the date."""
+    answer = item["text"] if item["valid"] else f"not a date: {item['reason']}"
+    score = item["score"]
+    notes = [f"score {score:.2f}" if score is not None else "no score", *item["notes"]]
+    return f"{text!r} -> {answer}   [{'; '.join(notes)}]"
 
 
 def jobs(args, parser, app) -> dict:
@@ -28,17 +36,7 @@ def jobs(args, parser, app) -> dict:
         print(format_metrics(metrics, per_format=args.per_format))
         write_evaluation(args.run, metrics)
 
-    def predict_job():
-        normalizer = Normalizer(command.model_run(args, app))
-        normalizer.check_all(args.texts)
-        for item in normalizer(args.texts):
-            reason = item["reason"]
-            answer = item["text"] if item["valid"] else f"not a date: {reason}"
-            notes = [f"score {item['score']:.2f}"]
-            unknown = normalizer.vocabulary.unknown(item["input"])
-            if unknown:
-                notes.append(f"unknown characters read as <unk>: {''.join(unknown)!r}")
-            print(f"{item['input']!r} -> {answer}   [{'; '.join(notes)}]")
+    predict_job = command.answer_job(args, parser, app, Normalizer, show)
 
     return {"evaluate": evaluate_job, "predict": predict_job}
 
@@ -51,7 +49,7 @@ COMMAND = Command(
     tasks={
         "train": "generate dates offline and train a model",
         "evaluate": "exact match on the run's test dates",
-        "predict": "normalize the given dates",
+        "predict": "normalize dates: arguments, a file or standard input",
         "plot": "attention heatmap PNGs for the given dates",
         "export": "write a SavedModel that serves raw strings",
     },

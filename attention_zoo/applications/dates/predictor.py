@@ -100,7 +100,9 @@ class Normalizer(RunPredictor):
         return isos, valid & (scores >= self.threshold), scores, attention
 
     def predict_items(self, inputs) -> list[dict]:
-        """`{"input", "text", "score", "valid", "reason", "attention"}` per text.
+        """`{"input", "text", "score", "valid", "reason", "notes",
+        "source_tokens", "tokens", "attention"}` per text (`notes`: the
+        characters read as `<unk>`; `attention` `(TY, TX)`, padding included).
 
         See `RunPredictor.__call__`. An input the model cannot read (empty,
         or longer than it reads) is not refused: it gets the text "", the
@@ -130,6 +132,7 @@ class Normalizer(RunPredictor):
                 )
                 continue
             iso, ok, score, weights = next(answers)
+            unknown = "".join(self.vocabulary.unknown(text))
             items.append(
                 {
                     "input": text,
@@ -137,6 +140,13 @@ class Normalizer(RunPredictor):
                     "score": float(score),
                     "valid": bool(ok),
                     "reason": self.reason(iso, float(score), text),
+                    "notes": (
+                        [f"unknown characters read as <unk>: {unknown!r}"]
+                        if unknown
+                        else []
+                    ),
+                    "source_tokens": list(data.normalize(text))[: self.tx],
+                    "tokens": list(iso),
                     "attention": weights,
                 }
             )

@@ -5,40 +5,18 @@
 
 from __future__ import annotations
 
-import contextlib
-import sys
-from pathlib import Path
-
 from attention_zoo.applications.common import command
 from attention_zoo.applications.common.application import Command
-from attention_zoo.applications.common.run_folder import (
-    atomic_output,
-    write_evaluation,
-)
-from attention_zoo.applications.translation.lines import FORMATS
+from attention_zoo.applications.common.run_folder import write_evaluation
 
 # The help of `translate` after its usage line.
 TRANSLATE_DESCRIPTION = (
     "Translate the TEXT arguments, or the lines of --input (a file, or - for "
     "standard input), one sentence a line. Arguments are printed as 'text' -> "
-    "'translation'; lines give exactly one output line each, with a message on "
-    "standard error for a line that is empty, too long, not UTF-8 or holds "
-    "unknown words."
+    "'translation'; lines give exactly one output line each (empty where the "
+    "translation is not valid), with a message on standard error for a line "
+    "that is not valid, empty, too long, not UTF-8 or holds unknown words."
 )
-
-
-def read_stdin() -> bytes:
-    """Standard input's bytes; a closed standard input (`<&-`) is refused in
-    one line instead of failing on `None`."""
-    stream = getattr(sys.stdin, "buffer", None)
-    if stream is None:
-        raise ValueError(
-            "standard input is closed; give TEXT arguments or --input FILE"
-        )
-    try:
-        return stream.read()
-    except (OSError, ValueError) as error:  # a closed or unreadable descriptor
-        raise ValueError(f"cannot read standard input ({error})") from error
 
 
 def corpus_field(args) -> dict:
@@ -72,27 +50,13 @@ def add_arguments(tasks, app) -> None:
 
     translate = tasks["translate"]
     translate.description = TRANSLATE_DESCRIPTION
-    translate.add_argument("texts", nargs="*", metavar="TEXT", help="- reads stdin")
-    translate.add_argument("--input", default=None, help="file, one sentence a line")
-    translate.add_argument("--output", default=None, help="file (default stdout)")
-    translate.add_argument("--format", choices=FORMATS, default="text")
-    translate.add_argument(
-        "--with-attention",
-        action="store_true",
-        help="jsonl: add the tokens and the attention weights",
-    )
-    translate.add_argument(
-        "--progress",
-        action="store_true",
-        help="progress bar on stderr (default: when stderr is a terminal)",
-    )
     translate.add_argument(
         "--tokens",
         action="store_true",
         help="the model's lower-cased tokens: no unknown-word replacement, "
         "truecasing or detokenization",
     )
-    command.add_model_flags(translate, app)
+    command.add_answer_flags(translate, app)
 
 
 def jobs(args, parser, app) -> dict:
@@ -117,57 +81,15 @@ def jobs(args, parser, app) -> dict:
         if args.plot:
             print(comparison.plot_lengths(named, args.plot))
 
-    def translate_job():
-        from attention_zoo.applications.translation import lines
+    raw = dict(unk_replace=False, truecase=False, detokenize=False)
 
-        stdin = args.input == "-" or args.texts == ["-"]
-        if args.input is None and not args.texts:
-            parser.error("translate needs TEXT arguments, --input FILE or -")
-        if (args.input is not None or stdin) and args.texts and args.texts != ["-"]:
-            parser.error("give TEXT arguments or --input, not both")
-        raw = dict(unk_replace=False, truecase=False, detokenize=False)
-        run = command.model_run(args, app)
-        translator = Translator(
-            run, beam_width=args.beam_width, **(raw if args.tokens else {})
-        )
-        if (
-            args.input is None
-            and not stdin
-            and args.format == "text"
-            and not (args.output)
-        ):
-            translator.check_all(args.texts)
-            for item in translator(args.texts, beam_width=args.beam_width):
-                unknown = translator.unknown_words(item["input"])
-                suffix = (
-                    f"   [unknown words read as <unk>: {unknown}]" if unknown else ""
-                )
-                print(f"{item['input']!r} -> {item['text']!r}{suffix}")
-            return
-        if stdin:
-            data = read_stdin()
-        elif args.input is not None:
-            data = Path(args.input).read_bytes()
-        else:
-            data = "\n".join(args.texts).encode("utf-8", "surrogateescape")
-        # A file is written whole or not at all (a full disk, an error).
-        opened = (
-            atomic_output(args.output)
-            if args.output
-            else contextlib.nullcontext(sys.stdout)
-        )
-        with opened as output:
-            flagged = lines.translate_lines(
-                translator,
-                lines.read_lines(data),
-                output,
-                args.format,
-                args.with_attention,
-                args.beam_width,
-                progress=args.progress or sys.stderr.isatty(),
-            )
-        if flagged:
-            print(f"{flagged} line(s) drew a message (above)", file=sys.stderr)
+    def translator(run):
+        options = raw if args.tokens else {}
+        return Translator(run, beam_width=args.beam_width, **options)
+
+    translate_job = command.answer_job(
+        args, parser, app, translator, beam_width=args.beam_width
+    )
 
     return {"evaluate": evaluate, "translate": translate_job}
 

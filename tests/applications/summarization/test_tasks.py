@@ -100,7 +100,7 @@ def test_cli_predict_answers_each_line_of_a_file_and_stdin(run, tmp_path, capsys
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["input"] for r in records][:2] == [TEXTS[0], ""]
     assert records[1]["valid"] is False and records[1]["score"] is None
-    assert "not UTF-8" in records[2]["reason"]
+    assert "not UTF-8" in records[2]["notes"][0]
     assert len(records[0]["attention"]) == len(records[0]["tokens"]) + 1
     assert main(["summarization", "predict", "--run", str(run), TEXTS[0]]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 1
