@@ -6,7 +6,7 @@ from attention_zoo.applications.captioning.evaluation import format_metrics
 from attention_zoo.applications.captioning.export import export
 from attention_zoo.applications.captioning.predictor import Captioner, plot
 from attention_zoo.applications.captioning.preset import PRESETS, TEST_SLICE
-from attention_zoo.applications.captioning.training import train
+from attention_zoo.applications.captioning.training import calibrate, train
 from attention_zoo.applications.common.application import Application
 
 APPLICATION = Application(
@@ -21,4 +21,5 @@ APPLICATION = Application(
     command=COMMAND,
     presets=PRESETS,
     test_slice=TEST_SLICE,
+    calibrate=calibrate,
 )

@@ -6,17 +6,26 @@ from pathlib import Path
 
 from attention_zoo.applications.captioning.predictor import MAX_PIXELS, Captioner
 from attention_zoo.applications.common import export_folder, write_saved_model
-from attention_zoo.applications.common.text import END_ID, PAD_ID, UNK_ID
+from attention_zoo.applications.common.text import (
+    END_ID,
+    PAD_ID,
+    SPACING_RULES,
+    UNK_ID,
+)
 
 
 def export(run_dir, output, beam_width: int | None = None) -> Path:
     """SavedModel: `serving_default(image_bytes: tf.string [None])`.
 
-    Returns `text` (tf.string captions), `attention` (float32
-    `(B, max_caption_length, H*W)`: the attention of each generated word,
-    zero after `<end>`) and `valid` (bool: False for bytes that are empty,
+    Returns `text` (tf.string captions, detokenised as `Captioner` writes
+    them), `attention` (float32 `(B, max_caption_length, H*W)`: the
+    attention of each generated word, zero after `<end>`), `score` (float32:
+    the search's log-probability of the caption per token, `<end>`
+    included, as `Captioner`'s), `distance` (float32: to the training images,
+    `captioning.domain`) and `valid` (bool: False for bytes that are empty,
     undecodable or over `MAX_PIXELS`, whose caption is "" and attention
-    zero); an empty batch gives empty outputs. Decoding, RGB conversion and
+    zero, and for an image unlike the training images or a caption without
+    a word, as `Captioner`'s `valid`); an empty batch gives empty outputs. Decoding, RGB conversion and
     the resize run in the graph (`attention_zoo.export.decode_images`), then
     the encoder (plain graph) and beam search (XLA), then the words are
     joined.
@@ -24,6 +33,7 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
     import tensorflow as tf
 
     from attention_zoo.export import TokenTables, decode_images
+    from attention_zoo.export.text import capitalize_first, rewrite_strings
 
     output = export_folder(output, "captioning")
     captioner = Captioner(run_dir, beam_width=beam_width)
@@ -36,28 +46,61 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
     ]
     tables = TokenTables(["<pad>"], words)
 
+    domain = captioner.domain
+    threshold = domain.threshold if domain is not None else float("inf")
+
+    def distances(features):
+        if domain is None:
+            return tf.zeros(tf.shape(features)[:1], tf.float32)
+        pooled = tf.reduce_mean(tf.cast(features, tf.float64), axis=1)
+        z = (pooled - domain.mean) / domain.scale
+        return tf.cast(tf.sqrt(tf.reduce_mean(z * z, axis=-1)), tf.float32)
+
     def caption_batch(images, valid):
-        tokens, attention = fn(encode(images))
+        features = encode(images)
+        tokens, attention, score = fn(features)
         attention = tf.cast(attention, tf.float32)
         attention = tf.where(valid[:, None, None], attention, tf.zeros_like(attention))
-        text = tables.decode(tokens, separator=" ", stop_ids=(PAD_ID, END_ID))
-        return tf.where(valid, text, tf.constant("")), attention
+        words = tables.decode(tokens, separator=" ", stop_ids=(PAD_ID, END_ID))
+        text = capitalize_first(rewrite_strings(words, SPACING_RULES))
+        score = tf.cast(score, tf.float32)
+        distance = distances(features)
+        answered = tf.logical_and(valid, tf.strings.length(words) > 0)
+        answered = tf.logical_and(answered, distance <= threshold)
+        return (
+            tf.where(valid, text, tf.constant("")),
+            attention,
+            tf.where(valid, score, tf.fill(tf.shape(score), float("-inf"))),
+            distance,
+            answered,
+        )
 
     def no_caption():
         cells = captioner.grid_shape[0] * captioner.grid_shape[1]
         return (
             tf.zeros([0], tf.string),
             tf.zeros([0, captioner.max_length, cells], tf.float32),
+            tf.zeros([0], tf.float32),
+            tf.zeros([0], tf.float32),
+            tf.zeros([0], tf.bool),
         )
 
     def serve(image_bytes):
-        images, valid = decode_images(image_bytes, captioner.image_size, MAX_PIXELS)
+        images, readable = decode_images(image_bytes, captioner.image_size, MAX_PIXELS)
         # The encoder fails on a batch of 0 images ("Incompatible shapes:
         # [32] vs. [0,224,224,3]" in the EfficientNet stem): skip it.
-        text, attention = tf.cond(
-            tf.size(valid) > 0, lambda: caption_batch(images, valid), no_caption
+        text, attention, score, distance, valid = tf.cond(
+            tf.size(readable) > 0,
+            lambda: caption_batch(images, readable),
+            no_caption,
         )
-        return {"text": text, "attention": attention, "valid": valid}
+        return {
+            "text": text,
+            "attention": attention,
+            "score": score,
+            "distance": distance,
+            "valid": valid,
+        }
 
     return write_saved_model(
         output, serve, "image_bytes", [captioner.encoder, captioner.model], "captioning"

@@ -12,18 +12,47 @@ from attention_zoo.applications.captioning import model as models
 from attention_zoo.applications.captioning.config import FEATURE_LAYERS, TrainConfig
 
 
-def image_array(image, image_size: int) -> np.ndarray:
-    """`(S, S, 3)` float32 in [0, 255] from an array, a file path or bytes.
+def rgb_array(image) -> np.ndarray:
+    """`(H, W, 3)` pixels in [0, 255] of what users hold: a file path, encoded
+    bytes, a PIL image or an array `(H, W)`, `(H, W, 1|3|4)`.
 
-    Files and bytes are decoded with `image_codec.decode_image` (RGB, alpha dropped);
-    the resize is `keras.ops.image.resize` (bilinear, antialiased), the
-    operation the SavedModel runs in its graph.
+    Files and bytes are decoded with `image_codec.decode_image` (RGB, alpha
+    dropped); a PIL image is converted to RGB; an array's alpha is dropped
+    and a single channel replicated.
+
+    Raises:
+        ValueError: naming what was received, for anything else.
     """
     if isinstance(image, (str, Path)):
-        image = image_codec.load_image(image)
-    elif isinstance(image, (bytes, bytearray)):
-        image = image_codec.decode_image(bytes(image))
-    image = np.asarray(image)
+        return image_codec.load_image(image)
+    if isinstance(image, (bytes, bytearray)):
+        return image_codec.decode_image(bytes(image))
+    if hasattr(image, "convert") and hasattr(image, "mode"):  # a PIL image
+        return np.asarray(image.convert("RGB"))
+    array = np.asarray(image)
+    if array.ndim == 2:
+        array = array[..., None]
+    if array.ndim != 3 or array.shape[-1] not in (1, 3, 4) or 0 in array.shape:
+        raise ValueError(
+            "`image` must be a path, bytes, a PIL image or an array (H, W) or "
+            f"(H, W, 1|3|4). Received: {type(image).__name__} of shape "
+            f"{getattr(array, 'shape', None)}"
+        )
+    if array.dtype.kind not in "uif" or not np.isfinite(array).all():
+        raise ValueError(
+            "`image` must hold finite numbers. Received: an array of dtype "
+            f"{array.dtype}"
+        )
+    return np.repeat(array, 3, -1) if array.shape[-1] == 1 else array[..., :3]
+
+
+def image_array(image, image_size: int) -> np.ndarray:
+    """`(S, S, 3)` float32 in [0, 255] of an image `rgb_array` reads.
+
+    The resize is `keras.ops.image.resize` (bilinear, antialiased), the
+    operation the SavedModel runs in its graph.
+    """
+    image = rgb_array(image)
     if image.shape[:2] != (image_size, image_size):
         image = keras.ops.convert_to_numpy(
             keras.ops.image.resize(

@@ -220,7 +220,9 @@ def make_caption_fn(
     beam_width: int = 1,
     alpha: float = 0.0,
 ):
-    """`caption(features (B, L, C)) -> (tokens (B, max_length), attention (B, max_length, L))`.
+    """`caption(features (B, L, C)) -> (tokens (B, max_length), attention
+    (B, max_length, L), scores (B,))`, `scores` the log-probability per
+    token of each caption (`search_words`).
 
     Greedy search for `beam_width=1`, else beam search with GNMT length
     penalty `alpha`, keeping the best hypothesis (`search_words`).

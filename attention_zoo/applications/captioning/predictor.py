@@ -14,15 +14,26 @@ from __future__ import annotations
 from dataclasses import fields
 from pathlib import Path
 
-import keras
 import numpy as np
 
 from attention_zoo import image_codec
 from attention_zoo.applications.captioning import model as models
 from attention_zoo.applications.captioning.config import TrainConfig
-from attention_zoo.applications.captioning.features import build_encoder, image_array
+from attention_zoo.applications.captioning.domain import (
+    DOMAIN_FILE,
+    ImageDomain,
+    pooled,
+)
+from attention_zoo.applications.captioning.features import (
+    build_encoder,
+    image_array,
+    rgb_array,
+)
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
-from attention_zoo.applications.common.text import END_ID, START_ID, WordVocabulary
+from attention_zoo.applications.common.text import (
+    WordVocabulary,
+    detokenize,
+)
 
 MAX_PIXELS = image_codec.MAX_PIXELS
 
@@ -32,6 +43,7 @@ class Captioner(RunPredictor):
 
     app = "captioning"
     required_files = ("model.keras", "encoder.keras", "config.json", "vocabulary.json")
+    optional_files = (DOMAIN_FILE,)
 
     def __init__(self, run_dir, beam_width: int | None = None):
         super().__init__(run_dir)
@@ -49,6 +61,11 @@ class Captioner(RunPredictor):
             self.model,
             {"vocabulary.json": (len(self.vocabulary), ("word_embedding", "logits"))},
         )
+        channels = int(self.model.get_layer("features").output.shape[-1])
+        domain = self.run_dir / DOMAIN_FILE
+        # A run trained before the domain was kept has none: every image is
+        # in it, as before.
+        self.domain = ImageDomain.load(domain, channels) if domain.is_file() else None
 
     def rebuilt_models(self) -> dict:
         """The encoder, when it is the frozen EfficientNet-Lite0 with the
@@ -90,12 +107,13 @@ class Captioner(RunPredictor):
         )
 
     def _caption_features(self, features, beam_width=None, batch_size: int = 64):
-        """Captions and attention `(T, L)` per row of cached features."""
+        """Captions, attention `(T, L)` and scores (log-probability per
+        token) per row of cached features."""
         fn = self._search_fn(beam_width or self.beam_width)
         return self._run(fn, features, batch_size, lambda b: b.astype("float32"))
 
     def _caption_images(self, images, beam_width=None, batch_size: int = 32):
-        """Captions and attention for arrays, file paths or encoded bytes."""
+        """Captions, attention and scores for the images `rgb_array` reads."""
         fn, encode = self._search_fn(beam_width or self.beam_width), self._encode_fn()
         return self._run(
             lambda x: fn(encode(x)),
@@ -104,55 +122,97 @@ class Captioner(RunPredictor):
             lambda b: np.stack([image_array(i, self.image_size) for i in b]),
         )
 
+    def check(self, image) -> None:
+        """Raise `InputError` for an image that cannot be read: a path that
+        is no image file, bytes that do not decode, an array of another shape."""
+        if isinstance(image, (str, Path)):
+            read_image_file(image)
+            return
+        try:
+            rgb_array(image)
+        except ValueError as error:
+            raise InputError(str(error)) from None
+
     def predict_items(
         self, inputs, beam_width: int | None = None, batch_size: int = 32
     ) -> list[dict]:
-        """`{"text", "score", "valid", "attention"}` per image.
+        """`{"text", "score", "valid", "reason", "attention"}` per image.
 
         The captioner's one prediction path (`RunPredictor.__call__`).
-        Images are arrays, file paths or encoded bytes; one `(H, W, 3)` array
-        is one image. `score` is the model's log-probability of its caption
-        (with `<end>`); `valid` is True when the caption has a word.
+        Images are file paths, encoded bytes, PIL images or arrays
+        (`features.rgb_array`); one `(H, W, 3)` array or one PIL image is
+        one image. `text` is the caption detokenised (`common.text`),
+        `tokens` its words; `score` is the search's log-probability of the
+        caption per token (`<end>` included); `valid` is False, with the `reason`, for an
+        image unlike the training images (`domain`, its `distance`) or a
+        caption without a word.
 
         Args:
             inputs: the images.
             beam_width: 1 for greedy search; default: the run's.
             batch_size: images encoded and captioned at once.
         """
-        if hasattr(inputs, "ndim") and inputs.ndim == 3:
+        if (hasattr(inputs, "ndim") and inputs.ndim == 3) or hasattr(inputs, "mode"):
             inputs = [inputs]
-        images = list(inputs)
-        captions, attention = self._caption_images(images, beam_width, batch_size)
-        arrays = np.stack([image_array(i, self.image_size) for i in images])
-        features = keras.ops.convert_to_numpy(self._encode_fn()(arrays))
+        images = [rgb_array(i) for i in inputs]
+        if not images:
+            return []
+        # Encoded once: the features give the captions and the distances.
+        features = np.concatenate(
+            [
+                batch[1]
+                for batch in self.run_batches(
+                    lambda x: (self._encode_fn()(x),),
+                    images,
+                    batch_size,
+                    lambda b: np.stack([image_array(i, self.image_size) for i in b]),
+                )
+            ]
+        )
+        captions, attention, scores = self._caption_features(
+            features, beam_width, batch_size
+        )
+        distances = self.distances(features)
         return [
             {
-                "text": caption,
-                "score": self._score(row, caption),
-                "valid": bool(caption),
+                "text": detokenize(caption.split()),
+                "score": score,
+                "valid": not self.reason(caption, distance),
+                "reason": self.reason(caption, distance),
+                "distance": distance,
+                "tokens": caption.split(),
                 "attention": weights,
             }
-            for row, caption, weights in zip(features, captions, attention)
+            for caption, weights, score, distance in zip(
+                captions, attention, scores, distances
+            )
         ]
 
-    def _score(self, features, caption: str) -> float:
-        words = self.vocabulary.encode(caption)
-        inputs = np.array([[START_ID, *words]], "int32")
-        logits = self.model((features[None].astype("float32"), inputs))["logits"]
-        logits = np.asarray(keras.ops.convert_to_numpy(logits), "float64")[0]
-        logits -= logits.max(-1, keepdims=True)
-        log_probs = logits - np.log(np.exp(logits).sum(-1, keepdims=True))
-        labels = [*words, END_ID]
-        return float(sum(log_probs[i, t] for i, t in enumerate(labels)))
+    def distances(self, features) -> list[float]:
+        """Each image's distance to the training images (`domain`), 0 without
+        a domain file."""
+        if self.domain is None:
+            return [0.0] * len(features)
+        return [float(d) for d in self.domain.distances(pooled(features))]
+
+    def reason(self, caption: str, distance: float) -> str:
+        """Why a caption is not valid ("" when it is)."""
+        if self.domain is not None and self.domain.reason(distance):
+            return self.domain.reason(distance)
+        if not caption:
+            return "the model wrote no word"
+        return ""
 
     def _run(self, fn, inputs, batch_size, prepare):
-        captions, attention = [], []
-        for _, tokens, weights in self.run_batches(fn, inputs, batch_size, prepare):
-            for row, w in zip(tokens, weights):
+        captions, attention, scores = [], [], []
+        batches = self.run_batches(fn, inputs, batch_size, prepare)
+        for _, tokens, weights, row_scores in batches:
+            for row, w, score in zip(tokens, weights, row_scores):
                 caption = self.vocabulary.decode(row)
                 captions.append(caption)
                 attention.append(w[: len(caption.split()) + 1] if caption else w[:1])
-        return captions, attention
+                scores.append(float(score))
+        return captions, attention, scores
 
 
 def read_image_file(path) -> bytes:
@@ -177,7 +237,7 @@ def plot(run_dir, images, output_dir, beam_width=None, captioner=None) -> list[P
     output_dir = output_folder(output_dir)
     captioner = captioner or Captioner(run_dir, beam_width=beam_width)
     images = [read_image_file(i) if isinstance(i, (str, Path)) else i for i in images]
-    captions, attention = captioner._caption_images(images, beam_width)
+    captions, attention, _ = captioner._caption_images(images, beam_width)
     paths = []
     for i, (image, text, weights) in enumerate(zip(images, captions, attention)):
         # A caption cut at max_caption_length has no <end>.

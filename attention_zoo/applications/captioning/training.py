@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import asdict
+from pathlib import Path
 
 import keras
 import numpy as np
@@ -13,6 +15,11 @@ from attention_zoo.applications.captioning.batches import CaptionBatches
 from attention_zoo.applications.captioning.captions import normalize_caption
 from attention_zoo.applications.captioning.config import MAX_CAPTION_TOKENS, TrainConfig
 from attention_zoo.applications.captioning.dataset import load_dataset, write_items
+from attention_zoo.applications.captioning.domain import (
+    DOMAIN_FILE,
+    MAX_IMAGES,
+    ImageDomain,
+)
 from attention_zoo.applications.captioning.evaluation import evaluate_items
 from attention_zoo.applications.captioning.features import (
     build_encoder,
@@ -74,6 +81,25 @@ def _caption_model(config, encoder, vocabulary):
             vocab_size=len(vocabulary),
         )
     )
+
+
+def calibrate(run_dir) -> list[str]:
+    """Writes the run's `domain.json` again (`captioning.domain`): the
+    features of its training and validation images, read again from the
+    data its `config.json` names, through its encoder. For a preset, whose
+    weights are those its run trained: `attention-zoo presets refresh`."""
+    captioner = Captioner(run_dir)
+    fields_ = {f.name for f in dataclasses.fields(TrainConfig)}
+    config = TrainConfig(**{k: v for k, v in captioner.config.items() if k in fields_})
+    train_set, validation_set, _ = load_dataset(config)
+    features = [
+        extract_features(
+            captioner.encoder, [i.image for i in items], captioner.image_size
+        )
+        for items in (train_set[:MAX_IMAGES], validation_set)
+    ]
+    ImageDomain.fit(*features).save(Path(run_dir) / DOMAIN_FILE)
+    return [DOMAIN_FILE]
 
 
 def train(
@@ -179,6 +205,14 @@ def train(
         )
         encoder.save(run.folder / "encoder.keras")
         caption_model.save(run.folder / "model.keras")
+        if cached:
+            domain_features = (train_inputs, validation_inputs)
+        else:
+            domain_features = tuple(
+                extract_features(encoder, [i.image for i in items], image_size)
+                for items in (train_set[:MAX_IMAGES], validation_set)
+            )
+        ImageDomain.fit(*domain_features).save(run.folder / DOMAIN_FILE)
         captioner = Captioner(run.folder)
         metrics = run.finish(
             evaluate_items(captioner, test_set, features=test_features),

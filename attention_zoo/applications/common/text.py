@@ -27,6 +27,25 @@ SPECIALS = [PAD, UNK, START, END]
 PAD_ID, UNK_ID, START_ID, END_ID = 0, 1, 2, 3
 
 
+# The spacing of detokenised English, as (pattern, replacement) rules that
+# Python's `re` and TensorFlow's RE2 read alike: no space before closing
+# punctuation, none after opening punctuation, none around hyphens and
+# slashes.
+SPACING_RULES = (
+    (r" ([.,;:!?)\]}’”»…])", r"\1"),
+    (r"([(\[{‘“«]) ", r"\1"),
+    (r" ?([-/]) ?", r"\1"),
+)
+
+
+def detokenize(tokens) -> str:
+    """Tokens as text (`SPACING_RULES`), the first letter capitalised."""
+    text = " ".join(tokens)
+    for pattern, replacement in SPACING_RULES:
+        text = re.sub(pattern, replacement, text)
+    return text[:1].upper() + text[1:]
+
+
 def normalize(text: str) -> str:
     return _SPACE.sub(" ", _PUNCT.sub(r" \1 ", text.lower())).strip(" \t\n\r\f\v")
 

@@ -9,10 +9,10 @@ from attention_zoo.applications.common.text import (
     END_ID,
     PAD_ID,
     PUNCTUATION_CLASS,
+    SPACING_RULES,
     SPECIALS,
     UNK_ID,
 )
-from attention_zoo.applications.summarization import text as summary_text
 from attention_zoo.applications.summarization.config import MAX_SOURCE_TOKENS
 from attention_zoo.applications.summarization.predictor import Summarizer
 
@@ -97,7 +97,7 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
         before_stop = tf.equal(tf.cumsum(tf.cast(stops, tf.int32), axis=1), 0)
         kept = tf.ragged.boolean_mask(chosen, before_stop)
         joined = tf.strings.reduce_join(kept, axis=1, separator=" ")
-        summary = capitalize_first(rewrite_strings(joined, summary_text.SPACING_RULES))
+        summary = capitalize_first(rewrite_strings(joined, SPACING_RULES))
         steps = tf.maximum(tf.cast(steps, tf.float32), 1.0)
         score = tf.cast(scores, tf.float32) * ((5.0 + steps) / 6.0) ** alpha / steps
         share = tf.reduce_sum(tf.cast(unknown, tf.float32), 1) / tf.maximum(

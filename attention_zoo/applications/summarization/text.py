@@ -12,8 +12,6 @@ writes it; the summary is those words, detokenised.
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from attention_zoo.applications.common.text import (
@@ -26,16 +24,6 @@ from attention_zoo.applications.common.text import (
 )
 from attention_zoo.applications.summarization.config import MAX_SOURCE_TOKENS
 from attention_zoo.decoders import extended_source_ids
-
-# The spacing of a detokenised summary, as (pattern, replacement) rules that
-# Python's `re` and TensorFlow's RE2 read alike: no space before closing
-# punctuation, none after opening punctuation, none around hyphens and
-# slashes.
-SPACING_RULES = (
-    (r" ([.,;:!?)\]}’”»…])", r"\1"),
-    (r"([(\[{‘“«]) ", r"\1"),
-    (r" ?([-/]) ?", r"\1"),
-)
 
 
 def encode_sources(texts, vocabulary, width: int = MAX_SOURCE_TOKENS):
@@ -121,12 +109,3 @@ def output_tokens(ids, text: str, vocabulary, attention=None) -> list[str]:
         else:
             words.append(as_written.get(vocabulary.tokens[i], vocabulary.tokens[i]))
     return words
-
-
-def detokenize(tokens) -> str:
-    """Tokens as text: no space before closing punctuation, none around
-    hyphens and slashes inside words, the first letter capitalised."""
-    text = " ".join(tokens)
-    for pattern, replacement in SPACING_RULES:
-        text = re.sub(pattern, replacement, text)
-    return text[:1].upper() + text[1:]

@@ -29,6 +29,7 @@ from attention_zoo.applications.captioning.scene_generator import (
 from attention_zoo.applications.captioning.scenes import Scene, SceneObject
 from attention_zoo.applications.captioning.training import train
 from attention_zoo.applications.cli import build_parser, main
+from attention_zoo.applications.common.text import detokenize
 from attention_zoo.image_codec import encode_png
 from tests.helpers import assert_cli_refuses_a_file_as_output, run_json_script
 
@@ -251,7 +252,7 @@ def test_images_from_arrays_files_and_bytes_agree(run, tmp_path):
     path = tmp_path / "scene.png"
     path.write_bytes(encode_png(scene.image))
     rgba = np.concatenate([scene.image, np.full((64, 64, 1), 9, "uint8")], -1)
-    from_array, att = captioner._caption_images([scene.image])
+    from_array, att, _ = captioner._caption_images([scene.image])
     assert captioner._caption_images([str(path)])[0] == from_array
     assert captioner._caption_images([path.read_bytes()])[0] == from_array
     assert captioner._caption_images([encode_png(rgba)])[0] == from_array
@@ -260,7 +261,7 @@ def test_images_from_arrays_files_and_bytes_agree(run, tmp_path):
     big = np.kron(scene.image, np.ones((3, 3, 1), "uint8"))  # 192 x 192
     gray = encode_png(scene.image.mean(-1).astype("uint8"))
     tiny = encode_png(scene.image[:1, :1])
-    captions, attention = captioner._caption_images([big, gray, tiny])
+    captions, attention, _ = captioner._caption_images([big, gray, tiny])
     assert all(isinstance(c, str) for c in captions)
     assert all(np.isfinite(a).all() for a in attention)
 
@@ -420,6 +421,8 @@ print(json.dumps({
     "text": [t.decode() for t in out["text"].numpy()],
     "valid": out["valid"].numpy().tolist(),
     "attention": out["attention"].numpy().tolist(),
+    "score": out["score"].numpy().tolist(),
+    "distance": out["distance"].numpy().tolist(),
     "modules": [m for m in sys.modules if m.startswith(("attention_zoo", "applications"))],
 }))
 """
@@ -457,8 +460,12 @@ def served(run, image_bytes, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def captioned_in_memory(run, image_bytes):
-    """The nine readable images captioned in memory, in one batch."""
-    return Captioner(run)._caption_images(image_bytes[:9], batch_size=9)
+    """The nine readable images captioned in memory, in one batch: the
+    captions as `Captioner` writes them (detokenised), the attention."""
+    captions, attention, _ = Captioner(run)._caption_images(
+        image_bytes[:9], batch_size=9
+    )
+    return [detokenize(c.split()) for c in captions], attention
 
 
 def test_saved_model_loads_without_the_package(served):
@@ -470,11 +477,22 @@ def test_saved_model_answers_an_empty_batch_with_empty_outputs(run, served):
         "text": [[0], "string"],
         "attention": [[0, Captioner(run).max_length, 16], "float32"],
         "valid": [[0], "bool"],
+        "score": [[0], "float32"],
+        "distance": [[0], "float32"],
     }
 
 
-def test_saved_model_marks_only_the_readable_images_valid(served):
-    assert served["valid"] == [True] * 9 + [False] * 3
+def test_saved_model_marks_only_the_readable_images_valid(run, served, image_bytes):
+    # Readable images are valid as `Captioner` says (the tiny run's image
+    # domain may refuse some); the three unreadable ones never are.
+    in_memory = Captioner(run)(image_bytes[:9])
+    assert served["valid"] == [i["valid"] for i in in_memory] + [False] * 3
+    np.testing.assert_allclose(
+        served["score"][:9], [i["score"] for i in in_memory], atol=1e-4
+    )
+    np.testing.assert_allclose(
+        served["distance"][:9], [i["distance"] for i in in_memory], rtol=1e-4
+    )
 
 
 def test_saved_model_captions_as_in_memory(served, captioned_in_memory):
@@ -523,7 +541,7 @@ def test_a_run_saved_as_a_preset_captions_alike(run, tmp_path):
     expected = Captioner(run)(scene.image)
     (loaded,) = Captioner.from_preset(folder)(scene.image)
     assert loaded["text"] == expected[0]["text"]
-    assert loaded["valid"] == bool(loaded["text"]) and loaded["score"] <= 0
+    assert loaded["valid"] == expected[0]["valid"] and loaded["score"] <= 0
     np.testing.assert_allclose(loaded["score"], expected[0]["score"], rtol=1e-5)
 
 

@@ -1,0 +1,122 @@
+"""Whether an image resembles the images a captioner was trained on.
+
+A captioner trained on generated shapes captions a photo of a cat with
+shapes, confidently. Its encoder knows better: the pooled feature vector
+of a photo lies far from those of the training images. `ImageDomain` keeps
+the mean and the spread of the training images' pooled features, per
+channel; an image's distance is the root mean square of its standardized
+features (a Mahalanobis distance with a diagonal covariance shrunk toward
+its mean, which needs no matrix inverse of a few hundred channels
+estimated from a few thousand images), and an image is in the domain when its distance is at most the
+`QUANTILE` quantile of the validation images' distances times `MARGIN`.
+
+The run keeps it as `domain.json`: numbers only, read as data.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+
+from attention_zoo.applications.common.errors import MalformedFileError
+
+DOMAIN_FILE = "domain.json"
+# The validation images the threshold leaves out, before the margin.
+QUANTILE = 0.999
+# Headroom over that quantile: the test images are other draws of the
+# same distribution, and 99 % of them must stay valid.
+MARGIN = 1.25
+# Training images whose pooled features give the mean and spread, at most.
+MAX_IMAGES = 4000
+# The spread of each channel is shrunk toward the mean spread of all
+# (scale^2 = std^2 + SHRINK * mean(std^2)): a channel that hardly varies
+# among a few hundred training images would otherwise make a distance of
+# an image of the same kind explode.
+SHRINK = 1.0
+
+
+def pooled(features) -> np.ndarray:
+    """`(N, C)` float64: the mean over the grid of features `(N, L, C)`."""
+    return np.asarray(features, "float64").mean(axis=1)
+
+
+class ImageDomain:
+    """The training images' pooled features: mean, spread and threshold."""
+
+    def __init__(self, mean, scale, threshold: float):
+        self.mean = np.asarray(mean, "float64")
+        self.scale = np.asarray(scale, "float64")
+        self.threshold = float(threshold)
+
+    @classmethod
+    def fit(cls, train_features, validation_features) -> ImageDomain:
+        """The domain of `train_features` `(N, L, C)`, its threshold chosen on
+        `validation_features` (the training features when there are none)."""
+        train = pooled(train_features[:MAX_IMAGES])
+        if not len(train):
+            raise ValueError("no training image to describe the domain with")
+        variance = train.var(0)
+        scale = np.sqrt(variance + SHRINK * variance.mean() + 1e-12)
+        domain = cls(train.mean(0), scale, math.inf)
+        held_out = validation_features if len(validation_features) else train_features
+        distances = domain.distances(pooled(held_out))
+        domain.threshold = float(np.quantile(distances, QUANTILE) * MARGIN)
+        return domain
+
+    def distances(self, pooled_features) -> np.ndarray:
+        """`(N,)`: each row's root mean squared standardized distance."""
+        z = (np.asarray(pooled_features, "float64") - self.mean) / self.scale
+        return np.sqrt((z**2).mean(-1))
+
+    def reason(self, distance: float) -> str:
+        """Why an image at `distance` is not in the domain ("" when it is)."""
+        if distance <= self.threshold:
+            return ""
+        return (
+            f"the image is unlike the training images (feature distance "
+            f"{distance:.2f} > {self.threshold:.2f}): the model would describe "
+            "it with the words of another kind of picture"
+        )
+
+    def save(self, path) -> None:
+        content = {
+            "mean": self.mean.tolist(),
+            "scale": self.scale.tolist(),
+            "threshold": self.threshold,
+            "quantile": QUANTILE,
+            "margin": MARGIN,
+        }
+        Path(path).write_text(json.dumps(content), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path, channels: int) -> ImageDomain:
+        """The domain of `path`, refused naming the file unless it holds
+        `channels` finite means, positive finite scales and a finite
+        positive threshold."""
+        try:
+            content = json.loads(Path(path).read_text(encoding="utf-8"))
+            mean = np.asarray(content["mean"], "float64")
+            scale = np.asarray(content["scale"], "float64")
+            threshold = content["threshold"]
+            ok = (
+                mean.shape == scale.shape == (channels,)
+                and np.isfinite(mean).all()
+                and np.isfinite(scale).all()
+                and (scale > 0).all()
+                and not isinstance(threshold, bool)
+                and isinstance(threshold, (int, float))
+                and math.isfinite(threshold)
+                and threshold > 0
+            )
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError):
+            ok = False
+        if not ok:
+            raise MalformedFileError(
+                f"{path} is not the image domain of this run (it needs "
+                f"{channels} finite means and positive scales and a positive "
+                "threshold); train the run again or restore the file"
+            )
+        return cls(mean, scale, threshold)
