@@ -135,16 +135,7 @@ def save_to_preset(
             "date": datetime.date.today().isoformat(),
             "metrics": metrics,
             "card": card or {},
-            # What a preset answers, without its arrays (attention, p_gen).
-            "fixed_outputs": [
-                {"input": shown}
-                | {
-                    k: v
-                    for k, v in item.items()
-                    if k != "input" and not hasattr(v, "shape")
-                }
-                for shown, item in zip(recorded, outputs)
-            ],
+            "fixed_outputs": recorded_outputs(recorded, outputs),
         }
         (staging / "metadata.json").write_text(
             json.dumps(metadata, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
@@ -153,6 +144,16 @@ def save_to_preset(
         os.chmod(staging, 0o755)
 
     return replace_folder(folder, write, PRESET_KIND, predictor.app, flag="folder")
+
+
+def recorded_outputs(inputs, outputs) -> list[dict]:
+    """What `metadata.json` records of a preset's answers to its fixed
+    `inputs`: each item without its arrays (attention, p_gen)."""
+    return [
+        {"input": shown}
+        | {k: v for k, v in item.items() if k != "input" and not hasattr(v, "shape")}
+        for shown, item in zip(inputs, outputs)
+    ]
 
 
 def _ship_example(value, staging: Path):

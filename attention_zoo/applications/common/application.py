@@ -134,6 +134,10 @@ class Application:
         command: its command line (`Command`).
         presets: the recipes of its shipped presets.
         test_slice: the test slice its presets ship with, or None.
+        calibrate: a function of a run or preset folder that writes again
+            the files its training derives from data and the trained
+            weights (the thresholds of validity), and returns their names;
+            `attention-zoo presets refresh` runs it. None: nothing to derive.
     """
 
     name: str
@@ -147,6 +151,7 @@ class Application:
     command: Command
     presets: tuple = ()
     test_slice: TestSlice | None = None
+    calibrate: Callable | None = None
 
     def __post_init__(self):
         if not self.name.isidentifier():

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from attention_zoo import owned_folders
 from attention_zoo.applications import registry
-from attention_zoo.presets import PRESETS_DIR, read_metadata
-from attention_zoo.presets.saving import model_card, save_to_preset
+from attention_zoo.presets import PRESETS_DIR, fixed_inputs, read_metadata
+from attention_zoo.presets.saving import model_card, recorded_outputs, save_to_preset
 
 # The file of a preset that holds its test slice.
 SLICE_FILE = "test_slice.json"
@@ -89,6 +89,43 @@ def build(name: str, work, command=None) -> Path:
     owned_folders.record_written([folder / SLICE_FILE])
     metadata = read_metadata(folder)
     metadata["slice_metrics"] = score_slice(registry.from_preset(folder), folder)
+    (folder / "metadata.json").write_text(
+        json.dumps(metadata, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    (folder / "README.md").write_text(model_card(metadata), encoding="utf-8")
+    return folder
+
+
+def refresh(name: str) -> Path:
+    """Re-derives, with the code of today, what a preset's weights do not
+    fix: the application's calibration files (`Application.calibrate`,
+    e.g. the captioner's image domain), the outputs on the fixed inputs,
+    the metrics on the test slice and the model card. The weights, the
+    training command and seed stay; `metadata.json` records the refresh.
+    """
+    import datetime
+
+    known = recipes()
+    if name not in known:
+        raise ValueError(
+            f"no preset recipe is called {name!r}; the recipes are "
+            f"{', '.join(known)}. Received: {name!r}"
+        )
+    app, _ = known[name]
+    folder = PRESETS_DIR / name
+    if app.calibrate is not None:
+        written = app.calibrate(folder)
+        owned_folders.record_written([folder / f for f in written])
+    metadata = read_metadata(folder)
+    predictor = registry.from_preset(folder)
+    shown = [item["input"] for item in metadata["fixed_outputs"]]
+    outputs = predictor.predict_items(list(fixed_inputs(name)))
+    metadata["fixed_outputs"] = recorded_outputs(shown, outputs)
+    metadata["slice_metrics"] = score_slice(predictor, folder)
+    metadata["refreshed"] = {
+        "date": datetime.date.today().isoformat(),
+        "command": f"attention-zoo presets refresh {name}",
+    }
     (folder / "metadata.json").write_text(
         json.dumps(metadata, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
     )

@@ -8,6 +8,8 @@ word vocabularies (`common.text`).
 
 from __future__ import annotations
 
+from keras import ops
+
 from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID
 from attention_zoo.decoding import decode_memory
 
@@ -50,7 +52,9 @@ def search_words(
         initial_state: the decoder's `initial_state` argument, or None.
 
     Returns:
-        `(tokens (B, max_length), attention (B, max_length, Tx))`.
+        `(tokens (B, max_length), attention (B, max_length, Tx), scores (B,))`:
+        `scores` is each sequence's mean log-probability per token,
+        `<end>` included (`mean_log_prob`).
     """
     out = decode_memory(
         step_fn,
@@ -65,4 +69,17 @@ def search_words(
         pad_token=PAD_ID,
         alpha=alpha,
     )
-    return out["tokens"], out["attention"]
+    scores = mean_log_prob(
+        out["scores"], out["lengths"], alpha if beam_width > 1 else 0.0
+    )
+    return out["tokens"], out["attention"], scores
+
+
+def mean_log_prob(scores, lengths, alpha: float = 0.0):
+    """The log-probability per token of searched sequences: beam search
+    with a length penalty ranks by the sum divided by the GNMT penalty
+    `((5 + length) / 6) ** alpha`, which is undone here; the mean over the
+    tokens (`<end>` included) compares sequences of any length."""
+    lengths = ops.maximum(ops.cast(lengths, "float32"), 1.0)
+    penalty = ops.power((5.0 + lengths) / 6.0, alpha)
+    return ops.cast(scores, "float32") * penalty / lengths

@@ -7,7 +7,7 @@ from attention_zoo.applications.translation.evaluation import format_metrics
 from attention_zoo.applications.translation.export import export
 from attention_zoo.applications.translation.predictor import Translator, plot
 from attention_zoo.applications.translation.preset import PRESETS, TEST_SLICE
-from attention_zoo.applications.translation.training import train
+from attention_zoo.applications.translation.training import calibrate, train
 
 APPLICATION = Application(
     name="translation",
@@ -21,4 +21,5 @@ APPLICATION = Application(
     command=COMMAND,
     presets=PRESETS,
     test_slice=TEST_SLICE,
+    calibrate=calibrate,
 )

@@ -96,7 +96,7 @@ def postprocessing_ablation(translator: Translator, pairs, beam_width=None) -> l
     `<unk>` kept) scored the standard way (cased, 13a).
     """
     texts = [p.source for p in pairs]
-    ids, attention = translator._search(texts, beam_width)
+    ids, attention, _ = translator._search(texts, beam_width)
     rows = []
     for label, unk_replace, truecase, detokenize in ABLATION:
         tokens = translator.readable(texts, ids, attention, unk_replace, truecase)

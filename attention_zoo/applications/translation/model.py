@@ -148,7 +148,9 @@ def make_translate_fn(
     alpha: float = 0.0,
     wrap_step=None,
 ):
-    """`translate(source_ids (B, Tx)) -> (tokens (B, max_length), attention (B, max_length, Tx))`.
+    """`translate(source_ids (B, Tx)) -> (tokens (B, max_length), attention
+    (B, max_length, Tx), scores (B,))`, `scores` the log-probability per
+    token of each output (`search_words`).
 
     Greedy search for `beam_width=1`, else beam search with GNMT length
     penalty `alpha`, keeping the best hypothesis (`search_words`).

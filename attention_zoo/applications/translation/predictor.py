@@ -27,6 +27,7 @@ from attention_zoo.applications.common import text as tokenizer
 from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID, UNK_ID
 from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation import postprocess
+from attention_zoo.applications.translation.domain import DOMAIN_FILE, TextDomain
 
 MAX_SOURCE_TOKENS = 128
 MAX_OUTPUT_TOKENS = 160
@@ -45,7 +46,7 @@ class Translator(RunPredictor):
         "source_vocabulary.json",
         "target_vocabulary.json",
     )
-    optional_files = (TRUECASE_FILE,)
+    optional_files = (TRUECASE_FILE, DOMAIN_FILE)
 
     def __init__(
         self,
@@ -86,6 +87,10 @@ class Translator(RunPredictor):
         )
         self.beam_width = beam_width or self.config["beam_width"]
         self.alpha = self.config["alpha"] if alpha is None else alpha
+        domain = self.run_dir / DOMAIN_FILE
+        # A run trained before the domain was kept has none: every text
+        # with a word is valid, as before.
+        self.domain = TextDomain.load(domain) if domain.is_file() else None
 
     def _search_fn(self, beam_width: int):
         """The compiled decoding function for `beam_width` (1 = greedy)."""
@@ -112,10 +117,11 @@ class Translator(RunPredictor):
         return out, lengths
 
     def _search(self, texts, beam_width: int | None = None, batch_size: int = 64):
-        """Output ids `(N, MAX_OUTPUT_TOKENS)` and attention, in input order.
+        """Output ids `(N, MAX_OUTPUT_TOKENS)`, attention and scores `(N,)`
+        (each output's log-probability per token), in input order.
 
         Texts are decoded in batches of similar length; an empty input gets
-        all-padding ids and zero attention.
+        all-padding ids, zero attention and the score -inf.
         """
         texts = list(texts)
         fn = self._search_fn(beam_width or self.beam_width)
@@ -123,18 +129,20 @@ class Translator(RunPredictor):
         order = sorted(range(len(texts)), key=counts.__getitem__)
         ids = np.zeros((len(texts), MAX_OUTPUT_TOKENS), "int32")
         attention = [None] * len(texts)
+        scores = np.full((len(texts),), -np.inf, "float32")
         batches = self.run_batches(
             fn, order, batch_size, lambda rows: self.encode([texts[i] for i in rows])[0]
         )
-        for rows, tokens, weights in batches:
+        for rows, tokens, weights, row_scores in batches:
             for j, i in enumerate(rows):
                 length = min(counts[i], MAX_SOURCE_TOKENS)
                 if length == 0:
                     attention[i] = np.zeros((MAX_OUTPUT_TOKENS, 0), "float32")
                     continue
                 ids[i] = tokens[j]
+                scores[i] = row_scores[j]
                 attention[i] = weights[j, :, :length]
-        return ids, attention
+        return ids, attention, scores
 
     def readable(self, texts, ids, attention, unk_replace=None, truecase=None):
         """Readable tokens of `_search`'s output for `texts`.
@@ -174,7 +182,7 @@ class Translator(RunPredictor):
         `detokenize=False` its tokens joined by spaces.
         """
         texts = list(texts)
-        ids, attention = self._search(texts, beam_width, batch_size)
+        ids, attention, _ = self._search(texts, beam_width, batch_size)
         tokens = self.readable(texts, ids, attention)
         return [self.join(t) for t in tokens], attention
 
@@ -234,12 +242,16 @@ class Translator(RunPredictor):
     def predict_items(
         self, inputs, beam_width: int | None = None, batch_size: int = 64
     ) -> list[dict]:
-        """`{"input", "text", "score", "valid", "problems", "attention"}` per text.
+        """`{"input", "text", "score", "valid", "reason", "notes",
+        "source_tokens", "tokens", "attention"}` per text.
 
         The translator's one prediction path (`RunPredictor.__call__`).
-        `score` is the model's log-probability of its output (`scores`);
-        `valid` is False for an input the model cannot read (no word once
-        normalized), whose text is "".
+        `score` is the search's log-probability of its output per token
+        (`<end>` included; None for an input without a word); `valid` is False, with the
+        `reason`, for an input the model cannot read (no word once
+        normalized, whose text is "") or one unlike the texts it was
+        trained on (`reason`); `notes` (also `problems`) name what the
+        input rules did to it.
 
         Args:
             inputs: the texts.
@@ -247,21 +259,38 @@ class Translator(RunPredictor):
             batch_size: texts decoded at once (of similar lengths).
         """
         texts = [str(t) for t in inputs]
-        ids, attention = self._search(texts, beam_width, batch_size)
+        ids, attention, scores = self._search(texts, beam_width, batch_size)
         readable = self.readable(texts, ids, attention)
-        raw = self.readable(texts, ids, attention, False, False)
-        scores = self.scores(texts, raw)
-        return [
-            {
-                "input": text,
-                "text": self.join(tokens),
-                "score": score,
-                "valid": bool(tokenizer.tokenize(text)),
-                "problems": self.problems(text),
-                "attention": weights,
-            }
-            for text, tokens, score, weights in zip(texts, readable, scores, attention)
-        ]
+        items = []
+        for text, tokens, score, weights in zip(texts, readable, scores, attention):
+            source = self.source_tokens(text)
+            score = float(score) if source else None
+            reason = self.reason(text, score)
+            items.append(
+                {
+                    "input": text,
+                    "text": self.join(tokens),
+                    "score": score,
+                    "valid": not reason,
+                    "reason": reason,
+                    "notes": self.problems(text),
+                    "problems": self.problems(text),
+                    "source_tokens": source,
+                    "tokens": tokens,
+                    # One row per output token and <end>, over the source.
+                    "attention": weights[: len(tokens) + 1] if source else weights,
+                }
+            )
+        return items
+
+    def reason(self, text: str, score: float | None = None) -> str:
+        """Why the translation of `text` is not valid ("" when it is): no
+        word to read, or a text unlike the training sources (`domain`)."""
+        if not tokenizer.tokenize(text):
+            return "empty input: no words once normalized"
+        if self.domain is not None:
+            return self.domain.reason(text)
+        return ""
 
     def unknown_words(self, text: str) -> list[str]:
         """The words of `text` outside the source vocabulary (read as `<unk>`)."""
@@ -280,7 +309,7 @@ def plot(run_dir, texts, output_dir, beam_width=None, translator=None) -> list[P
     translator = translator or Translator(run_dir, beam_width=beam_width)
     translator.check_all(texts)
     texts = list(texts)
-    ids, attention = translator._search(texts, beam_width)
+    ids, attention, _ = translator._search(texts, beam_width)
     translations = translator.readable(texts, ids, attention)
     paths = []
     for i, (text, translation) in enumerate(zip(texts, translations)):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import asdict
+from pathlib import Path
 
 import keras
 
@@ -13,6 +15,7 @@ from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation.batches import BUCKETS, BucketedBatches
 from attention_zoo.applications.translation.config import TrainConfig
 from attention_zoo.applications.translation.corpus import load_corpus, write_pairs
+from attention_zoo.applications.translation.domain import DOMAIN_FILE, TextDomain
 from attention_zoo.applications.translation.evaluation import evaluate_pairs
 from attention_zoo.applications.translation.postprocess import Truecaser
 from attention_zoo.applications.translation.predictor import (
@@ -20,6 +23,20 @@ from attention_zoo.applications.translation.predictor import (
     Translator,
     plot,
 )
+
+
+def calibrate(run_dir) -> list[str]:
+    """Writes the run's `domain.json` again (`translation.domain`) from the
+    corpus its `config.json` names, split as its training split it. For a
+    preset: `attention-zoo presets refresh`."""
+    config = Translator(run_dir).config
+    fields = {f.name for f in dataclasses.fields(TrainConfig)}
+    settings = TrainConfig(**{k: v for k, v in config.items() if k in fields})
+    train_set, validation_set, _ = load_corpus(settings)
+    TextDomain.fit(
+        [p.source for p in train_set], [p.source for p in validation_set]
+    ).save(Path(run_dir) / DOMAIN_FILE)
+    return [DOMAIN_FILE]
 
 
 class TokenCounter(keras.callbacks.Callback):
@@ -122,6 +139,9 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
         # the best validation epoch, however training ended (patience, epochs
         # or the budget, which validates the epoch it cuts short too).
         model.save(run.folder / "model.keras")
+        TextDomain.fit(
+            [p.source for p in train_set], [p.source for p in validation_set]
+        ).save(run.folder / DOMAIN_FILE)
         seconds = run.training["seconds"]
         translator = Translator(run.folder)
         metrics = run.finish(

@@ -494,14 +494,16 @@ def test_cli_translates_stdin_to_jsonl_with_attention(
     assert main([*argv, "--format", "jsonl", "--with-attention"]) == 0
     records = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert len(records) == len(LINES)
-    assert [r["translation"] for r in records] == translated
+    # Text format writes a translation that is not valid as an empty line.
+    assert [r["output"] if r["valid"] else "" for r in records] == translated
     first = records[0]
-    assert first["source"] == "forty-two" and np.isfinite(first["score"])
-    assert first["score"] < 0 and first["messages"] == []
+    assert first["input"] == "forty-two" and np.isfinite(first["score"])
+    assert first["score"] < 0 and first["notes"] == [] and first["valid"]
     weights = np.array(first["attention"])
-    assert weights.shape == (len(first["translation_tokens"]) + 1, 3)
-    assert records[1]["attention"] == [] and records[1]["score"] == 0.0
-    assert all(np.isfinite(r["score"]) for r in records)
+    assert weights.shape == (len(first["tokens"]) + 1, 3)
+    assert records[1]["attention"] == [] and records[1]["score"] is None
+    assert not records[1]["valid"]
+    assert all(np.isfinite(r["score"]) for r in records if r["input"].strip())
 
 
 def test_cli_refuses_arguments_together_with_input(run, input_file):
@@ -563,7 +565,8 @@ def test_a_run_saved_as_a_preset_translates_alike(run, tmp_path):
     expected = Translator(run)(texts)
     loaded = Translator.from_preset(folder)(texts)
     assert [i["text"] for i in loaded] == [i["text"] for i in expected]
-    assert [i["valid"] for i in loaded] == [True, True]
+    assert [i["valid"] for i in loaded] == [i["valid"] for i in expected]
+    assert loaded[0]["valid"]
     np.testing.assert_allclose(
         [i["score"] for i in loaded], [i["score"] for i in expected], rtol=1e-5
     )

@@ -1,0 +1,214 @@
+"""Whether a text resembles the source texts a translator was trained on.
+
+A translator trained on Bible verses, given "Can I have a cup of coffee,
+please?", answers in confident Spanish with English words left in it: the
+decoder's own probabilities hardly move (measured: flagging by the
+search's score caught 7 % of modern sentences). What moves is how
+surprising the words and their order are next to the training sources.
+`TextDomain` keeps a word bigram language model of the training sources
+(absolute discounting, Ney et al. 1994, d = 0.75, the rest of each
+history's mass to an add-0.1 unigram model) and the set of words they hold; a text is in the
+domain when its mean surprisal per word (`surprisal`) and its share
+of words never seen in training are both at most the `QUANTILE` quantile
+of the validation texts'.
+
+The run keeps it as `domain.json`: words, counts and thresholds, read as
+data.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+
+from attention_zoo.applications.common.errors import MalformedFileError
+from attention_zoo.applications.common.text import tokenize
+
+DOMAIN_FILE = "domain.json"
+# The share of validation texts each threshold leaves out.
+QUANTILE = 0.998
+DISCOUNT = 0.75
+UNIGRAM_SMOOTHING = 0.1
+# Bigrams seen once are left to the unigram model: half the file, and
+# hardly a change in the surprisal of a text.
+MIN_BIGRAM_COUNT = 2
+START, END = "<s>", "</s>"
+
+
+class TextDomain:
+    """A word bigram model of the training sources, and its thresholds.
+
+    Args:
+        words: the words of the training sources; `START` and `END` first.
+        counts: how often each word occurs (`END`: once per text; `START`:
+            the number of texts).
+        bigrams: `(i, j, count)` of the word pairs kept, `START` and `END`
+            included.
+        max_surprisal: the mean surprisal per word (nats) a text may have.
+        max_unseen_share: the share of its words that may be unseen.
+    """
+
+    def __init__(self, words, counts, bigrams, max_surprisal, max_unseen_share):
+        self.words = list(words)
+        self.index = {w: i for i, w in enumerate(self.words)}
+        self.counts = np.asarray(counts, "float64")
+        self.bigrams = {(int(i), int(j)): int(c) for i, j, c in bigrams}
+        self.max_surprisal = float(max_surprisal)
+        self.max_unseen_share = float(max_unseen_share)
+        # A history's count: how often the word is followed at all (START:
+        # once per text; END never); `kept` is the mass its kept bigrams
+        # take after discounting, the rest goes to the unigram model.
+        self.histories = self.counts.copy()
+        self.histories[1] = 0.0
+        kept = np.zeros(len(self.words))
+        for (i, _), c in self.bigrams.items():
+            kept[i] += c - DISCOUNT
+        self.kept = kept
+        self.tokens = float(self.counts[1:].sum())  # START is no prediction
+
+    @classmethod
+    def fit(cls, train_texts, validation_texts) -> TextDomain:
+        """The domain of `train_texts`, thresholds chosen on `validation_texts`
+        (the training texts when there are none)."""
+        counts = collections.Counter()
+        pairs = collections.Counter()
+        texts = 0
+        for text in train_texts:
+            words = tokenize(text)
+            if not words:
+                continue
+            texts += 1
+            counts.update(words)
+            sequence = [START, *words, END]
+            pairs.update(zip(sequence, sequence[1:]))
+        if not texts:
+            raise ValueError("no training text to describe the domain with")
+        words = [START, END, *sorted(counts, key=lambda w: (-counts[w], w))]
+        index = {w: i for i, w in enumerate(words)}
+        totals = [texts, texts, *(counts[w] for w in words[2:])]
+        kept = sorted(
+            (index[a], index[b], c)
+            for (a, b), c in pairs.items()
+            if c >= MIN_BIGRAM_COUNT
+        )
+        domain = cls(words, totals, kept, math.inf, 1.0)
+        held_out = [t for t in validation_texts if tokenize(t)] or list(train_texts)
+        surprisals = [domain.surprisal(t) for t in held_out]
+        shares = [domain.unseen_share(t) for t in held_out]
+        domain.max_surprisal = float(np.quantile(surprisals, QUANTILE))
+        domain.max_unseen_share = float(np.quantile(shares, QUANTILE))
+        return domain
+
+    def _unigram(self, j: int) -> float:
+        count = self.counts[j] if j >= 0 else 0.0
+        size = len(self.words) + 1  # an unseen word is one more type
+        return (count + UNIGRAM_SMOOTHING) / (self.tokens + UNIGRAM_SMOOTHING * size)
+
+    def surprisal(self, text: str) -> float:
+        """The mean -log p of the words of `text` after its first (nats).
+
+        The first word after the start and the end after the last word are
+        left out when the text has two words or more: they weigh most in a
+        short text, which then read as surprising for its length alone (a
+        model of long texts found "forty-two" more surprising than any of
+        its validation numbers, "seven hundred and fifty-one thousand...").
+        """
+        words = tokenize(text)
+        ids = [0, *(self.index.get(w, -1) for w in words), 1]
+        pairs = list(zip(ids, ids[1:]))
+        if len(words) >= 2:
+            pairs = pairs[1:-1]
+        total = 0.0
+        for i, j in pairs:
+            p = self._unigram(j)
+            history = self.histories[i] if i >= 0 else 0.0
+            if history > 0:
+                seen = self.bigrams.get((i, j), 0)
+                backoff = (history - self.kept[i]) / history
+                p = max(seen - DISCOUNT, 0.0) / history + backoff * p
+            total -= math.log(p)
+        return total / len(pairs)
+
+    def unseen_share(self, text: str) -> float:
+        """The share of the words of `text` the training sources never hold."""
+        words = tokenize(text)
+        if not words:
+            return 0.0
+        return sum(w not in self.index for w in words) / len(words)
+
+    def reason(self, text: str) -> str:
+        """Why `text` is not in the domain ("" when it is)."""
+        share = self.unseen_share(text)
+        if share > self.max_unseen_share:
+            return (
+                f"{100 * share:.0f} % of its words never occur in the training "
+                f"texts (at most {100 * self.max_unseen_share:.0f} % in those it "
+                "was validated on): not a text like the training texts"
+            )
+        surprisal = self.surprisal(text)
+        if surprisal > self.max_surprisal:
+            return (
+                f"its words and their order are unlike the training texts "
+                f"(surprisal {surprisal:.2f} > {self.max_surprisal:.2f} nats a word)"
+            )
+        return ""
+
+    def save(self, path) -> None:
+        content = {
+            "words": self.words,
+            "counts": [int(c) for c in self.counts],
+            "bigrams": [[i, j, c] for (i, j), c in sorted(self.bigrams.items())],
+            "max_surprisal": self.max_surprisal,
+            "max_unseen_share": self.max_unseen_share,
+            "discount": DISCOUNT,
+            "quantile": QUANTILE,
+        }
+        Path(path).write_text(
+            json.dumps(content, ensure_ascii=False, separators=(",", ":")),
+            encoding="utf-8",
+        )
+
+    @classmethod
+    def load(cls, path) -> TextDomain:
+        """The domain of `path`, refused naming the file unless it holds
+        words, counts as many, bigrams within them and finite thresholds."""
+        try:
+            content = json.loads(Path(path).read_text(encoding="utf-8"))
+            words, counts = content["words"], content["counts"]
+            bigrams = content["bigrams"]
+            thresholds = [content["max_surprisal"], content["max_unseen_share"]]
+            ok = (
+                isinstance(words, list)
+                and all(isinstance(w, str) for w in words)
+                and words[:2] == [START, END]
+                and len(set(words)) == len(words)
+                and isinstance(counts, list)
+                and len(counts) == len(words)
+                and all(type(c) is int and c > 0 for c in counts)
+                and all(
+                    isinstance(b, list)
+                    and len(b) == 3
+                    and all(type(x) is int for x in b)
+                    and 0 <= b[0] < len(words)
+                    and 0 <= b[1] < len(words)
+                    and b[2] > 0
+                    for b in bigrams
+                )
+                and all(
+                    type(t) in (int, float) and math.isfinite(t) and t >= 0
+                    for t in thresholds
+                )
+            )
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError):
+            ok = False
+        if not ok:
+            raise MalformedFileError(
+                f"{path} is not the text domain of this run (it needs words, "
+                "their counts, bigrams of them and finite thresholds); train "
+                "the run again or restore the file"
+            )
+        return cls(words, counts, bigrams, *thresholds)

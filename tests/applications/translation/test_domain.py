@@ -1,0 +1,119 @@
+"""The translator's text domain (`translation.domain`): a bigram model of
+the training sources that flags texts unlike them."""
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from attention_zoo.applications.common.errors import MalformedFileError
+from attention_zoo.applications.translation.domain import TextDomain
+
+TRAIN = [
+    "and he said unto them , go ye into the city",
+    "and they went into the city and he said unto them",
+    "go ye and say unto the people",
+    "and the people went unto the city",
+] * 20
+VALIDATION = ["and he said unto the people", "go ye into the city"]
+MODERN = Path(__file__).parent / "data" / "modern_english.txt"
+
+
+def modern_english() -> list[str]:
+    lines = MODERN.read_text(encoding="utf-8").splitlines()
+    return [x for x in lines if x and not x.startswith("#")]
+
+
+@pytest.fixture(scope="module")
+def domain():
+    return TextDomain.fit(TRAIN, VALIDATION)
+
+
+def test_texts_like_the_training_texts_are_in_the_domain(domain):
+    assert domain.reason("and he said unto them") == ""
+    assert domain.reason("go ye into the city") == ""
+
+
+def test_unseen_words_and_unlike_orders_are_named(domain):
+    assert "never occur in the training texts" in domain.reason("my laptop crashed")
+    assert "unlike the training texts" in domain.reason("city the unto said he and")
+
+
+def test_surprisal_matches_a_hand_computed_bigram_model(domain):
+    # "go ye": one transition after the first word is left (go -> ye).
+    go, ye = domain.index["go"], domain.index["ye"]
+    history = domain.counts[go]
+    seen = domain.bigrams[(go, ye)]
+    size = len(domain.words) + 1
+    unigram = (domain.counts[ye] + 0.1) / (domain.tokens + 0.1 * size)
+    p = (seen - 0.75) / history + (history - domain.kept[go]) / history * unigram
+    assert math.isclose(domain.surprisal("go ye"), -math.log(p), rel_tol=1e-12)
+
+
+def test_a_saved_domain_loads_alike(domain, tmp_path):
+    domain.save(tmp_path / "domain.json")
+    loaded = TextDomain.load(tmp_path / "domain.json")
+    for text in ["and he said unto them", "my laptop crashed", "go"]:
+        assert loaded.surprisal(text) == domain.surprisal(text)
+        assert loaded.reason(text) == domain.reason(text)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda c: c.update(max_surprisal=float("nan")),
+        lambda c: c.update(max_surprisal="6"),
+        lambda c: c.update(counts=c["counts"][:-1]),
+        lambda c: c.update(bigrams=[[0, 10**6, 3]]),
+        lambda c: c.update(words=["x", *c["words"][1:]]),
+        lambda c: c.pop("words"),
+    ],
+    ids=["nan", "string", "short-counts", "bigram-out-of-range", "no-start", "no-words"],
+)
+def test_a_damaged_domain_file_is_refused_naming_it(domain, tmp_path, change):
+    path = tmp_path / "domain.json"
+    domain.save(path)
+    content = json.loads(path.read_text(encoding="utf-8"))
+    change(content)
+    path.write_text(json.dumps(content), encoding="utf-8")
+    with pytest.raises(MalformedFileError, match="domain.json"):
+        TextDomain.load(path)
+
+
+@pytest.mark.tf_only
+def test_the_graph_twin_agrees_with_python(domain):
+    import tensorflow as tf
+
+    from attention_zoo.applications.common.text import normalize
+    from attention_zoo.applications.translation.export import GraphDomain
+
+    texts = [
+        "and he said unto them",
+        "go",
+        "",
+        "my laptop crashed",
+        "city the unto said he and",
+        "And he said unto them, go ye into the city.",
+    ] + modern_english()[:20]
+    words = tf.strings.split(tf.constant([normalize(t) for t in texts]))
+    got = GraphDomain(domain).in_domain(words).numpy().tolist()
+    assert got == [domain.reason(t) == "" for t in texts]
+
+
+def test_the_shipped_translator_flags_modern_english():
+    """The measured figures of `python -m benchmarks.domain`, as floors."""
+    from attention_zoo.applications.translation.predictor import Translator
+
+    translator = Translator.from_preset("bible_en_es")
+    assert translator.domain is not None
+    modern = modern_english()
+    flagged = np.mean([bool(translator.domain.reason(t)) for t in modern])
+    assert flagged >= 0.85, flagged
+    slice_ = json.loads(
+        (translator.run_dir / "test_slice.json").read_text(encoding="utf-8")
+    )
+    verses = [p["source"] if isinstance(p, dict) else p[0] for p in slice_]
+    valid = np.mean([translator.domain.reason(v) == "" for v in verses])
+    assert valid >= 0.97, valid
