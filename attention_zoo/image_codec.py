@@ -13,11 +13,10 @@ average), then `tf.image.resize(method="bilinear", antialias=True)` to a
 square, rounded: within one intensity level of PIL's bilinear resize (without
 `antialias`, a downscale differs by up to 150 levels on a noisy image).
 
-Example:
-
->>> pixels = np.zeros((2, 3, 3), np.uint8)
->>> decode_image(encode_png(pixels), image_size=4).shape
-(4, 4, 3)
+Examples:
+    >>> pixels = np.zeros((2, 3, 3), np.uint8)
+    >>> decode_image(encode_png(pixels), image_size=4).shape
+    (4, 4, 3)
 """
 
 from __future__ import annotations

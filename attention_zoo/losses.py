@@ -57,14 +57,13 @@ class MaskedSequenceCrossEntropy(_LabelMaskedLoss):
         y_true: int `(B, T)` labels.
         y_pred: float `(B, T, V)`.
 
-    Example:
-
-    >>> import numpy as np
-    >>> loss = MaskedSequenceCrossEntropy(pad_token=0)
-    >>> y_true = np.array([[3, 1, 0, 0]])
-    >>> y_pred = np.zeros((1, 4, 5), "float32")  # uniform over 5 tokens
-    >>> round(float(loss(y_true, y_pred)), 4)  # log 5, padding ignored
-    1.6094
+    Examples:
+        >>> import numpy as np
+        >>> loss = MaskedSequenceCrossEntropy(pad_token=0)
+        >>> y_true = np.array([[3, 1, 0, 0]])
+        >>> y_pred = np.zeros((1, 4, 5), "float32")  # uniform over 5 tokens
+        >>> round(float(loss(y_true, y_pred)), 4)  # log 5, padding ignored
+        1.6094
     """
 
     def __init__(
@@ -171,14 +170,13 @@ class DoublyStochasticAttentionLoss(_LabelMaskedLoss):
         y_true: int `(B, Ty)` labels (only their padding is read).
         y_pred: float `(B, Ty, L)` attention weights.
 
-    Example:
-
-    >>> import numpy as np
-    >>> loss = DoublyStochasticAttentionLoss(strength=1.0)
-    >>> labels = np.array([[5, 7, 0]])  # two real steps, one padding step
-    >>> alphas = np.array([[[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]]], "float32")
-    >>> float(loss(labels, alphas))  # (1 - 2)^2 + (1 - 0)^2; padding ignored
-    2.0
+    Examples:
+        >>> import numpy as np
+        >>> loss = DoublyStochasticAttentionLoss(strength=1.0)
+        >>> labels = np.array([[5, 7, 0]])  # two real steps, one padding step
+        >>> alphas = np.array([[[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]]], "float32")
+        >>> float(loss(labels, alphas))  # (1 - 2)^2 + (1 - 0)^2; padding ignored
+        2.0
     """
 
     def __init__(
@@ -260,15 +258,14 @@ class CoverageLoss(_LabelMaskedLoss):
         y_pred: float `(B, Ty, Tx)` attention weights, one row per target
             step, as a decoder returns them.
 
-    Example:
-
-    >>> import numpy as np
-    >>> loss = CoverageLoss(strength=1.0)
-    >>> labels = np.array([[5, 7, 0]])  # two real steps, one padding step
-    >>> alphas = np.array([[[1.0, 0.0], [0.5, 0.5], [1.0, 0.0]]], "float32")
-    >>> # step 0: c = 0 costs 0; step 1: c = (1, 0) costs min(.5, 1) = 0.5
-    >>> float(loss(labels, alphas))  # (0 + 0.5) / 2 real steps
-    0.25
+    Examples:
+        >>> import numpy as np
+        >>> loss = CoverageLoss(strength=1.0)
+        >>> labels = np.array([[5, 7, 0]])  # two real steps, one padding step
+        >>> alphas = np.array([[[1.0, 0.0], [0.5, 0.5], [1.0, 0.0]]], "float32")
+        >>> # step 0: c = 0 costs 0; step 1: c = (1, 0) costs min(.5, 1) = 0.5
+        >>> float(loss(labels, alphas))  # (0 + 0.5) / 2 real steps
+        0.25
 
     References:
         See, Liu, Manning. "Get To The Point: Summarization with

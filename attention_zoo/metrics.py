@@ -70,13 +70,12 @@ class MaskedTokenAccuracy(_PaddedSequenceMetric):
 
     `y_pred` may be scores `(B, T, V)` (argmax is taken) or tokens `(B, T)`.
 
-    Example:
-
-    >>> import numpy as np
-    >>> m = MaskedTokenAccuracy()
-    >>> m.update_state(np.array([[3, 1, 0]]), np.array([[3, 2, 2]]))
-    >>> float(m.result())
-    0.5
+    Examples:
+        >>> import numpy as np
+        >>> m = MaskedTokenAccuracy()
+        >>> m.update_state(np.array([[3, 1, 0]]), np.array([[3, 2, 2]]))
+        >>> float(m.result())
+        0.5
     """
 
     def __init__(self, pad_token: int = 0, name="token_accuracy", dtype=None):
@@ -95,13 +94,12 @@ class SequenceExactMatch(_PaddedSequenceMetric):
     A row of padding only (no real token) is not a sequence and counts
     neither way.
 
-    Example:
-
-    >>> import numpy as np
-    >>> m = SequenceExactMatch()
-    >>> m.update_state(np.array([[3, 1, 0], [4, 4, 0]]), np.array([[3, 1, 7], [4, 2, 0]]))
-    >>> float(m.result())
-    0.5
+    Examples:
+        >>> import numpy as np
+        >>> m = SequenceExactMatch()
+        >>> m.update_state(np.array([[3, 1, 0], [4, 4, 0]]), np.array([[3, 1, 7], [4, 2, 0]]))
+        >>> float(m.result())
+        0.5
     """
 
     def __init__(self, pad_token: int = 0, name="exact_match", dtype=None):
@@ -128,11 +126,10 @@ def corpus_scores(hypotheses, references, tokenized: bool = False) -> dict:
         "chrf_signature": str}`; the signatures are sacreBLEU's, to quote
         with the numbers.
 
-    Example:
-
-    >>> scores = corpus_scores(["the cat sat on the mat"], ["the cat sat on the mat"])
-    >>> round(scores["bleu"], 1), round(scores["chrf"], 1)
-    (100.0, 100.0)
+    Examples:
+        >>> scores = corpus_scores(["the cat sat on the mat"], ["the cat sat on the mat"])
+        >>> round(scores["bleu"], 1), round(scores["chrf"], 1)
+        (100.0, 100.0)
     """
     from sacrebleu.metrics import BLEU, CHRF
 

@@ -50,15 +50,14 @@ def max_at_least(x, axis: int, floor: float):
     PyTorch computes with an `initial` tensor it creates on the CPU: with `x`
     on a GPU that fails ("Expected all tensors to be on the same device").
 
-    Example:
-
-    >>> import numpy as np
-    >>> x = np.array([[-3.0, -2.0], [1.0, 5.0]], "float32")
-    >>> keras.ops.convert_to_numpy(max_at_least(x, -1, 0.0)).tolist()
-    [[0.0], [5.0]]
-    >>> empty = np.zeros((2, 0), "float32")
-    >>> keras.ops.convert_to_numpy(max_at_least(empty, -1, 0.0)).tolist()
-    [[0.0], [0.0]]
+    Examples:
+        >>> import numpy as np
+        >>> x = np.array([[-3.0, -2.0], [1.0, 5.0]], "float32")
+        >>> keras.ops.convert_to_numpy(max_at_least(x, -1, 0.0)).tolist()
+        [[0.0], [5.0]]
+        >>> empty = np.zeros((2, 0), "float32")
+        >>> keras.ops.convert_to_numpy(max_at_least(empty, -1, 0.0)).tolist()
+        [[0.0], [0.0]]
     """
     # Shapes are static on JAX and PyTorch, where reducing an empty tensor
     # fails; TensorFlow's reduction of a dynamically empty one gives the
@@ -91,15 +90,14 @@ def masked_softmax(scores, mask=None, axis: int = -1):
         A tensor of the shape and dtype of `scores`. Along `axis` it sums to 1
         where at least one position is unmasked, and to 0 otherwise.
 
-    Example:
-
-    >>> import numpy as np
-    >>> w = masked_softmax(
-    ...     np.array([[0.0, 0.0, 5.0], [1.0, 2.0, 3.0]], "float32"),
-    ...     mask=np.array([[True, True, False], [False, False, False]]),
-    ... )
-    >>> np.round(keras.ops.convert_to_numpy(w), 3).tolist()
-    [[0.5, 0.5, 0.0], [0.0, 0.0, 0.0]]
+    Examples:
+        >>> import numpy as np
+        >>> w = masked_softmax(
+        ...     np.array([[0.0, 0.0, 5.0], [1.0, 2.0, 3.0]], "float32"),
+        ...     mask=np.array([[True, True, False], [False, False, False]]),
+        ... )
+        >>> np.round(keras.ops.convert_to_numpy(w), 3).tolist()
+        [[0.5, 0.5, 0.0], [0.0, 0.0, 0.0]]
     """
     dtype = scores.dtype
     work = at_least_float32(dtype)
@@ -149,13 +147,12 @@ def dot_scores(query, key):
     as `+inf` or `-inf` (which `masked_softmax` reads as the largest or
     lowest finite score), never NaN. A NaN input still gives NaN.
 
-    Example:
-
-    >>> import numpy as np
-    >>> q = np.array([[[1e20, -1e20]]], "float32")
-    >>> k = np.array([[[1e20, 1e20], [1e20, -1e20]]], "float32")
-    >>> keras.ops.convert_to_numpy(dot_scores(q, k)).tolist()
-    [[[0.0, inf]]]
+    Examples:
+        >>> import numpy as np
+        >>> q = np.array([[[1e20, -1e20]]], "float32")
+        >>> k = np.array([[[1e20, 1e20], [1e20, -1e20]]], "float32")
+        >>> keras.ops.convert_to_numpy(dot_scores(q, k)).tolist()
+        [[[0.0, inf]]]
     """
     q_scale = max_at_least(ops.abs(query), -1, 0.0)
     k_scale = max_at_least(ops.abs(key), -1, 0.0)
@@ -174,11 +171,10 @@ def sequence_mask(lengths, maxlen: int):
         lengths: integer tensor `(batch,)`.
         maxlen: static length of the mask.
 
-    Example:
-
-    >>> m = sequence_mask(keras.ops.array([1, 3]), 4)
-    >>> keras.ops.convert_to_numpy(m).tolist()
-    [[True, False, False, False], [True, True, True, False]]
+    Examples:
+        >>> m = sequence_mask(keras.ops.array([1, 3]), 4)
+        >>> keras.ops.convert_to_numpy(m).tolist()
+        [[True, False, False, False], [True, True, True, False]]
     """
     positions = ops.arange(maxlen, dtype="int32")
     lengths = ops.cast(lengths, "int32")
@@ -196,11 +192,10 @@ def window_mask(centers, length, window: float):
         length: number of positions (a static int or a scalar tensor).
         window: half-width `D` of the window `[center - D, center + D]`.
 
-    Example:
-
-    >>> m = window_mask(keras.ops.array([[1.0], [3.5]]), 5, 1)
-    >>> keras.ops.convert_to_numpy(m).tolist()
-    [[True, True, True, False, False], [False, False, False, True, True]]
+    Examples:
+        >>> m = window_mask(keras.ops.array([[1.0], [3.5]]), 5, 1)
+        >>> keras.ops.convert_to_numpy(m).tolist()
+        [[True, True, True, False, False], [False, False, False, True, True]]
     """
     positions = ops.arange(length, dtype="float32")
     distance = ops.abs(positions - ops.cast(centers, "float32"))  # (..., length)
@@ -218,12 +213,11 @@ def masked_mean(x, mask=None, axis: int = 1):
             e.g. `(batch, T)`.
         axis: the axis to average over.
 
-    Example:
-
-    >>> x = keras.ops.array([[[1.0], [3.0], [100.0]]])
-    >>> m = keras.ops.array([[True, True, False]])
-    >>> keras.ops.convert_to_numpy(masked_mean(x, m)).tolist()
-    [[2.0]]
+    Examples:
+        >>> x = keras.ops.array([[[1.0], [3.0], [100.0]]])
+        >>> m = keras.ops.array([[True, True, False]])
+        >>> keras.ops.convert_to_numpy(masked_mean(x, m)).tolist()
+        [[2.0]]
     """
     if mask is None:
         return ops.mean(x, axis=axis)
@@ -245,14 +239,13 @@ def scan(f, init, xs):
     outputs riding along in an extended carry, whose shapes come from one call
     of `f` on the first step. The other backends use `keras.ops.scan`.
 
-    Example:
-
-    >>> def f(total, x):
-    ...     total = total + x
-    ...     return total, (total, 2 * x)
-    >>> last, (totals, doubled) = scan(f, keras.ops.zeros(()), keras.ops.arange(4.0))
-    >>> float(last), keras.ops.convert_to_numpy(doubled).tolist()
-    (6.0, [0.0, 2.0, 4.0, 6.0])
+    Examples:
+        >>> def f(total, x):
+        ...     total = total + x
+        ...     return total, (total, 2 * x)
+        >>> last, (totals, doubled) = scan(f, keras.ops.zeros(()), keras.ops.arange(4.0))
+        >>> float(last), keras.ops.convert_to_numpy(doubled).tolist()
+        (6.0, [0.0, 2.0, 4.0, 6.0])
     """
     length = tree.flatten(xs)[0].shape[0]
     if length == 0:

@@ -73,20 +73,26 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="reuse the runs already in --work (rewrite the presets only)",
     )
+    show = presets_tasks.add_parser(
+        "show", help="a preset's model card, its metrics grouped by decoding"
+    )
+    show.add_argument(
+        "name", metavar="NAME", help="a shipped preset or a preset folder"
+    )
     return parser
 
 
 def _list_presets() -> int:
-    from attention_zoo.presets import list_presets
+    from attention_zoo.applications.common.preset_listing import preset_table
 
-    for preset in list_presets():
-        metrics = ", ".join(
-            f"{k} {v:.4g}" for k, v in preset["metrics"].items() if k != "n"
-        )
-        print(f"{preset['name']}  ({preset['app']})  {preset['description']}")
-        if metrics:
-            print(f"    {metrics}")
+    print(preset_table())
     return 0
+
+
+def _show_preset(name: str) -> None:
+    from attention_zoo.applications.common.preset_listing import preset_card
+
+    print(preset_card(name), end="")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -158,6 +164,8 @@ def _main(argv) -> int:
     if args.command == "presets":
         if args.task == "build":
             return run_task("presets", "build", lambda: _build_presets(args))
+        if args.task == "show":
+            return run_task("presets", "show", lambda: _show_preset(args.name))
         return _list_presets()
     if args.command in registry.names():
         return run_application(registry.get(args.command), args, parser)

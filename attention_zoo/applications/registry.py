@@ -13,10 +13,9 @@ folder, a run folder or a request is ever imported. A preset's
 `metadata.json` names its application (`"app": "dates"`), which is looked
 up among these, never resolved as a module.
 
-Example:
-
->>> "dates" in names() and "captioning" in names()
-True
+Examples:
+    >>> "dates" in names() and "captioning" in names()
+    True
 """
 
 from __future__ import annotations

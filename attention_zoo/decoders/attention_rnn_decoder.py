@@ -82,18 +82,17 @@ class AttentionRNNDecoder(RecurrentAttentionBase):
         `(outputs, alignments, states)`: outputs `(B, Ty, output_size)`,
         alignments `(B, Ty, Tx)` and the list of final decoder states.
 
-    Example:
-
-    >>> import numpy as np
-    >>> from attention_zoo.layers import BahdanauAttention
-    >>> decoder = AttentionRNNDecoder(
-    ...     keras.layers.GRUCell(8), BahdanauAttention(units=8)
-    ... )
-    >>> inputs = np.random.rand(2, 4, 3).astype("float32")  # (B, Ty, E)
-    >>> memory = np.random.rand(2, 6, 5).astype("float32")  # (B, Tx, Dm)
-    >>> outputs, alignments, states = decoder(inputs, memory)
-    >>> tuple(outputs.shape), tuple(alignments.shape), len(states)
-    ((2, 4, 13), (2, 4, 6), 1)
+    Examples:
+        >>> import numpy as np
+        >>> from attention_zoo.layers import BahdanauAttention
+        >>> decoder = AttentionRNNDecoder(
+        ...     keras.layers.GRUCell(8), BahdanauAttention(units=8)
+        ... )
+        >>> inputs = np.random.rand(2, 4, 3).astype("float32")  # (B, Ty, E)
+        >>> memory = np.random.rand(2, 6, 5).astype("float32")  # (B, Tx, Dm)
+        >>> outputs, alignments, states = decoder(inputs, memory)
+        >>> tuple(outputs.shape), tuple(alignments.shape), len(states)
+        ((2, 4, 13), (2, 4, 6), 1)
 
     References:
         Bahdanau et al. 2015, https://arxiv.org/abs/1409.0473; Luong et al.

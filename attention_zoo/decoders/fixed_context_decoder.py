@@ -40,15 +40,14 @@ class FixedContextDecoder(keras.layers.Layer):
         `(outputs, alignments, states)`: outputs `(B, Ty, units + Dm)`,
         alignments `(B, Ty, Tx)` (zeros) and the list of final states.
 
-    Example:
-
-    >>> import numpy as np
-    >>> decoder = FixedContextDecoder(8)
-    >>> inputs = np.random.rand(2, 4, 3).astype("float32")  # (B, Ty, E)
-    >>> memory = np.random.rand(2, 6, 5).astype("float32")  # (B, Tx, Dm)
-    >>> outputs, alignments, states = decoder(inputs, memory)
-    >>> tuple(outputs.shape), tuple(alignments.shape), len(states)
-    ((2, 4, 13), (2, 4, 6), 1)
+    Examples:
+        >>> import numpy as np
+        >>> decoder = FixedContextDecoder(8)
+        >>> inputs = np.random.rand(2, 4, 3).astype("float32")  # (B, Ty, E)
+        >>> memory = np.random.rand(2, 6, 5).astype("float32")  # (B, Tx, Dm)
+        >>> outputs, alignments, states = decoder(inputs, memory)
+        >>> tuple(outputs.shape), tuple(alignments.shape), len(states)
+        ((2, 4, 13), (2, 4, 6), 1)
 
     References:
         Cho et al. 2014, https://arxiv.org/abs/1406.1078; Bahdanau et al.

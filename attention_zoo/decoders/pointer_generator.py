@@ -62,23 +62,22 @@ class PointerGenerator(keras.layers.Layer):
         distribution, summed in float32), and with `return_p_gen`, `p_gen`
         `(B, [T,] 1)`.
 
-    Example:
-
-    >>> import numpy as np
-    >>> layer = PointerGenerator(vocab_size=5)
-    >>> probs, p_gen = layer(
-    ...     np.zeros((2, 5), "float32"),            # logits: uniform words
-    ...     np.array([[1.0, 0.0], [0.5, 0.5]]),     # attention (B, Tx)
-    ...     np.ones((2, 2, 3), "float32"),          # memory (B, Tx, D)
-    ...     np.ones((2, 4), "float32"),             # decoder output (B, H)
-    ...     np.ones((2, 3), "float32"),             # input embedding (B, E)
-    ...     np.array([[3, 5], [5, 5]]),             # source ids, 5 = position 0
-    ...     return_p_gen=True,
-    ... )
-    >>> tuple(probs.shape), tuple(p_gen.shape)
-    ((2, 7), (2, 1))
-    >>> np.allclose(keras.ops.convert_to_numpy(probs).sum(-1), 1.0)
-    True
+    Examples:
+        >>> import numpy as np
+        >>> layer = PointerGenerator(vocab_size=5)
+        >>> probs, p_gen = layer(
+        ...     np.zeros((2, 5), "float32"),            # logits: uniform words
+        ...     np.array([[1.0, 0.0], [0.5, 0.5]]),     # attention (B, Tx)
+        ...     np.ones((2, 2, 3), "float32"),          # memory (B, Tx, D)
+        ...     np.ones((2, 4), "float32"),             # decoder output (B, H)
+        ...     np.ones((2, 3), "float32"),             # input embedding (B, E)
+        ...     np.array([[3, 5], [5, 5]]),             # source ids, 5 = position 0
+        ...     return_p_gen=True,
+        ... )
+        >>> tuple(probs.shape), tuple(p_gen.shape)
+        ((2, 7), (2, 1))
+        >>> np.allclose(keras.ops.convert_to_numpy(probs).sum(-1), 1.0)
+        True
 
     References:
         See, Liu and Manning, "Get To The Point: Summarization with
@@ -258,10 +257,9 @@ def extended_source_ids(tokens, vocabulary_index: dict, unk_id: int, vocab_size:
         `(ids, extended)`: the encoder's ids (unknown words as `unk_id`) and
         the extended ids, two lists of ints as long as `tokens`.
 
-    Example:
-
-    >>> extended_source_ids(["debian", "zork", "tool", "zork"], {"debian": 4, "tool": 5}, 1, 10)
-    ([4, 1, 5, 1], [4, 11, 5, 11])
+    Examples:
+        >>> extended_source_ids(["debian", "zork", "tool", "zork"], {"debian": 4, "tool": 5}, 1, 10)
+        ([4, 1, 5, 1], [4, 11, 5, 11])
     """
     ids, extended, first = [], [], {}
     for position, token in enumerate(tokens):

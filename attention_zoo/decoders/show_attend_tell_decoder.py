@@ -80,18 +80,17 @@ class ShowAttendTellDecoder(AttentionRNNDecoder):
         alignments `(B, Ty, L)` and the list of final states (cell states,
         then the attention's own state if it has one).
 
-    Example:
-
-    >>> import numpy as np
-    >>> from attention_zoo.layers import BahdanauAttention
-    >>> decoder = ShowAttendTellDecoder(
-    ...     keras.layers.LSTMCell(8), BahdanauAttention(units=8)
-    ... )
-    >>> words = np.random.rand(2, 4, 6).astype("float32")  # (B, Ty, E)
-    >>> grid = np.random.rand(2, 9, 5).astype("float32")  # (B, L, D): 3x3 grid
-    >>> outputs, alignments, states = decoder(words, grid)
-    >>> tuple(outputs.shape), tuple(alignments.shape), len(states)
-    ((2, 4, 6), (2, 4, 9), 2)
+    Examples:
+        >>> import numpy as np
+        >>> from attention_zoo.layers import BahdanauAttention
+        >>> decoder = ShowAttendTellDecoder(
+        ...     keras.layers.LSTMCell(8), BahdanauAttention(units=8)
+        ... )
+        >>> words = np.random.rand(2, 4, 6).astype("float32")  # (B, Ty, E)
+        >>> grid = np.random.rand(2, 9, 5).astype("float32")  # (B, L, D): 3x3 grid
+        >>> outputs, alignments, states = decoder(words, grid)
+        >>> tuple(outputs.shape), tuple(alignments.shape), len(states)
+        ((2, 4, 6), (2, 4, 9), 2)
 
     References:
         Xu et al. 2015, Show, Attend and Tell: Neural Image Caption

@@ -23,11 +23,10 @@ class StepFunction:
             sequence instead of copying them per hypothesis. A plain
             function passed to the decoding functions counts as False.
 
-    Example:
-
-    >>> step = StepFunction(lambda tokens, state, constants: None, True)
-    >>> step.with_fn(lambda tokens, state, constants: None).shares_constants_across_beams
-    True
+    Examples:
+        >>> step = StepFunction(lambda tokens, state, constants: None, True)
+        >>> step.with_fn(lambda tokens, state, constants: None).shares_constants_across_beams
+        True
     """
 
     fn: Callable

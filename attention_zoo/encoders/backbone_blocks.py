@@ -38,13 +38,12 @@ def backbone_blocks(model: keras.Model) -> dict[str, list[keras.layers.Layer]]:
         An ordered dict from block name to the list of its layers; layers in
         no block (input, rescaling) are left out.
 
-    Example:
-
-    >>> from attention_zoo.encoders import image_encoder
-    >>> encoder = image_encoder("efficientnet_lite0", weights=None, image_size=32)
-    >>> blocks = backbone_blocks(encoder)
-    >>> len(blocks), list(blocks)[:2], list(blocks)[-2:]
-    (18, ['stem', 'block0'], ['block15', 'head'])
+    Examples:
+        >>> from attention_zoo.encoders import image_encoder
+        >>> encoder = image_encoder("efficientnet_lite0", weights=None, image_size=32)
+        >>> blocks = backbone_blocks(encoder)
+        >>> len(blocks), list(blocks)[:2], list(blocks)[-2:]
+        (18, ['stem', 'block0'], ['block15', 'head'])
     """
     backbone = _find_backbone(model)
     names = {layer.name for layer in backbone.layers}
@@ -96,18 +95,17 @@ def unfreeze_last_blocks(encoder: keras.Model, n: int) -> list[str]:
     Returns:
         The names of the unfrozen blocks, in order.
 
-    Example:
-
-    >>> from attention_zoo.encoders import image_encoder
-    >>> encoder = image_encoder("efficientnet_lite0", weights=None, image_size=32)
-    >>> unfreeze_last_blocks(encoder, 2)
-    ['block15', 'head']
-    >>> for weight in encoder.trainable_weights:
-    ...     print(weight.path)
-    block15_expand_conv/kernel
-    block15_dwconv/kernel
-    block15_project_conv/kernel
-    head_conv/kernel
+    Examples:
+        >>> from attention_zoo.encoders import image_encoder
+        >>> encoder = image_encoder("efficientnet_lite0", weights=None, image_size=32)
+        >>> unfreeze_last_blocks(encoder, 2)
+        ['block15', 'head']
+        >>> for weight in encoder.trainable_weights:
+        ...     print(weight.path)
+        block15_expand_conv/kernel
+        block15_dwconv/kernel
+        block15_project_conv/kernel
+        head_conv/kernel
     """
     blocks = backbone_blocks(encoder)
     if not is_int(n) or not (0 <= n <= len(blocks)):

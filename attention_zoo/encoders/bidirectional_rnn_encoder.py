@@ -44,13 +44,12 @@ class BidirectionalRNNEncoder(keras.layers.Layer):
         ("concat" concatenates, so a decoder cell must then have `2 * units`
         units): one tensor for a GRU, `[h, c]` for an LSTM.
 
-    Example:
-
-    >>> import numpy as np
-    >>> encoder = BidirectionalRNNEncoder(units=8, merge_mode="sum")
-    >>> memory, states = encoder(np.random.rand(2, 5, 3).astype("float32"))
-    >>> tuple(memory.shape), [tuple(s.shape) for s in states]
-    ((2, 5, 8), [(2, 8)])
+    Examples:
+        >>> import numpy as np
+        >>> encoder = BidirectionalRNNEncoder(units=8, merge_mode="sum")
+        >>> memory, states = encoder(np.random.rand(2, 5, 3).astype("float32"))
+        >>> tuple(memory.shape), [tuple(s.shape) for s in states]
+        ((2, 5, 8), [(2, 8)])
     """
 
     def __init__(

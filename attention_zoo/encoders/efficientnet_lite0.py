@@ -86,15 +86,14 @@ def efficientnet_lite0(
         A functional `keras.Model` from images `(B, H, W, 3)` to the feature
         map `(B, H', W', 1280)` or the logits `(B, 1000)`.
 
-    Example:
-
-    >>> import numpy as np
-    >>> model = efficientnet_lite0(weights=None, input_shape=(64, 64, 3))
-    >>> images = np.random.uniform(0, 255, (2, 64, 64, 3)).astype("float32")
-    >>> tuple(model(images).shape)
-    (2, 2, 2, 1280)
-    >>> model.get_layer("block15_project_conv").output.shape
-    (None, 2, 2, 320)
+    Examples:
+        >>> import numpy as np
+        >>> model = efficientnet_lite0(weights=None, input_shape=(64, 64, 3))
+        >>> images = np.random.uniform(0, 255, (2, 64, 64, 3)).astype("float32")
+        >>> tuple(model(images).shape)
+        (2, 2, 2, 1280)
+        >>> model.get_layer("block15_project_conv").output.shape
+        (None, 2, 2, 320)
 
     References:
         - [Tan and Le, EfficientNet: Rethinking Model Scaling for

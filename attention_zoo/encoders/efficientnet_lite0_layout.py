@@ -27,11 +27,10 @@ NUM_BLOCKS = sum(stage[0] for stage in STAGES)  # 16
 def block_configs() -> Iterator[tuple[int, int, int, int, int]]:
     """Yields `(kernel, stride, expand, filters_in, filters_out)` of each block.
 
-    Example:
-
-    >>> configs = list(block_configs())
-    >>> len(configs) == NUM_BLOCKS, configs[0], configs[-1]
-    (True, (3, 1, 1, 32, 16), (3, 1, 6, 192, 320))
+    Examples:
+        >>> configs = list(block_configs())
+        >>> len(configs) == NUM_BLOCKS, configs[0], configs[-1]
+        (True, (3, 1, 1, 32, 16), (3, 1, 6, 192, 320))
     """
     for repeats, kernel, stride, expand, filters_in, filters_out in STAGES:
         for repeat in range(repeats):

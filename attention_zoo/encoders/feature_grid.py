@@ -24,12 +24,11 @@ class FeatureGrid(keras.layers.Layer):
     Returns:
         `(B, H * W, C)`.
 
-    Example:
-
-    >>> import numpy as np
-    >>> grid = FeatureGrid()(np.arange(12.0).reshape(1, 2, 3, 2))
-    >>> tuple(grid.shape), keras.ops.convert_to_numpy(grid)[0, 4].tolist()
-    ((1, 6, 2), [8.0, 9.0])
+    Examples:
+        >>> import numpy as np
+        >>> grid = FeatureGrid()(np.arange(12.0).reshape(1, 2, 3, 2))
+        >>> tuple(grid.shape), keras.ops.convert_to_numpy(grid)[0, 4].tolist()
+        ((1, 6, 2), [8.0, 9.0])
     """
 
     def __init__(self, **kwargs):
@@ -67,12 +66,11 @@ def grid_shape(encoder: keras.Model) -> tuple[int, int]:
         `(H, W)`, the input height and width of its `FeatureGrid` layer:
         the encoder's output `(B, L, C)` has `L = H * W`.
 
-    Example:
-
-    >>> from attention_zoo.encoders import image_encoder
-    >>> encoder = image_encoder("efficientnet_lite0", weights=None, image_size=64)
-    >>> grid_shape(encoder), encoder.output_shape
-    ((2, 2), (None, 4, 1280))
+    Examples:
+        >>> from attention_zoo.encoders import image_encoder
+        >>> encoder = image_encoder("efficientnet_lite0", weights=None, image_size=64)
+        >>> grid_shape(encoder), encoder.output_shape
+        ((2, 2), (None, 4, 1280))
     """
     for layer in encoder.layers:
         if isinstance(layer, FeatureGrid):

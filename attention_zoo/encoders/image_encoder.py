@@ -73,16 +73,15 @@ def image_encoder(
     Returns:
         A functional `keras.Model` from `(B, S, S, 3)` to `(B, H * W, C)`.
 
-    Example:
-
-    >>> import numpy as np
-    >>> from attention_zoo.encoders import grid_shape
-    >>> encoder = image_encoder("efficientnet_lite0", weights=None, image_size=64)
-    >>> images = np.random.randint(0, 256, (2, 64, 64, 3)).astype("uint8")
-    >>> tuple(encoder(images).shape), grid_shape(encoder)
-    ((2, 4, 1280), (2, 2))
-    >>> len(encoder.trainable_weights)
-    0
+    Examples:
+        >>> import numpy as np
+        >>> from attention_zoo.encoders import grid_shape
+        >>> encoder = image_encoder("efficientnet_lite0", weights=None, image_size=64)
+        >>> images = np.random.randint(0, 256, (2, 64, 64, 3)).astype("uint8")
+        >>> tuple(encoder(images).shape), grid_shape(encoder)
+        ((2, 4, 1280), (2, 2))
+        >>> len(encoder.trainable_weights)
+        0
 
     References:
         - [Xu et al., Show, Attend and Tell: Neural Image Caption Generation

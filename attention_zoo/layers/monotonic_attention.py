@@ -132,23 +132,22 @@ class MonotonicAttention(BaseAttention):
     modes and in training, and so do the steps after it, whose state is its
     alignment.
 
-    Example:
-
-    >>> import numpy as np
-    >>> layer = MonotonicAttention(units=8)
-    >>> query = np.random.rand(2, 3, 4).astype("float32")  # (B, Tq, Dq)
-    >>> value = np.random.rand(2, 5, 6).astype("float32")  # (B, Tv, Dv)
-    >>> context, weights = layer(query, value, return_attention_scores=True)
-    >>> tuple(context.shape), tuple(weights.shape)
-    ((2, 3, 6), (2, 3, 5))
-    >>> hard = keras.ops.convert_to_numpy(weights)
-    >>> bool(np.isin(hard, [0.0, 1.0]).all())  # hard attention at inference
-    True
-    >>> _, expected = layer(
-    ...     query, value, training=True, return_attention_scores=True
-    ... )
-    >>> bool((keras.ops.convert_to_numpy(expected).sum(-1) <= 1 + 1e-6).all())
-    True
+    Examples:
+        >>> import numpy as np
+        >>> layer = MonotonicAttention(units=8)
+        >>> query = np.random.rand(2, 3, 4).astype("float32")  # (B, Tq, Dq)
+        >>> value = np.random.rand(2, 5, 6).astype("float32")  # (B, Tv, Dv)
+        >>> context, weights = layer(query, value, return_attention_scores=True)
+        >>> tuple(context.shape), tuple(weights.shape)
+        ((2, 3, 6), (2, 3, 5))
+        >>> hard = keras.ops.convert_to_numpy(weights)
+        >>> bool(np.isin(hard, [0.0, 1.0]).all())  # hard attention at inference
+        True
+        >>> _, expected = layer(
+        ...     query, value, training=True, return_attention_scores=True
+        ... )
+        >>> bool((keras.ops.convert_to_numpy(expected).sum(-1) <= 1 + 1e-6).all())
+        True
 
     References:
         Raffel, Luong, Liu, Weiss, Eck. "Online and Linear-Time Attention by

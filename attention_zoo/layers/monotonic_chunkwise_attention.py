@@ -114,19 +114,18 @@ class MonotonicChunkwiseAttention(MonotonicAttention):
     Call arguments and returns: see `attention_zoo.layers.BaseAttention`;
     `training=True` selects the expected attention.
 
-    Example:
-
-    >>> import numpy as np
-    >>> layer = MonotonicChunkwiseAttention(chunk_size=2, units=8)
-    >>> query = np.random.rand(2, 3, 4).astype("float32")  # (B, Tq, Dq)
-    >>> value = np.random.rand(2, 5, 6).astype("float32")  # (B, Tv, Dv)
-    >>> context, weights = layer(
-    ...     query, value, training=True, return_attention_scores=True
-    ... )
-    >>> tuple(context.shape), tuple(weights.shape)
-    ((2, 3, 6), (2, 3, 5))
-    >>> bool((keras.ops.convert_to_numpy(weights).sum(-1) <= 1 + 1e-6).all())
-    True
+    Examples:
+        >>> import numpy as np
+        >>> layer = MonotonicChunkwiseAttention(chunk_size=2, units=8)
+        >>> query = np.random.rand(2, 3, 4).astype("float32")  # (B, Tq, Dq)
+        >>> value = np.random.rand(2, 5, 6).astype("float32")  # (B, Tv, Dv)
+        >>> context, weights = layer(
+        ...     query, value, training=True, return_attention_scores=True
+        ... )
+        >>> tuple(context.shape), tuple(weights.shape)
+        ((2, 3, 6), (2, 3, 5))
+        >>> bool((keras.ops.convert_to_numpy(weights).sum(-1) <= 1 + 1e-6).all())
+        True
 
     References:
         Chiu, Raffel. "Monotonic Chunkwise Attention". ICLR 2018.

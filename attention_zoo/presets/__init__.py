@@ -24,11 +24,10 @@ that form (one written by `save_to_preset`) loads the same way, through
 registry's, and nothing in a preset folder names code to run. Nothing here
 reads the network.
 
-Example:
-
->>> names = [p["name"] for p in list_presets()]
->>> isinstance(names, list)
-True
+Examples:
+    >>> names = [p["name"] for p in list_presets()]
+    >>> isinstance(names, list)
+    True
 """
 
 from __future__ import annotations

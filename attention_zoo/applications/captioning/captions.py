@@ -1,9 +1,8 @@
 """Caption normalisation shared by every captioning data source.
 
-Example:
-
->>> normalize_caption("A child in a pink dress, climbing  stairs.")
-'a child in a pink dress , climbing stairs .'
+Examples:
+    >>> normalize_caption("A child in a pink dress, climbing  stairs.")
+    'a child in a pink dress , climbing stairs .'
 """
 
 from __future__ import annotations

@@ -54,6 +54,7 @@ PRESETS = (
         seed=0,
         fixed_inputs=scene_images,
         card=CARD,
+        headline_metric="beam3 bleu4",
     ),
 )
 

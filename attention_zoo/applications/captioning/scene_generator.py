@@ -12,11 +12,10 @@ background is never an object colour. Boxes are squares: "small" 0.20-0.26
 of the image side, "large" 0.32-0.40, at least 0.03 apart and 0.02 from the
 edges, so every object covers a cell centre of a 7 x 7 feature grid.
 
-Example:
-
->>> scenes = generate_scenes(3, seed=0, image_size=64)
->>> scenes[0].image.shape, scenes[0].image.dtype
-((64, 64, 3), dtype('uint8'))
+Examples:
+    >>> scenes = generate_scenes(3, seed=0, image_size=64)
+    >>> scenes[0].image.shape, scenes[0].image.dtype
+    ((64, 64, 3), dtype('uint8'))
 """
 
 from __future__ import annotations

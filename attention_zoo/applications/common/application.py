@@ -79,6 +79,10 @@ class PresetRecipe:
             function of the trained run folder that gives them (image files).
         card: the model card's sections (`presets.saving.CARD_SECTIONS`).
         float16: whether the weights are stored in half precision.
+        headline_metric: the key of the preset's test `metrics`
+            (`metadata.json`) that `attention-zoo presets list` shows: the
+            score the application is judged by, of the preset's default
+            decoding (`"beam4 bleu"`), or None.
     """
 
     name: str
@@ -88,6 +92,7 @@ class PresetRecipe:
     fixed_inputs: object
     card: dict
     float16: bool = False
+    headline_metric: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)

@@ -41,6 +41,7 @@ PRESETS = (
             "03/04/05",
         ),
         card=CARD,
+        headline_metric="exact_match",
     ),
 )
 

@@ -50,6 +50,7 @@ PRESETS = (
         ),
         card=CARD,
         float16=True,
+        headline_metric="beam4 rougeL",
     ),
 )
 

@@ -46,6 +46,7 @@ PRESETS = (
             "Naomi said to Ruth, go in peace.",
         ),
         card=CARD,
+        headline_metric="beam4 bleu",
     ),
 )
 
