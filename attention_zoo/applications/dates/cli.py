@@ -14,11 +14,17 @@ from attention_zoo.applications.dates.predictor import Normalizer
 
 def add_arguments(tasks, app) -> None:
     evaluate = tasks["evaluate"]
-    evaluate.add_argument("--run", default="runs/dates", help="folder written by train")
+    evaluate.add_argument(
+        "--run",
+        default="runs/dates",
+        help="folder written by train (default runs/dates)",
+    )
     evaluate.add_argument(
         "--per-format", action="store_true", help="also print every format"
     )
-    tasks["predict"].add_argument("texts", nargs="+", metavar="TEXT")
+    tasks["predict"].add_argument(
+        "texts", nargs="+", metavar="TEXT", help="dates to normalize"
+    )
     command.add_model_flags(tasks["predict"], app)
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from attention_zoo.applications.common import command
 from attention_zoo.applications.common.application import Command
+from attention_zoo.applications.common.config import MAX_BEAM_WIDTH
 from attention_zoo.applications.common.run_folder import (
     atomic_output,
     write_evaluation,
@@ -52,9 +53,16 @@ def add_arguments(tasks, app) -> None:
     evaluate.add_argument(
         "--run",
         action="append",
-        help="run folder (repeat to compare runs by source length)",
+        help="run folder; repeat to compare runs by source length (default "
+        "runs/translation)",
     )
-    evaluate.add_argument("--beam-width", type=int, default=None)
+    evaluate.add_argument(
+        "--beam-width",
+        type=int,
+        default=None,
+        help=f"beams of the search scored beside greedy, from 1 to {MAX_BEAM_WIDTH} "
+        "(default: the run's beam width)",
+    )
     evaluate.add_argument(
         "--test-pairs",
         default=None,
@@ -67,7 +75,10 @@ def add_arguments(tasks, app) -> None:
         "truecasing and detokenization",
     )
     evaluate.add_argument(
-        "--plot", default=None, help="PNG of BLEU by source length, one line per run"
+        "--plot",
+        default=None,
+        help="PNG file to draw BLEU by source length in, one line per run "
+        "(default: none drawn)",
     )
 
     translate = tasks["translate"]
@@ -75,7 +86,13 @@ def add_arguments(tasks, app) -> None:
     translate.add_argument("texts", nargs="*", metavar="TEXT", help="- reads stdin")
     translate.add_argument("--input", default=None, help="file, one sentence a line")
     translate.add_argument("--output", default=None, help="file (default stdout)")
-    translate.add_argument("--format", choices=FORMATS, default="text")
+    translate.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="text: one translation a line; jsonl: one JSON object a line "
+        "(default text)",
+    )
     translate.add_argument(
         "--with-attention",
         action="store_true",
