@@ -40,10 +40,23 @@ def build_parser() -> argparse.ArgumentParser:
         "sequences with model.fit, then print its accuracy and attention matrix.",
     )
     demo.add_argument(
-        "--epochs", type=int, default=8, help="training epochs (default 8)"
+        "--epochs",
+        type=int,
+        default=8,
+        help="passes over the 4,000 training sequences, at least 1 (default 8)",
     )
-    demo.add_argument("--length", type=int, default=8, help="digits per sequence")
-    demo.add_argument("--seed", type=int, default=0)
+    demo.add_argument(
+        "--length",
+        type=int,
+        default=8,
+        help="digits per sequence, at least 2 (default 8)",
+    )
+    demo.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="random seed of the digits and the initial weights (default 0)",
+    )
     for app in registry.applications():
         add_application(commands, app)
     presets = commands.add_parser(

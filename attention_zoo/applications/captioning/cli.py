@@ -9,6 +9,7 @@ import sys
 
 from attention_zoo.applications.common import InputError, command
 from attention_zoo.applications.common.application import Command
+from attention_zoo.applications.common.config import MAX_BEAM_WIDTH
 from attention_zoo.applications.common.run_folder import write_evaluation
 
 
@@ -46,8 +47,18 @@ def source_fields(args) -> dict:
 
 
 def add_arguments(tasks, app) -> None:
-    tasks["evaluate"].add_argument("--run", default="runs/captioning")
-    tasks["evaluate"].add_argument("--beam-width", type=int, default=None)
+    tasks["evaluate"].add_argument(
+        "--run",
+        default="runs/captioning",
+        help="folder written by train (default runs/captioning)",
+    )
+    tasks["evaluate"].add_argument(
+        "--beam-width",
+        type=int,
+        default=None,
+        help=f"beams of the search scored beside greedy, from 1 to {MAX_BEAM_WIDTH} "
+        "(default: the run's beam width)",
+    )
     command.add_answer_flags(tasks["predict"], app)
 
 

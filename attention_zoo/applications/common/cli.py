@@ -5,7 +5,10 @@ Every field of an application's `TrainConfig` dataclass is a flag of its
 default. The field's metadata refines it:
 
     flag      the flag's name when it is not the field's (`--train-size`)
-    help      the help text
+    help      what the flag means, with its unit ("examples per training
+              step"); "(default X)" is added from the default unless the
+              help says "(default" itself, which it must where the default
+              is None or True (what None means, what `--no-gate` turns off)
     choices   the values the flag accepts
     type      a function from the flag's string to the field's value
     default   the flag's default when it differs from the field's (the app
@@ -66,8 +69,9 @@ def add_config_arguments(parser, config_class) -> None:
                 groups[meta["group"]] = parser.add_mutually_exclusive_group()
             target = groups[meta["group"]]
         kwargs = {}
+        default = meta.get("default", field.default)
         if "help" in meta:
-            kwargs["help"] = meta["help"]
+            kwargs["help"] = help_with_default(meta["help"], default)
         kind = _field_type(field)
         if kind is bool:
             # The dest is the field's, so `--no-gate` sets `gate`.
@@ -79,9 +83,24 @@ def add_config_arguments(parser, config_class) -> None:
             kwargs["type"] = kind
         if "choices" in meta:
             kwargs["choices"] = meta["choices"]
-        kwargs["default"] = meta.get("default", field.default)
+        kwargs["default"] = default
         # argparse names the dest (and the help's metavar) after the flag.
         target.add_argument(flag, **kwargs)
+
+
+def help_with_default(text: str, default) -> str:
+    """`text` ending in "(default X)" for a flag whose default is `default`.
+
+    Unchanged where `text` says "(default" already (a default the app
+    computes, or one worth a sentence) and where X would say nothing: None,
+    and the False and True of a switch (`--download`, `--no-gate`).
+    Written into the text rather than left to argparse's `%(default)s`,
+    so the help the parser holds (and a test reads) is the one printed.
+    """
+    if "(default" in text or default is None or isinstance(default, bool):
+        return text
+    shown = f"{default:g}" if isinstance(default, float) else default
+    return f"{text} (default {shown})"
 
 
 def _dest(field, flag) -> str:

@@ -11,6 +11,7 @@ runs inside the one-line error boundary.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 
 from attention_zoo.applications.common import lines
@@ -81,7 +82,21 @@ def add_model_flags(parser, app) -> None:
     (`preset_flags`), and `--beam-width` where the application has it."""
     add_model_arguments(parser, app.name, app.command.default_preset)
     if app.command.beam_width:
-        parser.add_argument("--beam-width", type=int, default=None, help="1 = greedy")
+        parser.add_argument(
+            "--beam-width", type=int, default=None, help=beam_width_help(app)
+        )
+
+
+def beam_width_help(app) -> str:
+    """The help of a task's `--beam-width`: its default is the run's own,
+    which `train --beam-width` set (the config's default unless given)."""
+    trained = {f.name: f.default for f in dataclasses.fields(app.config_class)}
+    default = trained.get("beam_width")
+    since = f"; train's --beam-width, {default} unless given" if default else ""
+    return (
+        f"beams searched, from 1 (greedy) to {MAX_BEAM_WIDTH} (default: the "
+        f"run's or preset's beam width{since})"
+    )
 
 
 def add_answer_flags(parser, app) -> None:
@@ -143,7 +158,12 @@ def model_run(args, app):
 def add_plot_and_export(plot, export, app) -> None:
     """The flags of `app`'s `plot` and `export` tasks."""
     inputs = app.command.inputs
-    plot.add_argument(inputs, nargs="+", metavar=inputs.removesuffix("s").upper())
+    plot.add_argument(
+        inputs,
+        nargs="+",
+        metavar=inputs.removesuffix("s").upper(),
+        help=f"the {inputs} whose attention is drawn",
+    )
     add_model_flags(plot, app)
     plot.add_argument(
         "--output",

@@ -105,10 +105,7 @@ def seed_field():
     """The `seed` of every training: data splits, weights, dropout."""
     return dataclasses.field(
         default=0,
-        metadata={
-            "help": "random seed of the data, the initial weights and dropout "
-            "(default 0)"
-        },
+        metadata={"help": "random seed of the data, the initial weights and dropout"},
     )
 
 
@@ -118,7 +115,8 @@ def epochs_field(default: int):
         default=default,
         metadata={
             "check": positive,
-            "help": f"passes over the training data at most (default {default})",
+            "help": "passes over the training data at most; --patience and "
+            "--max-minutes can end training sooner",
         },
     )
 
@@ -129,20 +127,39 @@ def batch_size_field(default: int):
         default=default,
         metadata={
             "check": integer_range(1, 4096),
-            "help": f"examples per training step, from 1 to 4096 (default "
-            f"{default}; the global batch with --distribute)",
+            "help": "examples per training step, from 1 to 4096; the global "
+            "batch with --distribute",
         },
     )
 
 
 def max_minutes_field():
-    """The wall-clock budget of every training."""
+    """The wall-clock limit of every training (`training.TimeBudget`)."""
     return dataclasses.field(
         default=None,
         metadata={
             "check": finite_positive,
-            "help": "wall-clock budget of fit in minutes (default: none); the "
-            "epoch it cuts short is validated, and the run is committed",
+            "help": "wall-clock limit of fit in minutes (default: no limit); "
+            "the epoch it cuts short is validated, and the run is saved as "
+            "after the last epoch",
+        },
+    )
+
+
+def patience_field(default: int | None):
+    """The `patience` of every training's early stopping; None: none."""
+    # A None default is explained by hand: the "(default X)" that
+    # `common.cli` adds says nothing of what None means.
+    unset = " (default: no early stopping, every epoch runs)"
+    return dataclasses.field(
+        default=default,
+        metadata={
+            # 0 stops at the first epoch that does not improve (Keras's
+            # EarlyStopping); a patience past the epochs never stops.
+            "check": integer_range(0, 10_000),
+            "help": "epochs without a lower validation loss before training "
+            "stops, keeping the best epoch's weights"
+            + (unset if default is None else ""),
         },
     )
 
@@ -150,7 +167,13 @@ def max_minutes_field():
 def beam_width_field(default: int):
     """The `beam_width` a run decodes with by default (`--beam-width`)."""
     return dataclasses.field(
-        default=default, metadata={"check": integer_range(1, MAX_BEAM_WIDTH)}
+        default=default,
+        metadata={
+            "check": integer_range(1, MAX_BEAM_WIDTH),
+            "help": "beams of the run's beam search, from 1 (greedy) to "
+            f"{MAX_BEAM_WIDTH}: its test scores and the default of its tasks' "
+            "--beam-width",
+        },
     )
 
 
@@ -161,6 +184,6 @@ def length_penalty_field(default: float):
         metadata={
             "flag": "--length-penalty",
             "check": non_negative,
-            "help": "GNMT alpha",
+            "help": "GNMT length penalty alpha of beam search, >= 0; 0 is none",
         },
     )

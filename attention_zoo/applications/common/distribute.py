@@ -70,7 +70,8 @@ def distribute_field():
             "choices": DISTRIBUTIONS,
             "help": "train on several devices: mirrored (all local devices) or "
             "multi-worker (TF_CONFIG cluster) on TensorFlow, data-parallel on "
-            "JAX; --batch-size is the global batch (docs/scaling.md)",
+            "JAX; --batch-size is the global batch (default: one device; "
+            "docs/scaling.md)",
         },
     )
 

@@ -83,6 +83,8 @@ class TrainingRun:
         self.distribution = distribution
         self.verbose = verbose
         self.training = {"replicas": distribution.replicas}
+        # `fit` starts a new one; this one lets `callbacks` be read before.
+        self._timer = EpochTimer()
 
     def scope(self):
         """The context to build and compile the model in."""

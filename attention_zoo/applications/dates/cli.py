@@ -14,7 +14,11 @@ from attention_zoo.applications.dates.predictor import Normalizer
 
 def add_arguments(tasks, app) -> None:
     evaluate = tasks["evaluate"]
-    evaluate.add_argument("--run", default="runs/dates", help="folder written by train")
+    evaluate.add_argument(
+        "--run",
+        default="runs/dates",
+        help="folder written by train (default runs/dates)",
+    )
     evaluate.add_argument(
         "--per-format", action="store_true", help="also print every format"
     )

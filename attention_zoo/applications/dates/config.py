@@ -5,43 +5,66 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from attention_zoo.applications.common.config import (
+    batch_size_field,
+    epochs_field,
     finite_positive,
     integer_range,
+    max_minutes_field,
     number_range,
-    positive,
+    patience_field,
+    seed_field,
 )
 from attention_zoo.applications.common.distribute import distribute_field
+from attention_zoo.applications.dates.model import ATTENTIONS, MODELS
 
 EXAMPLE_INPUTS = ["3rd of May 1979", "Sept. 14, 2001", "jeudi 3 mai 1979", "23.09.1987"]
 
 
 @dataclass
 class TrainConfig:
-    model: str = field(default="default", metadata={"choices": ("default", "classic")})
+    model: str = field(
+        default="default",
+        metadata={
+            "choices": MODELS,
+            "help": "the package's model (default), which also answers "
+            "<invalid>, or classic, the deeplearning.ai Sequence Models course's "
+            "(docs/dates.md)",
+        },
+    )
     attention: str = field(
         default="bahdanau",
         metadata={
-            "help": "attention mechanism of the default model: bahdanau (default) "
-            "or another name of attention_zoo.applications.dates.model.ATTENTIONS "
-            "(see docs/layers.md)"
+            "choices": tuple(ATTENTIONS),
+            "help": "attention mechanism of the default model, described in "
+            "docs/layers.md; classic has the course's own",
         },
     )
-    epochs: int = field(default=10, metadata={"check": positive})
-    batch_size: int = field(default=128, metadata={"check": integer_range(1, 4096)})
+    epochs: int = epochs_field(10)
+    batch_size: int = batch_size_field(128)
     n_train: int = field(
         default=30000,
-        metadata={"flag": "--train-size", "check": integer_range(1, 1_000_000)},
+        metadata={
+            "flag": "--train-size",
+            "check": integer_range(1, 1_000_000),
+            "help": "generated training dates, from 1 to 1,000,000",
+        },
     )
     n_validation: int = field(
         default=2000,
         metadata={
             "flag": "--validation-size",
             "check": integer_range(1, 1_000_000),
+            "help": "generated validation dates, from 1 to 1,000,000, and "
+            "--negatives non-dates per date",
         },
     )
     n_test: int = field(
         default=5000,
-        metadata={"flag": "--test-size", "check": integer_range(1, 1_000_000)},
+        metadata={
+            "flag": "--test-size",
+            "check": integer_range(1, 1_000_000),
+            "help": "generated test dates, from 1 to 1,000,000",
+        },
     )
     negatives: float = field(
         default=0.25,
@@ -50,8 +73,7 @@ class TrainConfig:
             # 10,000,000 short strings, in reach of memory.
             "check": number_range(0, 10),
             "help": "generated non-dates per training date, from 0 to 10, which "
-            "the default model learns to answer <invalid> (default 0.25; "
-            "classic ignores it)",
+            "the default model learns to answer <invalid>; classic ignores it",
         },
     )
     learning_rate: float | None = field(
@@ -62,6 +84,9 @@ class TrainConfig:
             "3e-3, or 1e-2 with --attention monotonic or mocha)",
         },
     )
-    seed: int = 0
+    max_minutes: float | None = max_minutes_field()
+    # None: every epoch runs, as the published runs and presets trained.
+    patience: int | None = patience_field(None)
+    seed: int = seed_field()
     distribute: str | None = distribute_field()
     units: int = field(default=64, metadata={"cli": False})

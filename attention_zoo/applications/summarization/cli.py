@@ -20,7 +20,9 @@ def corpus_field(args) -> dict:
 def add_arguments(tasks, app) -> None:
     evaluate = tasks["evaluate"]
     evaluate.add_argument(
-        "--run", default="runs/summarization", help="folder written by train"
+        "--run",
+        default="runs/summarization",
+        help="folder written by train (default runs/summarization)",
     )
     evaluate.add_argument(
         "--beam-width",

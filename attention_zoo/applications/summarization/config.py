@@ -13,6 +13,7 @@ from attention_zoo.applications.common.config import (
     length_penalty_field,
     max_minutes_field,
     non_negative,
+    patience_field,
     positive,
     seed_field,
     unit_interval,
@@ -59,11 +60,16 @@ class TrainConfig:
         metadata={
             "group": "corpus",
             "flag": "--tfds",
-            "help": "tensorflow_datasets set: gigaword or cnn_dailymail",
+            "help": "tensorflow_datasets set to train on instead of the Debian "
+            "descriptions: gigaword or cnn_dailymail",
         },
     )
     tfds_data_dir: str | None = field(
-        default=None, metadata={"help": "tensorflow_datasets data folder"}
+        default=None,
+        metadata={
+            "help": "tensorflow_datasets data folder (default: tensorflow_datasets' "
+            "own, ~/tensorflow_datasets)"
+        },
     )
     download: bool = field(
         default=False,
@@ -81,7 +87,8 @@ class TrainConfig:
         default=True,
         metadata={
             "flag": "--no-copy",
-            "help": "plain attention decoder: no copy mechanism (pointer-generator)",
+            "help": "plain attention decoder, without the copy mechanism "
+            "(default: the pointer-generator's copy)",
         },
     )
     coverage: bool = field(
@@ -94,50 +101,43 @@ class TrainConfig:
         default=1.0,
         metadata={
             "check": non_negative,
-            "help": "weight of the coverage loss with --coverage (default 1)",
+            "help": "weight of the coverage loss with --coverage, >= 0",
         },
     )
     vocab_size: int = field(
         default=8000,
         metadata={
             "check": integer_range(5, 1_000_000),
-            "help": "words of the vocabulary, shared by texts and summaries "
-            "(default 8000)",
+            "help": "words of the vocabulary, shared by texts and summaries, its "
+            "special tokens included, from 5 to 1,000,000",
         },
     )
     units: int = field(
         default=128,
         metadata={
             "check": positive,
-            "help": "encoder units per direction (default 128)",
+            "help": "encoder units per direction",
         },
     )
     embedding_dim: int = field(
-        default=96, metadata={"check": positive, "help": "word vectors (default 96)"}
+        default=96, metadata={"check": positive, "help": "word vector size"}
     )
     attention_units: int = field(
         default=128,
-        metadata={"check": positive, "help": "attention scoring units (default 128)"},
+        metadata={"check": positive, "help": "units of the attention score"},
     )
     dropout: float = field(
         default=0.1,
-        metadata={"check": unit_interval, "help": "dropout rate (default 0.1)"},
+        metadata={"check": unit_interval, "help": "dropout rate, in [0, 1)"},
     )
     batch_size: int = batch_size_field(64)
     epochs: int = epochs_field(8)
     max_minutes: float | None = max_minutes_field()
     learning_rate: float = field(
         default=2e-3,
-        metadata={"check": finite_positive, "help": "Adam's rate (default 2e-3)"},
+        metadata={"check": finite_positive, "help": "Adam's rate"},
     )
-    patience: int = field(
-        default=2,
-        metadata={
-            "check": positive,
-            "help": "epochs without a better validation loss before stopping "
-            "(default 2)",
-        },
-    )
+    patience: int = patience_field(2)
     beam_width: int = beam_width_field(4)
     alpha: float = length_penalty_field(0.0)
     seed: int = seed_field()

@@ -20,7 +20,11 @@ from pathlib import Path
 import numpy as np
 
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
-from attention_zoo.applications.common.text import WordVocabulary, tokenize
+from attention_zoo.applications.common.text import (
+    WordVocabulary,
+    detokenize,
+    tokenize,
+)
 from attention_zoo.applications.summarization import model as models
 from attention_zoo.applications.summarization.config import (
     MAX_SOURCE_TOKENS,
@@ -28,7 +32,6 @@ from attention_zoo.applications.summarization.config import (
 )
 from attention_zoo.applications.summarization.text import (
     cased_tokens,
-    detokenize,
     encode_sources,
     output_tokens,
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from attention_zoo.applications.common import command
 from attention_zoo.applications.common.application import Command
+from attention_zoo.applications.common.config import MAX_BEAM_WIDTH
 from attention_zoo.applications.common.run_folder import write_evaluation
 
 # The help of `translate` after its usage line.
@@ -30,9 +31,16 @@ def add_arguments(tasks, app) -> None:
     evaluate.add_argument(
         "--run",
         action="append",
-        help="run folder (repeat to compare runs by source length)",
+        help="run folder; repeat to compare runs by source length (default "
+        "runs/translation)",
     )
-    evaluate.add_argument("--beam-width", type=int, default=None)
+    evaluate.add_argument(
+        "--beam-width",
+        type=int,
+        default=None,
+        help=f"beams of the search scored beside greedy, from 1 to {MAX_BEAM_WIDTH} "
+        "(default: the run's beam width)",
+    )
     evaluate.add_argument(
         "--test-pairs",
         default=None,
@@ -45,7 +53,10 @@ def add_arguments(tasks, app) -> None:
         "truecasing and detokenization",
     )
     evaluate.add_argument(
-        "--plot", default=None, help="PNG of BLEU by source length, one line per run"
+        "--plot",
+        default=None,
+        help="PNG file to draw BLEU by source length in, one line per run "
+        "(default: none drawn)",
     )
 
     translate = tasks["translate"]

@@ -5,11 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from attention_zoo.applications.common.config import (
+    batch_size_field,
     beam_width_field,
+    epochs_field,
     finite_positive,
     integer_range,
     length_penalty_field,
+    max_minutes_field,
+    patience_field,
     positive,
+    seed_field,
     unit_interval,
 )
 from attention_zoo.applications.common.distribute import distribute_field
@@ -38,7 +43,8 @@ class TrainConfig:
         default=None,
         metadata={
             "group": "corpus",
-            "help": "tab-separated pairs file (source, target)",
+            "help": "tab-separated file of source<TAB>target pairs to train on "
+            "instead of --corpus",
         },
     )
     validation_pairs: str | None = field(
@@ -57,10 +63,17 @@ class TrainConfig:
         metadata={
             "group": "corpus",
             "flag": "--tfds",
-            "help": "tensorflow_datasets name, e.g. ted_hrlr_translate/pt_to_en",
+            "help": "tensorflow_datasets set to train on instead of --corpus, "
+            "e.g. ted_hrlr_translate/pt_to_en",
         },
     )
-    tfds_data_dir: str | None = None
+    tfds_data_dir: str | None = field(
+        default=None,
+        metadata={
+            "help": "tensorflow_datasets data folder (default: tensorflow_datasets' "
+            "own, ~/tensorflow_datasets)"
+        },
+    )
     download: bool = field(
         default=False,
         metadata={
@@ -69,44 +82,65 @@ class TrainConfig:
     )
     n_pairs: int = field(default=20000, metadata={"cli": False})  # corpus="numbers"
     attention: str = field(
-        default="bahdanau", metadata={"choices": ("bahdanau", "luong", "none")}
+        default="bahdanau",
+        metadata={
+            "choices": ("bahdanau", "luong", "none"),
+            "help": "attention of the decoder; none is a plain encoder-decoder",
+        },
     )
     decoder: str = field(
         default="parallel",
         metadata={
             "choices": ("parallel", "recurrent"),
             "help": "parallel: attention after the cell, all steps at once; "
-            "recurrent: attention inside the recurrence (Bahdanau's placement for "
-            "--attention bahdanau, Luong's with input feeding for --attention luong)",
+            "recurrent: attention inside the recurrence, Bahdanau's placement for "
+            "--attention bahdanau and Luong's with input feeding for --attention "
+            "luong",
         },
     )
     units: int = field(
-        default=96, metadata={"check": positive, "help": "encoder units per direction"}
+        default=96,
+        metadata={"check": positive, "help": "GRU units of the encoder per direction"},
     )
-    embedding_dim: int = field(default=128, metadata={"check": positive})
+    embedding_dim: int = field(
+        default=128, metadata={"check": positive, "help": "word vector size"}
+    )
     output_units: int | None = field(
         default=128,
         metadata={
-            "help": "size of the attentional state before the softmax (Luong forms)"
+            "help": "size of the attentional state before the softmax; with "
+            "--decoder recurrent, --attention luong only"
         },
     )
-    dropout: float = field(default=0.2, metadata={"check": unit_interval})
+    dropout: float = field(
+        default=0.2,
+        metadata={"check": unit_interval, "help": "dropout rate, in [0, 1)"},
+    )
     # At least the 4 special words and one more.
     source_vocab_size: int = field(
-        default=5000, metadata={"check": integer_range(5, 1_000_000)}
+        default=5000,
+        metadata={
+            "check": integer_range(5, 1_000_000),
+            "help": "words of the source vocabulary, its 4 special tokens "
+            "included, from 5 to 1,000,000",
+        },
     )
     target_vocab_size: int = field(
-        default=5000, metadata={"check": integer_range(5, 1_000_000)}
+        default=5000,
+        metadata={
+            "check": integer_range(5, 1_000_000),
+            "help": "words of the target vocabulary, its 4 special tokens "
+            "included, from 5 to 1,000,000",
+        },
     )
-    batch_size: int = field(default=64, metadata={"check": integer_range(1, 4096)})
-    epochs: int = field(default=10, metadata={"check": positive})
-    max_minutes: float | None = field(
-        default=None,
-        metadata={"check": finite_positive, "help": "wall-clock budget of fit"},
+    batch_size: int = batch_size_field(64)
+    epochs: int = epochs_field(10)
+    max_minutes: float | None = max_minutes_field()
+    learning_rate: float = field(
+        default=2e-3, metadata={"check": finite_positive, "help": "Adam's rate"}
     )
-    learning_rate: float = field(default=2e-3, metadata={"check": finite_positive})
-    patience: int = field(default=3, metadata={"help": "early stopping"})
+    patience: int = patience_field(3)
     beam_width: int = beam_width_field(4)
     alpha: float = length_penalty_field(0.6)
-    seed: int = 0
+    seed: int = seed_field()
     distribute: str | None = distribute_field()

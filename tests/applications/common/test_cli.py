@@ -13,6 +13,7 @@ from attention_zoo.applications.common.cli import (
     OneLineParser,
     add_config_arguments,
     config_from_args,
+    help_with_default,
     run_task,
 )
 from attention_zoo.applications.common.config import (
@@ -191,3 +192,28 @@ def test_error_messages_are_one_line_and_cut(capsys):
     assert run_task("app", "task", job) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and len(err) < 1000 and "second line" in err
+
+
+@pytest.mark.parametrize(
+    "default, expected",
+    [
+        (6, "passes (default 6)"),
+        (2e-3, "passes (default 0.002)"),
+        ("bible", "passes (default bible)"),
+        # What None means, or what a switch does, is written by hand.
+        (None, "passes"),
+        (False, "passes"),
+        (True, "passes"),
+    ],
+)
+def test_help_ends_in_the_default(default, expected):
+    assert help_with_default("passes", default) == expected
+    said = "passes (default: all of them)"
+    assert help_with_default(said, default) == said
+
+
+def test_the_help_of_a_config_flag_says_its_default():
+    parser, _ = parse([])
+    text = " ".join(parser.format_help().split())
+    assert "--epochs EPOCHS passes (default 6)" in text
+    assert "--download fetch it" in text

@@ -187,6 +187,21 @@ def test_cli_train_refuses_zero_epochs(capsys):
     assert "Received: --epochs 0" in capsys.readouterr().err
 
 
+def test_cli_train_stops_at_max_minutes_and_saves_the_run(tmp_path, capsys):
+    if keras.backend.backend() != "tensorflow":
+        pytest.skip("the application tests run on the TensorFlow backend")
+    output = tmp_path / "run"
+    sizes = ["--train-size", "300", "--validation-size", "50", "--test-size", "50"]
+    argv = ["dates", "train", "--output", str(output), "--epochs", "50", *sizes]
+    # 60 ms: the first batch ends the run.
+    assert main([*argv, "--max-minutes", "0.001"]) == 0
+    assert f"run folder: {output}" in capsys.readouterr().out
+    training = json.loads((output / "metrics.json").read_text())["training"]
+    assert training["stopped_by_budget"] and training["epochs"] == 1
+    assert (output / "model.keras").exists()
+    assert json.loads((output / "config.json").read_text())["max_minutes"] == 0.001
+
+
 def test_cli_evaluate_prints_and_writes_the_run_s_test_scores(run, capsys):
     assert main(["dates", "evaluate", "--run", str(run), "--per-format"]) == 0
     out = capsys.readouterr().out

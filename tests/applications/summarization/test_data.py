@@ -6,10 +6,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attention_zoo.applications.common.text import UNK_ID, WordVocabulary
+from attention_zoo.applications.common.text import UNK_ID, WordVocabulary, detokenize
 from attention_zoo.applications.summarization import data
 from attention_zoo.applications.summarization.text import (
-    detokenize,
     encode_sources,
     encode_summaries,
     output_tokens,

@@ -118,6 +118,20 @@ def test_cli_evaluate_and_plot(run, tmp_path, capsys):
     assert (folder / "attention_0.png").read_bytes()[:4] == b"\x89PNG"
 
 
+@pytest.mark.slow  # a training of its own, about a minute on 2 cores
+def test_cli_train_stops_at_max_minutes_and_saves_the_run(tmp_path, capsys):
+    output = tmp_path / "run"
+    argv = ["summarization", "train", "--output", str(output), "--pairs", str(PAIRS)]
+    small = ["--units", "8", "--embedding-dim", "8", "--attention-units", "8"]
+    small += ["--vocab-size", "200", "--beam-width", "2", "--epochs", "50"]
+    # 60 ms: the first batch ends the run.
+    assert main([*argv, *small, "--max-minutes", "0.001"]) == 0
+    assert f"run folder: {output}" in capsys.readouterr().out
+    training = json.loads((output / "metrics.json").read_text())["training"]
+    assert training["stopped_by_budget"] and training["epochs"] == 1
+    assert (output / "model.keras").exists()
+
+
 LOAD = """
 import json, sys
 import tensorflow as tf
