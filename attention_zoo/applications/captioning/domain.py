@@ -2,13 +2,15 @@
 
 A captioner trained on generated shapes captions a photo of a cat with
 shapes, confidently. Its encoder knows better: the pooled feature vector
-of a photo lies far from those of the training images. `ImageDomain` keeps
-the mean and the spread of the training images' pooled features, per
-channel; an image's distance is the root mean square of its standardized
-features (a Mahalanobis distance with a diagonal covariance shrunk toward
-its mean, which needs no matrix inverse of a few hundred channels
-estimated from a few thousand images), and an image is in the domain when its distance is at most the
-`QUANTILE` quantile of the validation images' distances times `MARGIN`.
+of a photo lies far from those of the training images. `ImageDomain`
+keeps the mean and the covariance of the training images' pooled
+features; an image's distance is its Mahalanobis distance to them
+(divided by the square root of the channel count, so that it reads as an
+RMS of whitened features), the covariance shrunk toward a multiple of
+the identity (`SHRINK`, Ledoit & Wolf 2004) so that a few hundred images
+of a hundred channels still give an invertible one. An image is in the
+domain when its distance is at most the `QUANTILE` quantile of the
+validation images' distances times `MARGIN`.
 
 The run keeps it as `domain.json`: numbers only, read as data.
 """
@@ -31,11 +33,13 @@ QUANTILE = 0.999
 MARGIN = 1.25
 # Training images whose pooled features give the mean and spread, at most.
 MAX_IMAGES = 4000
-# The spread of each channel is shrunk toward the mean spread of all
-# (scale^2 = std^2 + SHRINK * mean(std^2)): a channel that hardly varies
-# among a few hundred training images would otherwise make a distance of
-# an image of the same kind explode.
-SHRINK = 1.0
+# The covariance plus SHRINK times its mean variance on the diagonal. On
+# the shipped captioner (1,500 training scenes, 112 channels), 0.01 kept
+# every test scene under the threshold and put every photograph and
+# generated natural-looking image above it with the widest gap of the
+# values tried (0.01, 0.1, 0.3); a diagonal covariance missed a third of
+# the natural-looking images.
+SHRINK = 0.01
 
 
 def pooled(features) -> np.ndarray:
@@ -46,9 +50,11 @@ def pooled(features) -> np.ndarray:
 class ImageDomain:
     """The training images' pooled features: mean, spread and threshold."""
 
-    def __init__(self, mean, scale, threshold: float):
+    def __init__(self, mean, whitening, threshold: float):
         self.mean = np.asarray(mean, "float64")
-        self.scale = np.asarray(scale, "float64")
+        # `(C, C)`: the Cholesky factor L of the inverse covariance, so that
+        # the Mahalanobis distance is the norm of `(x - mean) @ L`.
+        self.whitening = np.asarray(whitening, "float64")
         self.threshold = float(threshold)
 
     @classmethod
@@ -58,17 +64,20 @@ class ImageDomain:
         train = pooled(train_features[:MAX_IMAGES])
         if not len(train):
             raise ValueError("no training image to describe the domain with")
-        variance = train.var(0)
-        scale = np.sqrt(variance + SHRINK * variance.mean() + 1e-12)
-        domain = cls(train.mean(0), scale, math.inf)
+        centred = train - train.mean(0)
+        covariance = centred.T @ centred / max(len(train) - 1, 1)
+        ridge = SHRINK * np.trace(covariance) / len(covariance) + 1e-12
+        covariance += ridge * np.eye(len(covariance))
+        whitening = np.linalg.cholesky(np.linalg.inv(covariance))
+        domain = cls(train.mean(0), whitening, math.inf)
         held_out = validation_features if len(validation_features) else train_features
         distances = domain.distances(pooled(held_out))
         domain.threshold = float(np.quantile(distances, QUANTILE) * MARGIN)
         return domain
 
     def distances(self, pooled_features) -> np.ndarray:
-        """`(N,)`: each row's root mean squared standardized distance."""
-        z = (np.asarray(pooled_features, "float64") - self.mean) / self.scale
+        """`(N,)`: each row's Mahalanobis distance over the root of `C`."""
+        z = (np.asarray(pooled_features, "float64") - self.mean) @ self.whitening
         return np.sqrt((z**2).mean(-1))
 
     def reason(self, distance: float) -> str:
@@ -84,7 +93,7 @@ class ImageDomain:
     def save(self, path) -> None:
         content = {
             "mean": self.mean.tolist(),
-            "scale": self.scale.tolist(),
+            "whitening": self.whitening.tolist(),
             "threshold": self.threshold,
             "quantile": QUANTILE,
             "margin": MARGIN,
@@ -94,18 +103,18 @@ class ImageDomain:
     @classmethod
     def load(cls, path, channels: int) -> ImageDomain:
         """The domain of `path`, refused naming the file unless it holds
-        `channels` finite means, positive finite scales and a finite
-        positive threshold."""
+        `channels` finite means, a finite `(channels, channels)` whitening
+        matrix and a finite positive threshold."""
         try:
             content = json.loads(Path(path).read_text(encoding="utf-8"))
             mean = np.asarray(content["mean"], "float64")
-            scale = np.asarray(content["scale"], "float64")
+            whitening = np.asarray(content["whitening"], "float64")
             threshold = content["threshold"]
             ok = (
-                mean.shape == scale.shape == (channels,)
+                mean.shape == (channels,)
+                and whitening.shape == (channels, channels)
                 and np.isfinite(mean).all()
-                and np.isfinite(scale).all()
-                and (scale > 0).all()
+                and np.isfinite(whitening).all()
                 and not isinstance(threshold, bool)
                 and isinstance(threshold, (int, float))
                 and math.isfinite(threshold)
@@ -116,7 +125,8 @@ class ImageDomain:
         if not ok:
             raise MalformedFileError(
                 f"{path} is not the image domain of this run (it needs "
-                f"{channels} finite means and positive scales and a positive "
-                "threshold); train the run again or restore the file"
+                f"{channels} finite means, a {channels} x {channels} whitening "
+                "matrix and a positive threshold); train the run again or "
+                "restore the file"
             )
-        return cls(mean, scale, threshold)
+        return cls(mean, whitening, threshold)

@@ -53,7 +53,7 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
         if domain is None:
             return tf.zeros(tf.shape(features)[:1], tf.float32)
         pooled = tf.reduce_mean(tf.cast(features, tf.float64), axis=1)
-        z = (pooled - domain.mean) / domain.scale
+        z = tf.matmul(pooled - domain.mean, domain.whitening)
         return tf.cast(tf.sqrt(tf.reduce_mean(z * z, axis=-1)), tf.float32)
 
     def caption_batch(images, valid):

@@ -18,10 +18,15 @@ def domain():
     return ImageDomain.fit(train, validation)
 
 
-def test_distance_is_the_rms_of_standardized_pooled_features(domain):
+def test_distance_is_the_mahalanobis_distance_of_pooled_features(domain):
+    rng = np.random.default_rng(0)
+    train = pooled(rng.normal(0, 1, (200, 4, 8)))
+    covariance = np.cov(train.T)
+    covariance += 0.01 * np.trace(covariance) / 8 * np.eye(8)
     features = np.arange(32, dtype="float64").reshape(1, 4, 8) / 10
-    z = (features.mean(1) - domain.mean) / domain.scale
-    assert np.isclose(domain.distances(pooled(features))[0], np.sqrt((z**2).mean()))
+    x = features.mean(1)[0] - train.mean(0)
+    expected = np.sqrt(x @ np.linalg.inv(covariance) @ x / 8)
+    assert np.isclose(domain.distances(pooled(features))[0], expected)
 
 
 def test_features_of_another_distribution_are_refused(domain):
@@ -38,11 +43,11 @@ def test_a_saved_domain_loads_alike_and_a_damaged_one_is_refused(domain, tmp_pat
     domain.save(path)
     loaded = ImageDomain.load(path, channels=8)
     assert loaded.threshold == domain.threshold
-    np.testing.assert_array_equal(loaded.scale, domain.scale)
+    np.testing.assert_array_equal(loaded.whitening, domain.whitening)
     with pytest.raises(MalformedFileError, match="domain.json"):
         ImageDomain.load(path, channels=9)
     content = json.loads(path.read_text(encoding="utf-8"))
-    content["scale"][0] = 0
+    content["whitening"][0][0] = float("nan")
     path.write_text(json.dumps(content), encoding="utf-8")
     with pytest.raises(MalformedFileError, match="domain.json"):
         ImageDomain.load(path, channels=8)
