@@ -70,7 +70,12 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
         score = tf.where(valid, tf.cast(score, tf.float32), float("-inf"))
         if domain is not None:
             words = tf.strings.split(normalize_strings(split))
-            valid_answer = tf.logical_and(valid, domain.in_domain(words))
+            cased_words = tf.strings.split(
+                normalize_strings(valid_utf8(split), lowercase=False)
+            )
+            valid_answer = tf.logical_and(
+                valid, domain.in_domain(words, cased_words)
+            )
         else:
             valid_answer = valid
         attention = tf.cast(attention, tf.float32)
@@ -138,8 +143,9 @@ class GraphDomain:
         )
         self.tables = [self.word_table, self.bigram_table]
 
-    def in_domain(self, words):
-        """`(B,)` bool for the ragged words `(B, None)` of each text."""
+    def in_domain(self, words, cased_words):
+        """`(B,)` bool for the ragged words `(B, None)` of each text, lower-
+        cased and as written (`cased_words`, for the names)."""
         import tensorflow as tf
 
         domain = self.domain
@@ -175,7 +181,13 @@ class GraphDomain:
         mean_surprisal = tf.where(
             ids.row_lengths() >= 2, inner, tf.reduce_mean(surprisal, axis=1)
         )
-        unseen = tf.reduce_sum(tf.cast(ids < 0, tf.float64), axis=1)
+        first = tf.strings.substr(cased_words.flat_values, 0, 1, unit="UTF8_CHAR")
+        capital = tf.not_equal(first, tf.strings.lower(first, encoding="utf-8"))
+        capital = tf.RaggedTensor.from_row_splits(capital, cased_words.row_splits)
+        position = tf.ragged.range(cased_words.row_lengths())
+        name = tf.logical_and(capital, position > 0)
+        unseen = tf.logical_and(ids < 0, tf.logical_not(name))
+        unseen = tf.reduce_sum(tf.cast(unseen, tf.float64), axis=1)
         share = unseen / tf.maximum(tf.cast(ids.row_lengths(), tf.float64), 1.0)
         return tf.logical_and(
             share <= domain.max_unseen_share, mean_surprisal <= domain.max_surprisal

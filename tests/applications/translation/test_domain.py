@@ -36,6 +36,12 @@ def test_texts_like_the_training_texts_are_in_the_domain(domain):
     assert domain.reason("go ye into the city") == ""
 
 
+def test_names_never_seen_are_no_unseen_words(domain):
+    assert domain.unseen_share("and Hathach said unto Mehuman") == 0
+    assert domain.unseen_share("and hathach said unto mehuman") == 0.4
+    assert domain.unseen_share("Laptop") == 1.0  # the first word may be any
+
+
 def test_unseen_words_and_unlike_orders_are_named(domain):
     assert "never occur in the training texts" in domain.reason("my laptop crashed")
     assert "unlike the training texts" in domain.reason("city the unto said he and")
@@ -86,7 +92,7 @@ def test_a_damaged_domain_file_is_refused_naming_it(domain, tmp_path, change):
 def test_the_graph_twin_agrees_with_python(domain):
     import tensorflow as tf
 
-    from attention_zoo.applications.common.text import normalize
+    from attention_zoo.applications.common.text import cased_tokens, normalize
     from attention_zoo.applications.translation.export import GraphDomain
 
     texts = [
@@ -96,9 +102,12 @@ def test_the_graph_twin_agrees_with_python(domain):
         "my laptop crashed",
         "city the unto said he and",
         "And he said unto them, go ye into the city.",
+        "And Hathach said unto them",
+        "and hathach said unto them",
     ] + modern_english()[:20]
     words = tf.strings.split(tf.constant([normalize(t) for t in texts]))
-    got = GraphDomain(domain).in_domain(words).numpy().tolist()
+    cased = tf.strings.split(tf.constant([" ".join(cased_tokens(t)) for t in texts]))
+    got = GraphDomain(domain).in_domain(words, cased).numpy().tolist()
     assert got == [domain.reason(t) == "" for t in texts]
 
 
