@@ -92,6 +92,18 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument(
         "name", metavar="NAME", help="a shipped preset or a preset folder"
     )
+    refresh = presets_tasks.add_parser(
+        "refresh",
+        help="derive again what a preset's weights do not fix (validity "
+        "calibration, recorded outputs, slice metrics, card)",
+        description="With the code of today, write again each named preset's "
+        "calibration files (the application's calibrate), the outputs on its "
+        "fixed inputs, its test-slice metrics and its model card; the weights, "
+        "the training command and the seed stay.",
+    )
+    refresh.add_argument(
+        "names", nargs="*", metavar="NAME", help="presets to refresh (default: all)"
+    )
     return parser
 
 
@@ -179,10 +191,19 @@ def _main(argv) -> int:
             return run_task("presets", "build", lambda: _build_presets(args))
         if args.task == "show":
             return run_task("presets", "show", lambda: _show_preset(args.name))
+        if args.task == "refresh":
+            return run_task("presets", "refresh", lambda: _refresh_presets(args))
         return _list_presets()
     if args.command in registry.names():
         return run_application(registry.get(args.command), args, parser)
     return 0
+
+
+def _refresh_presets(args) -> None:
+    from attention_zoo.applications.common import preset_build
+
+    for name in args.names or list(preset_build.recipes()):
+        print(f"{name}: {preset_build.refresh(name)}")
 
 
 def _build_presets(args) -> None:
