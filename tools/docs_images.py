@@ -29,7 +29,11 @@ INPUTS = {
     "dates": "3rd of May 1979",
     "translation": "In the beginning God created the heavens and the earth.",
     "captioning": None,
-    "summarization": None,
+    "summarization": (
+        "Tesseract is an open source Optical Character Recognition (OCR) Engine. "
+        "This package contains the data needed for processing images in Greek "
+        "language."
+    ),
 }
 
 
