@@ -73,9 +73,7 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
             cased_words = tf.strings.split(
                 normalize_strings(valid_utf8(split), lowercase=False)
             )
-            valid_answer = tf.logical_and(
-                valid, domain.in_domain(words, cased_words)
-            )
+            valid_answer = tf.logical_and(valid, domain.in_domain(words, cased_words))
         else:
             valid_answer = valid
         attention = tf.cast(attention, tf.float32)

@@ -76,7 +76,14 @@ def test_a_saved_domain_loads_alike(domain, tmp_path):
         lambda c: c.update(words=["x", *c["words"][1:]]),
         lambda c: c.pop("words"),
     ],
-    ids=["nan", "string", "short-counts", "bigram-out-of-range", "no-start", "no-words"],
+    ids=[
+        "nan",
+        "string",
+        "short-counts",
+        "bigram-out-of-range",
+        "no-start",
+        "no-words",
+    ],
 )
 def test_a_damaged_domain_file_is_refused_naming_it(domain, tmp_path, change):
     path = tmp_path / "domain.json"
