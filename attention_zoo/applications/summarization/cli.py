@@ -5,9 +5,7 @@
 
 from __future__ import annotations
 
-import sys
-
-from attention_zoo.applications.common import command, lines
+from attention_zoo.applications.common import command
 from attention_zoo.applications.common.application import Command
 from attention_zoo.applications.common.run_folder import write_evaluation
 
@@ -36,8 +34,7 @@ def add_arguments(tasks, app) -> None:
         help="TSV file of text<TAB>summary pairs (default: the run's data/test.tsv)",
     )
     predict = tasks["predict"]
-    lines.add_line_arguments(predict, "texts")
-    command.add_model_flags(predict, app)
+    command.add_answer_flags(predict, app)
 
 
 def jobs(args, parser, app) -> dict:
@@ -52,14 +49,13 @@ def jobs(args, parser, app) -> dict:
         write_evaluation(args.run, metrics)
         print(format_metrics(metrics))
 
-    def predict_job():
-        inputs, from_file = lines.input_lines(args, parser, "texts")
-        summarizer = Summarizer(
-            command.model_run(args, app), beam_width=args.beam_width
-        )
-        refused = lines.write_answers(summarizer, inputs, args)
-        if refused and not from_file and args.output is None:
-            print(f"{refused} answer(s) not valid (see each line)", file=sys.stderr)
+    predict_job = command.answer_job(
+        args,
+        parser,
+        app,
+        lambda run: Summarizer(run, beam_width=args.beam_width),
+        beam_width=args.beam_width,
+    )
 
     return {"evaluate": evaluate_job, "predict": predict_job}
 
