@@ -44,6 +44,28 @@ class RunConfig(dict):
 MISFIT_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 
 
+def as_texts(inputs) -> list[str]:
+    """The texts of `inputs` as users hold them: `str` (NumPy's `str_`
+    too), or UTF-8 `bytes` (a tf.string's `numpy()`), bytes that are not
+    UTF-8 read as U+FFFD.
+
+    Raises:
+        TypeError: naming the first input that is neither.
+    """
+    texts = []
+    for i, item in enumerate(inputs):
+        if isinstance(item, (bytes, bytearray)):
+            texts.append(bytes(item).decode("utf-8", "replace"))
+        elif isinstance(item, str):
+            texts.append(str(item))
+        else:
+            raise TypeError(
+                "inputs must be texts (str or UTF-8 bytes). Received: "
+                f"inputs[{i}]={item!r} of type {type(item).__name__}"
+            )
+    return texts
+
+
 class RunPredictor:
     """A trained run folder: inputs in, outputs and their attention out.
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
+from attention_zoo.applications.common.predictor import as_texts
 from attention_zoo.applications.dates import data
 from attention_zoo.applications.dates import model as models
 from attention_zoo.applications.dates.readings import (
@@ -108,7 +109,7 @@ class Normalizer(RunPredictor):
         or longer than it reads) is not refused: it gets the text "", the
         score -inf, `valid` False and the reason, like the SavedModel.
         """
-        texts = [str(t) for t in inputs]
+        texts = as_texts(inputs)
         reasons = {}
         for i, text in enumerate(texts):
             try:

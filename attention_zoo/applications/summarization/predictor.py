@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
+from attention_zoo.applications.common.predictor import as_texts
 from attention_zoo.applications.common.text import (
     WordVocabulary,
     detokenize,
@@ -118,7 +119,7 @@ class Summarizer(RunPredictor):
 
         The summarizer's one prediction path (`RunPredictor.__call__`).
         """
-        texts = [str(t) for t in inputs]
+        texts = as_texts(inputs)
         fn = self._search_fn(beam_width or self.beam_width)
         items = []
         batches = self.run_batches(fn, texts, batch_size, self._encode)

@@ -24,6 +24,7 @@ import numpy as np
 
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
 from attention_zoo.applications.common import text as tokenizer
+from attention_zoo.applications.common.predictor import as_texts
 from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID, UNK_ID
 from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation import postprocess
@@ -258,7 +259,7 @@ class Translator(RunPredictor):
             beam_width: 1 for greedy search; default: the run's.
             batch_size: texts decoded at once (of similar lengths).
         """
-        texts = [str(t) for t in inputs]
+        texts = as_texts(inputs)
         ids, attention, scores = self._search(texts, beam_width, batch_size)
         readable = self.readable(texts, ids, attention)
         items = []

@@ -77,3 +77,19 @@ def test_export_folder_needs_tensorflow(monkeypatch, tmp_path):
     (tmp_path / "file").write_text("")
     with pytest.raises(ValueError, match="an existing file"):
         export_folder(tmp_path / "file", "dates")
+
+
+def test_text_predictors_take_str_bytes_and_numpy_strings():
+    import numpy as np
+
+    from attention_zoo.applications.common.predictor import as_texts
+
+    assert as_texts(["a", b"f\xc3\xa9vrier", np.str_("b"), b"\xff"]) == [
+        "a",
+        "février",
+        "b",
+        "\ufffd",
+    ]
+    assert as_texts(np.array(["x", "y"])) == ["x", "y"]
+    with pytest.raises(TypeError, match=r"inputs\[1\]=3 of type int"):
+        as_texts(["a", 3])
