@@ -22,7 +22,7 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
     attention of each generated word, zero after `<end>`), `score` (float32:
     the search's log-probability of the caption per token, `<end>`
     included, as `Captioner`'s), `distance` (float32: to the training images,
-    `captioning.domain`) and `valid` (bool: False for bytes that are empty,
+    `captioning.domain`; NaN for bytes that could not be read) and `valid` (bool: False for bytes that are empty,
     undecodable or over `MAX_PIXELS`, whose caption is "" and attention
     zero, and for an image unlike the training images or a caption without
     a word, as `Captioner`'s `valid`); an empty batch gives empty outputs. Decoding, RGB conversion and
@@ -50,11 +50,12 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
     threshold = domain.threshold if domain is not None else float("inf")
 
     def distances(features):
+        """float64, compared with the threshold as `Captioner` compares."""
         if domain is None:
-            return tf.zeros(tf.shape(features)[:1], tf.float32)
+            return tf.zeros(tf.shape(features)[:1], tf.float64)
         pooled = tf.reduce_mean(tf.cast(features, tf.float64), axis=1)
         z = tf.matmul(pooled - domain.mean, domain.whitening)
-        return tf.cast(tf.sqrt(tf.reduce_mean(z * z, axis=-1)), tf.float32)
+        return tf.sqrt(tf.reduce_mean(z * z, axis=-1))
 
     def caption_batch(images, valid):
         features = encode(images)
@@ -67,6 +68,8 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
         distance = distances(features)
         answered = tf.logical_and(valid, tf.strings.length(words) > 0)
         answered = tf.logical_and(answered, distance <= threshold)
+        # An image that could not be read has no distance.
+        distance = tf.where(valid, tf.cast(distance, tf.float32), float("nan"))
         return (
             tf.where(valid, text, tf.constant("")),
             attention,

@@ -136,12 +136,13 @@ class Captioner(RunPredictor):
     def predict_items(
         self, inputs, beam_width: int | None = None, batch_size: int = 32
     ) -> list[dict]:
-        """`{"text", "score", "valid", "reason", "attention"}` per image.
+        """`{"text", "score", "valid", "reason", "distance", "tokens",
+        "attention"}` per image.
 
         The captioner's one prediction path (`RunPredictor.__call__`).
         Images are file paths, encoded bytes, PIL images or arrays
-        (`features.rgb_array`); one `(H, W, 3)` array or one PIL image is
-        one image. `text` is the caption detokenised (`common.text`),
+        (`features.rgb_array`); one `(H, W)` or `(H, W, C)` array or one PIL
+        image is one image. `text` is the caption detokenised (`common.text`),
         `tokens` its words; `score` is the search's log-probability of the
         caption per token (`<end>` included); `valid` is False, with the `reason`, for an
         image unlike the training images (`domain`, its `distance`) or a
@@ -152,7 +153,9 @@ class Captioner(RunPredictor):
             beam_width: 1 for greedy search; default: the run's.
             batch_size: images encoded and captioned at once.
         """
-        if (hasattr(inputs, "ndim") and inputs.ndim == 3) or hasattr(inputs, "mode"):
+        if (hasattr(inputs, "ndim") and inputs.ndim in (2, 3)) or hasattr(
+            inputs, "mode"
+        ):
             inputs = [inputs]
         images = [rgb_array(i) for i in inputs]
         if not images:
@@ -222,7 +225,10 @@ def read_image_file(path) -> bytes:
         raise InputError(f"{path} is a folder, not an image file")
     if not path.is_file():
         raise InputError(f"image file not found: {path}")
-    content = path.read_bytes()
+    try:
+        content = path.read_bytes()
+    except OSError as error:  # a file it may not read, a device error
+        raise InputError(f"{path}: cannot read it ({error})") from None
     try:
         image_codec.decode_image(content)
     except ValueError as error:

@@ -27,6 +27,7 @@ from attention_zoo.applications.captioning.features import (
     image_array,
 )
 from attention_zoo.applications.captioning.predictor import Captioner, plot
+from attention_zoo.applications.common.run_folder import set_aside
 from attention_zoo.applications.common.text import WordVocabulary
 from attention_zoo.applications.common.training import config_arguments
 from attention_zoo.applications.common.training_loop import training_run
@@ -88,17 +89,20 @@ def calibrate(run_dir) -> list[str]:
     features of its training and validation images, read again from the
     data its `config.json` names, through its encoder. For a preset, whose
     weights are those its run trained: `attention-zoo presets refresh`."""
-    captioner = Captioner(run_dir)
-    fields_ = {f.name for f in dataclasses.fields(TrainConfig)}
-    config = TrainConfig(**{k: v for k, v in captioner.config.items() if k in fields_})
-    train_set, validation_set, _ = load_dataset(config)
-    features = [
-        extract_features(
-            captioner.encoder, [i.image for i in items], captioner.image_size
+    with set_aside(Path(run_dir) / DOMAIN_FILE) as path:
+        captioner = Captioner(run_dir)
+        fields_ = {f.name for f in dataclasses.fields(TrainConfig)}
+        config = TrainConfig(
+            **{k: v for k, v in captioner.config.items() if k in fields_}
         )
-        for items in (train_set[:MAX_IMAGES], validation_set)
-    ]
-    ImageDomain.fit(*features).save(Path(run_dir) / DOMAIN_FILE)
+        train_set, validation_set, _ = load_dataset(config)
+        features = [
+            extract_features(
+                captioner.encoder, [i.image for i in items], captioner.image_size
+            )
+            for items in (train_set[:MAX_IMAGES], validation_set)
+        ]
+        ImageDomain.fit(*features).save(path)
     return [DOMAIN_FILE]
 
 

@@ -148,7 +148,7 @@ def input_lines(args, parser, inputs: str = "texts") -> tuple[list, bool]:
     name = inputs.removesuffix("s").upper()
     if args.input is None and not given:
         parser.error(f"give {name} arguments, --input FILE or -")
-    if (args.input is not None or stdin) and given and given != ["-"]:
+    if args.input is not None and given:
         parser.error(f"give {name} arguments or --input, not both")
     if stdin:
         return read_lines(read_stdin()), True

@@ -232,7 +232,7 @@ class RunPredictor:
     def __call__(self, inputs, **options) -> list[dict]:
         """`predict_items(inputs, **options)`, the one prediction path of
         every predictor; a single text, bytes or path gives a list of one."""
-        if isinstance(inputs, (str, bytes, os.PathLike)):
+        if isinstance(inputs, (str, bytes, bytearray, os.PathLike)):
             inputs = [inputs]
         return self.predict_items(inputs, **options)
 

@@ -275,3 +275,21 @@ def write_evaluation(run_dir, metrics: dict) -> Path:
     )
     owned_folders.record_written([path])
     return path
+
+
+@contextlib.contextmanager
+def set_aside(path):
+    """The file `path` moved aside while the block rewrites it: the block
+    reads its folder without it (a damaged one cannot stop its own
+    rewrite), and an error puts it back."""
+    path = Path(path)
+    held = path.with_name(f".{path.name}.old")
+    if path.exists():
+        os.replace(path, held)
+    try:
+        yield path
+    except BaseException:
+        if held.exists():
+            os.replace(held, path)
+        raise
+    held.unlink(missing_ok=True)

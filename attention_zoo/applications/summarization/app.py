@@ -7,7 +7,7 @@ from attention_zoo.applications.summarization.evaluation import format_metrics
 from attention_zoo.applications.summarization.export import export
 from attention_zoo.applications.summarization.predictor import Summarizer, plot
 from attention_zoo.applications.summarization.preset import PRESETS, TEST_SLICE
-from attention_zoo.applications.summarization.training import train
+from attention_zoo.applications.summarization.training import calibrate, train
 
 APPLICATION = Application(
     name="summarization",
@@ -21,4 +21,5 @@ APPLICATION = Application(
     command=COMMAND,
     presets=PRESETS,
     test_slice=TEST_SLICE,
+    calibrate=calibrate,
 )

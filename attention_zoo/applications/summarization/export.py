@@ -13,6 +13,7 @@ from attention_zoo.applications.common.text import (
     SPECIALS,
     UNK_ID,
 )
+from attention_zoo.applications.common.text_domain_graph import GraphDomain
 from attention_zoo.applications.summarization.config import MAX_SOURCE_TOKENS
 from attention_zoo.applications.summarization.predictor import Summarizer
 
@@ -53,7 +54,9 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
         for i, t in enumerate(vocabulary.tokens)
     ]
     tables = TokenTables(vocabulary.tokens, words, unknown_id=UNK_ID)
-    alpha, threshold = summarizer.alpha, summarizer.score_threshold
+    # Greedy search ranks by the plain sum: no penalty to undo.
+    alpha = summarizer.alpha if summarizer.beam_width > 1 else 0.0
+    threshold = summarizer.score_threshold
     max_unknown = summarizer.max_unknown_share
 
     def serve(text):
@@ -105,6 +108,12 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
         )
         readable = lengths > 0
         valid = readable & (share <= max_unknown) & (score >= threshold)
+        if domain is not None:
+            words = tf.strings.split(normalized)
+            cased_words = tf.strings.split(
+                normalize_strings(valid_utf8(split), lowercase=False)
+            )
+            valid = valid & domain.in_domain(words, cased_words)
         return {
             "text": tf.where(readable, summary, tf.constant("")),
             "score": tf.where(readable, score, tf.constant(float("-inf"))),
@@ -113,6 +122,11 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
             "p_gen": tf.cast(p_gen[..., 0], tf.float32),
         }
 
+    domain = GraphDomain(summarizer.domain) if summarizer.domain else None
     return write_saved_model(
-        output, serve, "text", [summarizer.model, tables.input_table], "summarization"
+        output,
+        serve,
+        "text",
+        [summarizer.model, tables.input_table, *(domain.tables if domain else [])],
+        "summarization",
     )

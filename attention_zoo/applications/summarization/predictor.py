@@ -7,7 +7,9 @@ vocabulary is read as `<unk>` by the encoder and can be copied by the
 copy mechanism; a summary stops at `<end>` or after `MAX_SUMMARY_TOKENS`
 words. An answer is valid when the text has words, when no more of its
 words are outside the vocabulary than in almost every validation text
-(`max_unknown_share`), and when its score (the summary's mean
+(`max_unknown_share`), when the text's words and their order are like
+the training texts' (`common.text_domain`, the run's `domain.json`), and
+when its score (the summary's mean
 log-probability per word) reaches the run's threshold; `reason` says which
 rule failed.
 """
@@ -26,6 +28,7 @@ from attention_zoo.applications.common.text import (
     detokenize,
     tokenize,
 )
+from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
 from attention_zoo.applications.summarization import model as models
 from attention_zoo.applications.summarization.config import (
     MAX_SOURCE_TOKENS,
@@ -39,7 +42,7 @@ from attention_zoo.applications.summarization.text import (
 
 # The validity thresholds leave out this share of the validation texts
 # (training.py writes them to config.json).
-THRESHOLD_QUANTILE = 0.01
+THRESHOLD_QUANTILE = 0.002
 
 
 class Summarizer(RunPredictor):
@@ -47,6 +50,7 @@ class Summarizer(RunPredictor):
 
     app = "summarization"
     required_files = ("model.keras", "config.json", "vocabulary.json")
+    optional_files = (DOMAIN_FILE,)
 
     def __init__(self, run_dir, beam_width: int | None = None):
         super().__init__(run_dir)
@@ -69,6 +73,10 @@ class Summarizer(RunPredictor):
             },
         )
         self.copy = self.model.name == models.MODEL_NAMES[0]
+        domain = self.run_dir / DOMAIN_FILE
+        # A run trained before the domain was kept has none: the vocabulary
+        # and score thresholds alone decide, as before.
+        self.domain = TextDomain.load(domain) if domain.is_file() else None
 
     def _search_fn(self, beam_width: int):
         """The compiled search: `(B, 2, Tx)` ids and extended ids to tokens,
@@ -120,21 +128,24 @@ class Summarizer(RunPredictor):
         The summarizer's one prediction path (`RunPredictor.__call__`).
         """
         texts = as_texts(inputs)
-        fn = self._search_fn(beam_width or self.beam_width)
+        width = beam_width or self.beam_width
+        fn = self._search_fn(width)
         items = []
         batches = self.run_batches(fn, texts, batch_size, self._encode)
         for chunk, tokens, attention, p_gen, scores, lengths in batches:
             for j, text in enumerate(chunk):
-                score = self._mean_log_prob(scores[j], lengths[j])
+                score = self._mean_log_prob(scores[j], lengths[j], width)
                 items.append(self._item(text, tokens[j], attention[j], p_gen[j], score))
         return items
 
-    def _mean_log_prob(self, score, length) -> float:
+    def _mean_log_prob(self, score, length, beam_width: int) -> float:
         """The search's log-probability of a summary per word (`<end>`
         included); beam search with a length penalty ranked by the sum
-        divided by the GNMT penalty, which is undone here."""
+        divided by the GNMT penalty, which is undone here (greedy search
+        has none)."""
         length = max(int(length), 1)
-        penalty = ((5 + length) / 6) ** self.alpha
+        alpha = self.alpha if beam_width > 1 else 0.0
+        penalty = ((5 + length) / 6) ** alpha
         return float(score) * penalty / length
 
     def _encode(self, texts):
@@ -175,6 +186,8 @@ class Summarizer(RunPredictor):
                 f"(at most {100 * self.max_unknown_share:.0f} % in the texts it "
                 "was validated on): not a text like the training texts"
             )
+        if self.domain is not None and self.domain.reason(text):
+            return self.domain.reason(text)
         if score < self.score_threshold:
             return f"low confidence (score {score:.2f} < {self.score_threshold:.2f})"
         return ""

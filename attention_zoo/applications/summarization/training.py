@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import json
 import random
 from dataclasses import asdict
+from pathlib import Path
 
 import keras
 import numpy as np
 
+from attention_zoo.applications.common.run_folder import set_aside
 from attention_zoo.applications.common.text import WordVocabulary
+from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
 from attention_zoo.applications.common.training import config_arguments
 from attention_zoo.applications.common.training_loop import training_run
 from attention_zoo.applications.summarization import data
@@ -150,6 +155,9 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
         # EarlyStopping(restore_best_weights=True) has put back the best
         # validation epoch's weights.
         model.save(run.folder / "model.keras")
+        TextDomain.fit(
+            [e.text for e in train_set], [e.text for e in validation_set]
+        ).save(run.folder / DOMAIN_FILE)
         summarizer = Summarizer(run.folder)
         settings.update(choose_thresholds(summarizer, validation_set))
         run.write_json("config.json", settings)
@@ -158,6 +166,30 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
         texts = [e.text for e in test_set[:3]]
         plot(run.folder, texts, run.folder / "plots", summarizer=summarizer)
     return metrics
+
+
+def calibrate(run_dir) -> list[str]:
+    """Writes the run's validity thresholds (`config.json`) and text domain
+    (`domain.json`) again from the corpus its `config.json` names. For a
+    preset: `attention-zoo presets refresh`."""
+    run_dir = Path(run_dir)
+    with set_aside(run_dir / DOMAIN_FILE) as path:
+        summarizer = Summarizer(run_dir)
+        fields = {f.name for f in dataclasses.fields(TrainConfig)}
+        config = summarizer.config
+        train_set, validation_set, _ = load_corpus(
+            TrainConfig(**{k: v for k, v in config.items() if k in fields})
+        )
+        TextDomain.fit(
+            [e.text for e in train_set], [e.text for e in validation_set]
+        ).save(path)
+    # The thresholds are those of the summarizer with its domain.
+    settings = {**Summarizer(run_dir).config}
+    settings.update(choose_thresholds(Summarizer(run_dir), validation_set))
+    (run_dir / "config.json").write_text(
+        json.dumps(settings, indent=1, ensure_ascii=False), encoding="utf-8"
+    )
+    return ["config.json", DOMAIN_FILE]
 
 
 def choose_thresholds(summarizer: Summarizer, validation) -> dict:

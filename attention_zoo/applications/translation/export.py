@@ -7,11 +7,8 @@ from pathlib import Path
 from attention_zoo.applications.common import export_folder, write_saved_model
 from attention_zoo.applications.common import text as tokenizer
 from attention_zoo.applications.common.text import END_ID, PAD_ID, UNK_ID
+from attention_zoo.applications.common.text_domain_graph import GraphDomain
 from attention_zoo.applications.translation import postprocess
-from attention_zoo.applications.translation.domain import (
-    DISCOUNT,
-    UNIGRAM_SMOOTHING,
-)
 from attention_zoo.applications.translation.predictor import (
     DECODE_PAD,
     MAX_SOURCE_TOKENS,
@@ -112,84 +109,6 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
         ],
         "translation",
     )
-
-
-class GraphDomain:
-    """The graph twin of `domain.TextDomain.reason(text) == ""`: the same
-    bigram model and thresholds, in float64, as lookup tables."""
-
-    def __init__(self, domain):
-        import tensorflow as tf
-
-        self.domain = domain
-        size = len(domain.words)
-        self.stride = size + 1
-        self.word_table = tf.lookup.StaticHashTable(
-            tf.lookup.KeyValueTensorInitializer(
-                tf.constant(domain.words[2:], tf.string),
-                tf.range(2, size, dtype=tf.int64),
-            ),
-            default_value=-1,
-        )
-        keys = [i * self.stride + j for i, j in domain.bigrams] or [-1]
-        values = list(domain.bigrams.values()) or [0]
-        self.bigram_table = tf.lookup.StaticHashTable(
-            tf.lookup.KeyValueTensorInitializer(
-                tf.constant(keys, tf.int64), tf.constant(values, tf.int64)
-            ),
-            default_value=0,
-        )
-        self.tables = [self.word_table, self.bigram_table]
-
-    def in_domain(self, words, cased_words):
-        """`(B,)` bool for the ragged words `(B, None)` of each text, lower-
-        cased and as written (`cased_words`, for the names)."""
-        import tensorflow as tf
-
-        domain = self.domain
-        ids = tf.ragged.map_flat_values(self.word_table.lookup, words)
-        rows = ids.nrows()
-        start = tf.RaggedTensor.from_tensor(tf.zeros([rows, 1], tf.int64))
-        end = tf.RaggedTensor.from_tensor(tf.ones([rows, 1], tf.int64))
-        sequence = tf.concat([start, ids, end], axis=1)
-        before, after = sequence[:, :-1].flat_values, sequence[:, 1:].flat_values
-        counts = tf.constant(domain.counts, tf.float64)
-        histories = tf.constant(domain.histories, tf.float64)
-        kept = tf.constant(domain.kept, tf.float64)
-        seen_word = after >= 0
-        count = tf.where(seen_word, tf.gather(counts, tf.maximum(after, 0)), 0.0)
-        smoothing = UNIGRAM_SMOOTHING
-        unigram = (count + smoothing) / (
-            domain.tokens + smoothing * (len(domain.words) + 1)
-        )
-        known = before >= 0
-        history = tf.where(known, tf.gather(histories, tf.maximum(before, 0)), 0.0)
-        pair = tf.logical_and(known, seen_word)
-        seen = tf.where(pair, self.bigram_table.lookup(before * self.stride + after), 0)
-        safe = tf.maximum(history, 1.0)
-        backoff = (history - tf.gather(kept, tf.maximum(before, 0))) / safe
-        bigram = tf.maximum(tf.cast(seen, tf.float64) - DISCOUNT, 0.0) / safe
-        p = tf.where(history > 0, bigram + backoff * unigram, unigram)
-        surprisal = tf.RaggedTensor.from_row_splits(
-            -tf.math.log(p), sequence[:, :-1].row_splits
-        )
-        # As `TextDomain.surprisal`: without the first and last transitions
-        # when the text has two words or more.
-        inner = tf.reduce_mean(surprisal[:, 1:-1], axis=1)
-        mean_surprisal = tf.where(
-            ids.row_lengths() >= 2, inner, tf.reduce_mean(surprisal, axis=1)
-        )
-        first = tf.strings.substr(cased_words.flat_values, 0, 1, unit="UTF8_CHAR")
-        capital = tf.not_equal(first, tf.strings.lower(first, encoding="utf-8"))
-        capital = tf.RaggedTensor.from_row_splits(capital, cased_words.row_splits)
-        position = tf.ragged.range(cased_words.row_lengths())
-        name = tf.logical_and(capital, position > 0)
-        unseen = tf.logical_and(ids < 0, tf.logical_not(name))
-        unseen = tf.reduce_sum(tf.cast(unseen, tf.float64), axis=1)
-        share = unseen / tf.maximum(tf.cast(ids.row_lengths(), tf.float64), 1.0)
-        return tf.logical_and(
-            share <= domain.max_unseen_share, mean_surprisal <= domain.max_surprisal
-        )
 
 
 def _is_one_of(strings, values):

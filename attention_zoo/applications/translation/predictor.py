@@ -26,9 +26,9 @@ from attention_zoo.applications.common import InputError, RunPredictor, output_f
 from attention_zoo.applications.common import text as tokenizer
 from attention_zoo.applications.common.predictor import as_texts
 from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID, UNK_ID
+from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
 from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation import postprocess
-from attention_zoo.applications.translation.domain import DOMAIN_FILE, TextDomain
 
 MAX_SOURCE_TOKENS = 128
 MAX_OUTPUT_TOKENS = 160

@@ -8,14 +8,15 @@ from pathlib import Path
 
 import keras
 
+from attention_zoo.applications.common.run_folder import set_aside
 from attention_zoo.applications.common.text import WordVocabulary
+from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
 from attention_zoo.applications.common.training import config_arguments
 from attention_zoo.applications.common.training_loop import training_run
 from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation.batches import BUCKETS, BucketedBatches
 from attention_zoo.applications.translation.config import TrainConfig
 from attention_zoo.applications.translation.corpus import load_corpus, write_pairs
-from attention_zoo.applications.translation.domain import DOMAIN_FILE, TextDomain
 from attention_zoo.applications.translation.evaluation import evaluate_pairs
 from attention_zoo.applications.translation.postprocess import Truecaser
 from attention_zoo.applications.translation.predictor import (
@@ -26,16 +27,17 @@ from attention_zoo.applications.translation.predictor import (
 
 
 def calibrate(run_dir) -> list[str]:
-    """Writes the run's `domain.json` again (`translation.domain`) from the
+    """Writes the run's `domain.json` again (`common.text_domain`) from the
     corpus its `config.json` names, split as its training split it. For a
     preset: `attention-zoo presets refresh`."""
-    config = Translator(run_dir).config
-    fields = {f.name for f in dataclasses.fields(TrainConfig)}
-    settings = TrainConfig(**{k: v for k, v in config.items() if k in fields})
-    train_set, validation_set, _ = load_corpus(settings)
-    TextDomain.fit(
-        [p.source for p in train_set], [p.source for p in validation_set]
-    ).save(Path(run_dir) / DOMAIN_FILE)
+    with set_aside(Path(run_dir) / DOMAIN_FILE) as path:
+        config = Translator(run_dir).config
+        fields = {f.name for f in dataclasses.fields(TrainConfig)}
+        settings = TrainConfig(**{k: v for k, v in config.items() if k in fields})
+        train_set, validation_set, _ = load_corpus(settings)
+        TextDomain.fit(
+            [p.source for p in train_set], [p.source for p in validation_set]
+        ).save(path)
     return [DOMAIN_FILE]
 
 

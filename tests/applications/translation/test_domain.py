@@ -1,4 +1,4 @@
-"""The translator's text domain (`translation.domain`): a bigram model of
+"""The translator's text domain (`common.text_domain`): a bigram model of
 the training sources that flags texts unlike them."""
 
 import json
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from attention_zoo.applications.common.errors import MalformedFileError
-from attention_zoo.applications.translation.domain import TextDomain
+from attention_zoo.applications.common.text_domain import TextDomain
 
 TRAIN = [
     "and he said unto them , go ye into the city",
@@ -100,7 +100,7 @@ def test_the_graph_twin_agrees_with_python(domain):
     import tensorflow as tf
 
     from attention_zoo.applications.common.text import cased_tokens, normalize
-    from attention_zoo.applications.translation.export import GraphDomain
+    from attention_zoo.applications.common.text_domain_graph import GraphDomain
 
     texts = [
         "and he said unto them",

@@ -74,10 +74,10 @@ def test_keras_round_trip_and_beam_decoding(attention, decoder, tmp_path):
         keras.ops.convert_to_numpy(model([source, decoder_input])),
     )
     for width in (1, 3):
-        tokens, attention_weights = models.make_translate_fn(
+        tokens, attention_weights, _ = models.make_translate_fn(
             model, 6, beam_width=width
         )(source)
-        again, _ = models.make_translate_fn(loaded, 6, beam_width=width)(source)
+        again, _, _ = models.make_translate_fn(loaded, 6, beam_width=width)(source)
         tokens = keras.ops.convert_to_numpy(tokens)
         assert tokens.shape == (3, 6)
         np.testing.assert_array_equal(tokens, keras.ops.convert_to_numpy(again))
@@ -105,7 +105,7 @@ def test_wrap_step_changes_what_the_search_sees(width):
 
         return step.with_fn(step_fn)
 
-    tokens, _ = models.make_translate_fn(
+    tokens, _, _ = models.make_translate_fn(
         model, 5, beam_width=width, wrap_step=wrap_step
     )(source)
     assert (keras.ops.convert_to_numpy(tokens) == 7).all()

@@ -1,16 +1,17 @@
-"""Whether a text resembles the source texts a translator was trained on.
+"""Whether a text resembles the texts a model was trained on.
 
 A translator trained on Bible verses, given "Can I have a cup of coffee,
 please?", answers in confident Spanish with English words left in it: the
 decoder's own probabilities hardly move (measured: flagging by the
 search's score caught 7 % of modern sentences). What moves is how
-surprising the words and their order are next to the training sources.
-`TextDomain` keeps a word bigram language model of the training sources
+surprising the words and their order are next to the training texts.
+`TextDomain` keeps a word bigram language model of the training texts
 (absolute discounting, Ney et al. 1994, d = 0.75, the rest of each
-history's mass to an add-0.1 unigram model) and the set of words they hold; a text is in the
-domain when its mean surprisal per word (`surprisal`) and its share
-of words never seen in training, names left out (`unseen_share`), are both at most the `QUANTILE` quantile
-of the validation texts'.
+history's mass to an add-0.1 unigram model) and the set of words they
+hold; a text is in the domain when its mean surprisal per word
+(`surprisal`) and its share of words never seen in training, names left
+out (`unseen_share`), are both at most the `QUANTILE` quantile of the
+validation texts'. The translator and the summarizer use it.
 
 The run keeps it as `domain.json`: words, counts and thresholds, read as
 data.
@@ -36,7 +37,8 @@ UNIGRAM_SMOOTHING = 0.1
 # Bigrams seen once are left to the unigram model: half the file, and
 # hardly a change in the surprisal of a text.
 MIN_BIGRAM_COUNT = 2
-START, END = "<s>", "</s>"
+# Tokens never hold a space: no text can write these markers.
+START, END = " <s>", " </s>"
 
 
 def is_capitalized(word: str) -> bool:
