@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import argparse
 import collections
-import dataclasses
 import os
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 from attention_zoo.applications import registry  # noqa: E402
+from attention_zoo.applications.common.config import saved_config  # noqa: E402
 from attention_zoo.presets import preset_folder  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -40,8 +40,7 @@ def _lines(path) -> list[str]:
 
 
 def _config(cls, predictor):
-    names = {f.name for f in dataclasses.fields(cls)}
-    return cls(**{k: v for k, v in predictor.config.items() if k in names})
+    return saved_config(cls, predictor.config)
 
 
 def modern_english() -> list[str]:

@@ -11,7 +11,6 @@ that element and captions the rest).
 
 from __future__ import annotations
 
-from dataclasses import fields
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +29,7 @@ from attention_zoo.applications.captioning.features import (
     rgb_array,
 )
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
+from attention_zoo.applications.common.config import saved_config
 from attention_zoo.applications.common.text import (
     WordVocabulary,
     detokenize,
@@ -78,10 +78,8 @@ class Captioner(RunPredictor):
         )
         if not (frozen and offline):
             return {}
-        settings = {
-            f.name: config[f.name] for f in fields(TrainConfig) if f.name in config
-        }
-        return {"encoder.keras": lambda: build_encoder(TrainConfig(**settings))}
+        settings = saved_config(TrainConfig, config)
+        return {"encoder.keras": lambda: build_encoder(settings)}
 
     def _encode_fn(self):
         """The compiled encoder: images `(B, S, S, 3)` to features `(B, L, C)`."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -27,6 +26,7 @@ from attention_zoo.applications.captioning.features import (
     image_array,
 )
 from attention_zoo.applications.captioning.predictor import Captioner, plot
+from attention_zoo.applications.common.config import saved_config
 from attention_zoo.applications.common.run_folder import set_aside
 from attention_zoo.applications.common.text import WordVocabulary
 from attention_zoo.applications.common.training import config_arguments
@@ -91,10 +91,7 @@ def calibrate(run_dir) -> list[str]:
     weights are those its run trained: `attention-zoo presets refresh`."""
     with set_aside(Path(run_dir) / DOMAIN_FILE) as path:
         captioner = Captioner(run_dir)
-        fields_ = {f.name for f in dataclasses.fields(TrainConfig)}
-        config = TrainConfig(
-            **{k: v for k, v in captioner.config.items() if k in fields_}
-        )
+        config = saved_config(TrainConfig, captioner.config)
         train_set, validation_set, _ = load_dataset(config)
         features = [
             extract_features(

@@ -86,6 +86,13 @@ def problem(value, check) -> str | None:
     return (check(value) if check else None) or finite(value)
 
 
+def saved_config(config_class, settings):
+    """The `config_class` a run's `config.json` (`settings`, a dict)
+    describes: its fields, the keys training added beside them left out."""
+    names = {f.name for f in dataclasses.fields(config_class)}
+    return config_class(**{k: v for k, v in settings.items() if k in names})
+
+
 def check_config(config) -> None:
     """Raise ValueError naming the first field of the dataclass `config`
     refused by its metadata's `check` (a float: by `finite` first).

@@ -34,6 +34,18 @@ def recipes() -> dict:
     }
 
 
+def recipe_of(name: str):
+    """`(application, recipe)` of the preset `name`; ValueError naming the
+    recipes when none is called so."""
+    known = recipes()
+    if name not in known:
+        raise ValueError(
+            f"no preset recipe is called {name!r}; the recipes are "
+            f"{', '.join(known)}. Received: {name!r}"
+        )
+    return known[name]
+
+
 def write_slice(app, run_dir, path) -> None:
     """The first test examples of `run_dir` (`app.test_slice`) into `path`."""
     if app.test_slice is None:
@@ -59,13 +71,7 @@ def build(name: str, work, command=None) -> Path:
             recipe's training arguments; None reuses the run already in
             `work/name`.
     """
-    known = recipes()
-    if name not in known:
-        raise ValueError(
-            f"no preset recipe is called {name!r}; the recipes are "
-            f"{', '.join(known)}. Received: {name!r}"
-        )
-    app, recipe = known[name]
+    app, recipe = recipe_of(name)
     run = Path(work) / name
     arguments = [*recipe.train, "--output", str(run)]
     if command is not None:
@@ -105,13 +111,7 @@ def refresh(name: str) -> Path:
     """
     import datetime
 
-    known = recipes()
-    if name not in known:
-        raise ValueError(
-            f"no preset recipe is called {name!r}; the recipes are "
-            f"{', '.join(known)}. Received: {name!r}"
-        )
-    app, _ = known[name]
+    app, _ = recipe_of(name)
     folder = PRESETS_DIR / name
     if app.calibrate is not None:
         written = app.calibrate(folder)

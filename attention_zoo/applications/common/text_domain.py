@@ -157,8 +157,7 @@ class TextDomain:
             return 0.0
         cased = cased_tokens(text)
         unseen = sum(
-            w not in self.index and not is_capitalized(c)
-            for w, c in zip(words, cased)
+            w not in self.index and not is_capitalized(c) for w, c in zip(words, cased)
         )
         return unseen / len(words)
 

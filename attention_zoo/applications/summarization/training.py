@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import random
@@ -12,6 +11,7 @@ from pathlib import Path
 import keras
 import numpy as np
 
+from attention_zoo.applications.common.config import saved_config
 from attention_zoo.applications.common.run_folder import set_aside
 from attention_zoo.applications.common.text import WordVocabulary
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
@@ -175,10 +175,8 @@ def calibrate(run_dir) -> list[str]:
     run_dir = Path(run_dir)
     with set_aside(run_dir / DOMAIN_FILE) as path:
         summarizer = Summarizer(run_dir)
-        fields = {f.name for f in dataclasses.fields(TrainConfig)}
-        config = summarizer.config
         train_set, validation_set, _ = load_corpus(
-            TrainConfig(**{k: v for k, v in config.items() if k in fields})
+            saved_config(TrainConfig, summarizer.config)
         )
         TextDomain.fit(
             [e.text for e in train_set], [e.text for e in validation_set]

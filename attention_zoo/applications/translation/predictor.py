@@ -19,13 +19,12 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import keras
 import numpy as np
 
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
 from attention_zoo.applications.common import text as tokenizer
 from attention_zoo.applications.common.predictor import as_texts
-from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID, UNK_ID
+from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
 from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation import postprocess
@@ -211,28 +210,6 @@ class Translator(RunPredictor):
             shown = ", ".join(repr(w) for w in unknown[:5])
             more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
             out.append(f"words outside the vocabulary, read as <unk>: {shown}{more}")
-        return out
-
-    def scores(self, texts, translations_tokens) -> list[float]:
-        """Log-probability under the model of each translation (with `<end>`).
-
-        `translations_tokens` are the model's lower-cased output tokens
-        (`unk_replace=False, truecase=False`); an empty input scores 0.
-        """
-        out = []
-        for text, tokens in zip(texts, translations_tokens):
-            source = self.source_vocabulary.encode(text)[:MAX_SOURCE_TOKENS]
-            if not source:
-                out.append(0.0)
-                continue
-            target = [self.target_vocabulary.index.get(t, UNK_ID) for t in tokens]
-            decoder_input = np.array([[START_ID, *target]], "int32")
-            logits = self.model((np.array([source], "int32"), decoder_input))
-            logits = np.asarray(keras.ops.convert_to_numpy(logits), "float64")[0]
-            logits -= logits.max(-1, keepdims=True)
-            log_probs = logits - np.log(np.exp(logits).sum(-1, keepdims=True))
-            labels = [*target, END_ID]
-            out.append(float(sum(log_probs[i, t] for i, t in enumerate(labels))))
         return out
 
     def check(self, text: str) -> None:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import asdict
 from pathlib import Path
 
 import keras
 
+from attention_zoo.applications.common.config import saved_config
 from attention_zoo.applications.common.run_folder import set_aside
 from attention_zoo.applications.common.text import WordVocabulary
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
@@ -31,10 +31,8 @@ def calibrate(run_dir) -> list[str]:
     corpus its `config.json` names, split as its training split it. For a
     preset: `attention-zoo presets refresh`."""
     with set_aside(Path(run_dir) / DOMAIN_FILE) as path:
-        config = Translator(run_dir).config
-        fields = {f.name for f in dataclasses.fields(TrainConfig)}
-        settings = TrainConfig(**{k: v for k, v in config.items() if k in fields})
-        train_set, validation_set, _ = load_corpus(settings)
+        config = saved_config(TrainConfig, Translator(run_dir).config)
+        train_set, validation_set, _ = load_corpus(config)
         TextDomain.fit(
             [p.source for p in train_set], [p.source for p in validation_set]
         ).save(path)
