@@ -194,3 +194,39 @@ def length_penalty_field(default: float):
             "help": "GNMT length penalty alpha of beam search, >= 0; 0 is none",
         },
     )
+
+
+# The shipped presets that keep a text domain (`common.text_domain`),
+# "none" and "auto".
+TEXT_DOMAIN_PRESETS = ("bible_en_es", "debian_synopsis", "none", "auto")
+
+
+def contrast_with_field(auto: str):
+    """The `contrast_with` field of a text application's `TrainConfig`: the
+    shipped preset whose text domain is the background its own domain is
+    contrasted with (`TextDomain.contrast`). "auto" is `auto` for the
+    application's default corpus and "none" for any other: only there is
+    the other preset known to be other text."""
+    return dataclasses.field(
+        default="auto",
+        metadata={
+            "choices": TEXT_DOMAIN_PRESETS,
+            "help": "shipped preset whose texts stand for the other text "
+            "this model should refuse: its domain check then needs more "
+            "evidence for the training texts than for those (none: no such "
+            f"check; auto: {auto} for the default corpus, none otherwise)",
+        },
+    )
+
+
+def contrast_quantile_field(default: float):
+    """The `contrast_quantile` field: the share of validation texts the
+    contrast check keeps valid."""
+    return dataclasses.field(
+        default=default,
+        metadata={
+            "check": number_range(0.5, 1.0),
+            "help": "share of the validation texts the --contrast-with check "
+            "keeps valid, from 0.5 to 1",
+        },
+    )

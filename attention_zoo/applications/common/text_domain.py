@@ -13,8 +13,24 @@ hold; a text is in the domain when its mean surprisal per word
 out (`unseen_share`), are both at most the `QUANTILE` quantile of the
 validation texts'. The translator and the summarizer use it.
 
-The run keeps it as `domain.json`: words, counts and thresholds, read as
-data.
+Those two tests let through what is plain English in any domain: "I left
+my umbrella on the bus." reads unsurprising to a model of package
+descriptions, whose words and orders cover everyday English well
+(measured: the summarizer flagged 57 % of the modern sentences). A
+domain may therefore keep a `background`: the bigram model of other
+English text (the other text application's shipped preset: the Bible for
+package descriptions, package descriptions for the Bible). `contrast` is
+the log-likelihood ratio of the background against the domain, summed
+over the words (Moore and Lewis 2010 select in-domain text by the same
+difference, per word); a text is in the domain only when it is at most
+the validation texts' `contrast_quantile` quantile, that is, when its
+words hold enough evidence for the domain. A sum and not a mean: a
+long text carries more evidence than a short one, and a five-word text
+can hardly hold enough ("Jesus wept." is refused by a translator of
+verses; it may be a verse, or a message).
+
+The run keeps it as `domain.json`: words, counts, thresholds and the
+background's words and counts, read as data.
 """
 
 from __future__ import annotations
@@ -46,6 +62,16 @@ def is_capitalized(word: str) -> bool:
     return word[:1] != word[:1].lower()
 
 
+def inner_steps(words: list[str]) -> range:
+    """The transitions (`k` predicts `words[k]`, `len(words)` the end) a
+    text's figures count: all of them for a single word, without the first
+    and the last from two words on. Those two weigh most in a short text,
+    which then read as surprising for its length alone (a model of long
+    texts found "forty-two" more surprising than any of its validation
+    numbers, "seven hundred and fifty-one thousand...")."""
+    return range(1, len(words)) if len(words) >= 2 else range(len(words) + 1)
+
+
 class TextDomain:
     """A word bigram model of the training sources, and its thresholds.
 
@@ -57,15 +83,29 @@ class TextDomain:
             included.
         max_surprisal: the mean surprisal per word (nats) a text may have.
         max_unseen_share: the share of its words that may be unseen.
+        background: a `TextDomain` of other text to contrast with, or None
+            (its own thresholds are not used).
+        max_contrast: the largest `contrast` (nats) a text may have.
     """
 
-    def __init__(self, words, counts, bigrams, max_surprisal, max_unseen_share):
+    def __init__(
+        self,
+        words,
+        counts,
+        bigrams,
+        max_surprisal,
+        max_unseen_share,
+        background=None,
+        max_contrast=math.inf,
+    ):
         self.words = list(words)
         self.index = {w: i for i, w in enumerate(self.words)}
         self.counts = np.asarray(counts, "float64")
         self.bigrams = {(int(i), int(j)): int(c) for i, j, c in bigrams}
         self.max_surprisal = float(max_surprisal)
         self.max_unseen_share = float(max_unseen_share)
+        self.background = background
+        self.max_contrast = float(max_contrast)
         # A history's count: how often the word is followed at all (START:
         # once per text; END never); `kept` is the mass its kept bigrams
         # take after discounting, the rest goes to the unigram model.
@@ -78,9 +118,17 @@ class TextDomain:
         self.tokens = float(self.counts[1:].sum())  # START is no prediction
 
     @classmethod
-    def fit(cls, train_texts, validation_texts) -> TextDomain:
+    def fit(
+        cls, train_texts, validation_texts, background=None, contrast_quantile=QUANTILE
+    ) -> TextDomain:
         """The domain of `train_texts`, thresholds chosen on `validation_texts`
-        (the training texts when there are none)."""
+        (the training texts when there are none); `background` (a
+        `TextDomain` or None) is contrasted with at `contrast_quantile`."""
+        if not 0.0 < contrast_quantile <= 1.0:
+            raise ValueError(
+                "`contrast_quantile` must be in (0, 1]. Received: "
+                f"contrast_quantile={contrast_quantile!r}"
+            )
         counts = collections.Counter()
         pairs = collections.Counter()
         texts = 0
@@ -102,12 +150,20 @@ class TextDomain:
             for (a, b), c in pairs.items()
             if c >= MIN_BIGRAM_COUNT
         )
-        domain = cls(words, totals, kept, math.inf, 1.0)
+        if background is not None:
+            # Only its model: a background's own background is not ours.
+            background = cls(
+                background.words, background.counts, background.bigram_rows(), 0, 0
+            )
+        domain = cls(words, totals, kept, math.inf, 1.0, background)
         held_out = [t for t in validation_texts if tokenize(t)] or list(train_texts)
         surprisals = [domain.surprisal(t) for t in held_out]
         shares = [domain.unseen_share(t) for t in held_out]
         domain.max_surprisal = float(np.quantile(surprisals, QUANTILE))
         domain.max_unseen_share = float(np.quantile(shares, QUANTILE))
+        if background is not None:
+            contrasts = [domain.contrast(t) for t in held_out]
+            domain.max_contrast = float(np.quantile(contrasts, contrast_quantile))
         return domain
 
     def _unigram(self, j: int) -> float:
@@ -115,30 +171,42 @@ class TextDomain:
         size = len(self.words) + 1  # an unseen word is one more type
         return (count + UNIGRAM_SMOOTHING) / (self.tokens + UNIGRAM_SMOOTHING * size)
 
-    def surprisal(self, text: str) -> float:
-        """The mean -log p of the words of `text` after its first (nats).
-
-        The first word after the start and the end after the last word are
-        left out when the text has two words or more: they weigh most in a
-        short text, which then read as surprising for its length alone (a
-        model of long texts found "forty-two" more surprising than any of
-        its validation numbers, "seven hundred and fifty-one thousand...").
-        """
-        words = tokenize(text)
+    def log_probs(self, words: list[str]) -> list[float]:
+        """log p of each transition of `START words END` (nats)."""
         ids = [0, *(self.index.get(w, -1) for w in words), 1]
-        pairs = list(zip(ids, ids[1:]))
-        if len(words) >= 2:
-            pairs = pairs[1:-1]
-        total = 0.0
-        for i, j in pairs:
+        logs = []
+        for i, j in zip(ids, ids[1:]):
             p = self._unigram(j)
             history = self.histories[i] if i >= 0 else 0.0
             if history > 0:
                 seen = self.bigrams.get((i, j), 0)
                 backoff = (history - self.kept[i]) / history
                 p = max(seen - DISCOUNT, 0.0) / history + backoff * p
-            total -= math.log(p)
-        return total / len(pairs)
+            logs.append(math.log(p))
+        return logs
+
+    def surprisal(self, text: str) -> float:
+        """The mean -log p of the `inner_steps` of `text` (nats a word)."""
+        words = tokenize(text)
+        logs = self.log_probs(words)
+        steps = inner_steps(words)
+        return -sum(logs[k] for k in steps) / len(steps)
+
+    def contrast(self, text: str) -> float:
+        """log p(background) - log p(domain) of `text`, summed over its
+        `inner_steps` but those into names (nats; -inf without a
+        background). Names are copied whatever the domain: "Parshandatha,
+        Dalphon, Aspatha" is no evidence against verses, nor for them."""
+        if self.background is None:
+            return -math.inf
+        words = tokenize(text)
+        names = [is_capitalized(c) for c in cased_tokens(text)]
+        here, there = self.log_probs(words), self.background.log_probs(words)
+        return sum(
+            there[k] - here[k]
+            for k in inner_steps(words)
+            if k == len(words) or not names[k]
+        )
 
     def unseen_share(self, text: str) -> float:
         """The share of the words of `text` the training sources never hold,
@@ -176,18 +244,36 @@ class TextDomain:
                 f"its words and their order are unlike the training texts "
                 f"(surprisal {surprisal:.2f} > {self.max_surprisal:.2f} nats a word)"
             )
+        contrast = self.contrast(text)
+        if contrast > self.max_contrast:
+            return (
+                "its words hold too little evidence of the training texts "
+                f"against other text ({-contrast:.1f} < {-self.max_contrast:.1f} "
+                "nats; a short text seldom holds enough)"
+            )
         return ""
+
+    def bigram_rows(self) -> list[list[int]]:
+        """The kept bigrams as `[i, j, count]` rows."""
+        return [[i, j, c] for (i, j), c in sorted(self.bigrams.items())]
 
     def save(self, path) -> None:
         content = {
             "words": self.words,
             "counts": [int(c) for c in self.counts],
-            "bigrams": [[i, j, c] for (i, j), c in sorted(self.bigrams.items())],
+            "bigrams": self.bigram_rows(),
             "max_surprisal": self.max_surprisal,
             "max_unseen_share": self.max_unseen_share,
             "discount": DISCOUNT,
             "quantile": QUANTILE,
         }
+        if self.background is not None:
+            content["background"] = {
+                "words": self.background.words,
+                "counts": [int(c) for c in self.background.counts],
+                "bigrams": self.background.bigram_rows(),
+            }
+            content["max_contrast"] = self.max_contrast
         Path(path).write_text(
             json.dumps(content, ensure_ascii=False, separators=(",", ":")),
             encoding="utf-8",
@@ -196,33 +282,21 @@ class TextDomain:
     @classmethod
     def load(cls, path) -> TextDomain:
         """The domain of `path`, refused naming the file unless it holds
-        words, counts as many, bigrams within them and finite thresholds."""
+        words, counts as many, bigrams within them and finite thresholds
+        (and so does its background, when it has one)."""
         try:
             content = json.loads(Path(path).read_text(encoding="utf-8"))
-            words, counts = content["words"], content["counts"]
-            bigrams = content["bigrams"]
             thresholds = [content["max_surprisal"], content["max_unseen_share"]]
+            background = content.get("background")
+            if background is not None:
+                thresholds.append(content["max_contrast"])
             ok = (
-                isinstance(words, list)
-                and all(isinstance(w, str) for w in words)
-                and words[:2] == [START, END]
-                and len(set(words)) == len(words)
-                and isinstance(counts, list)
-                and len(counts) == len(words)
-                and all(type(c) is int and c > 0 for c in counts)
+                _model_ok(content)
+                and (background is None or _model_ok(background))
                 and all(
-                    isinstance(b, list)
-                    and len(b) == 3
-                    and all(type(x) is int for x in b)
-                    and 0 <= b[0] < len(words)
-                    and 0 <= b[1] < len(words)
-                    and b[2] > 0
-                    for b in bigrams
+                    type(t) in (int, float) and math.isfinite(t) for t in thresholds
                 )
-                and all(
-                    type(t) in (int, float) and math.isfinite(t) and t >= 0
-                    for t in thresholds
-                )
+                and min(thresholds[:2]) >= 0
             )
         except (ValueError, TypeError, KeyError, AttributeError, IndexError):
             ok = False
@@ -232,4 +306,55 @@ class TextDomain:
                 "their counts, bigrams of them and finite thresholds); train "
                 "the run again or restore the file"
             )
-        return cls(words, counts, bigrams, *thresholds)
+        if background is not None:
+            background = cls(
+                background["words"], background["counts"], background["bigrams"], 0, 0
+            )
+        return cls(
+            content["words"],
+            content["counts"],
+            content["bigrams"],
+            *thresholds[:2],
+            background,
+            *thresholds[2:],
+        )
+
+    @classmethod
+    def fit_for(cls, config, train_texts, validation_texts, auto="none") -> TextDomain:
+        """`fit` with the background and quantile of a text application's
+        `config` (`contrast_with`: a shipped preset's domain, "none", or
+        "auto", which is `auto`)."""
+        name = auto if config.contrast_with == "auto" else config.contrast_with
+        background = None
+        if name != "none":
+            from attention_zoo.presets import preset_folder
+
+            background = cls.load(preset_folder(name) / DOMAIN_FILE)
+        return cls.fit(
+            train_texts, validation_texts, background, config.contrast_quantile
+        )
+
+
+def _model_ok(content) -> bool:
+    """Whether `content` holds words (`START`, `END` first), as many
+    positive counts and bigrams within the words."""
+    words, counts, bigrams = content["words"], content["counts"], content["bigrams"]
+    return (
+        isinstance(words, list)
+        and all(isinstance(w, str) for w in words)
+        and words[:2] == [START, END]
+        and len(set(words)) == len(words)
+        and isinstance(counts, list)
+        and len(counts) == len(words)
+        and all(type(c) is int and c > 0 for c in counts)
+        and isinstance(bigrams, list)
+        and all(
+            isinstance(b, list)
+            and len(b) == 3
+            and all(type(x) is int for x in b)
+            and 0 <= b[0] < len(words)
+            and 0 <= b[1] < len(words)
+            and b[2] > 0
+            for b in bigrams
+        )
+    )

@@ -6,9 +6,8 @@ from __future__ import annotations
 from attention_zoo.applications.common.text_domain import DISCOUNT, UNIGRAM_SMOOTHING
 
 
-class GraphDomain:
-    """The graph twin of `domain.TextDomain.reason(text) == ""`: the same
-    bigram model and thresholds, in float64, as lookup tables."""
+class GraphBigrams:
+    """One bigram model of a `TextDomain` as lookup tables: `log_probs`."""
 
     def __init__(self, domain):
         import tensorflow as tf
@@ -33,13 +32,19 @@ class GraphDomain:
         )
         self.tables = [self.word_table, self.bigram_table]
 
-    def in_domain(self, words, cased_words):
-        """`(B,)` bool for the ragged words `(B, None)` of each text, lower-
-        cased and as written (`cased_words`, for the names)."""
+    def ids(self, words):
+        """The ragged word ids of `words` (-1: unseen)."""
+        import tensorflow as tf
+
+        return tf.ragged.map_flat_values(self.word_table.lookup, words)
+
+    def log_probs(self, words):
+        """`(B, None)` ragged float64: log p of each transition of
+        `START words END`, as `TextDomain.log_probs`."""
         import tensorflow as tf
 
         domain = self.domain
-        ids = tf.ragged.map_flat_values(self.word_table.lookup, words)
+        ids = self.ids(words)
         rows = ids.nrows()
         start = tf.RaggedTensor.from_tensor(tf.zeros([rows, 1], tf.int64))
         end = tf.RaggedTensor.from_tensor(tf.ones([rows, 1], tf.int64))
@@ -62,15 +67,50 @@ class GraphDomain:
         backoff = (history - tf.gather(kept, tf.maximum(before, 0))) / safe
         bigram = tf.maximum(tf.cast(seen, tf.float64) - DISCOUNT, 0.0) / safe
         p = tf.where(history > 0, bigram + backoff * unigram, unigram)
-        surprisal = tf.RaggedTensor.from_row_splits(
-            -tf.math.log(p), sequence[:, :-1].row_splits
+        return tf.RaggedTensor.from_row_splits(
+            tf.math.log(p), sequence[:, :-1].row_splits
         )
-        # As `TextDomain.surprisal`: without the first and last transitions
-        # when the text has two words or more.
-        inner = tf.reduce_mean(surprisal[:, 1:-1], axis=1)
-        mean_surprisal = tf.where(
-            ids.row_lengths() >= 2, inner, tf.reduce_mean(surprisal, axis=1)
+
+
+class GraphDomain:
+    """The graph twin of `domain.TextDomain.reason(text) == ""`: the same
+    bigram models and thresholds, in float64, as lookup tables."""
+
+    def __init__(self, domain):
+        self.domain = domain
+        self.model = GraphBigrams(domain)
+        self.background = (
+            GraphBigrams(domain.background) if domain.background is not None else None
         )
+        self.tables = [
+            *self.model.tables,
+            *(self.background.tables if self.background else []),
+        ]
+
+    def in_domain(self, words, cased_words):
+        """`(B,)` bool for the ragged words `(B, None)` of each text, lower-
+        cased and as written (`cased_words`, for the names)."""
+        import tensorflow as tf
+
+        domain = self.domain
+        ids = self.model.ids(words)
+        lengths = ids.row_lengths()
+        logs = self.model.log_probs(words)
+        # As `text_domain.inner_steps`: without the first and last
+        # transitions when the text has two words or more.
+        row = logs.value_rowids()
+        position = tf.range(tf.size(row, tf.int64)) - tf.gather(logs.row_starts(), row)
+        length = tf.gather(lengths, row)
+        inner = tf.logical_or(
+            length < 2, tf.logical_and(position >= 1, position < length)
+        )
+
+        def total(values):
+            flat = tf.where(inner, values.flat_values, 0.0)
+            return tf.reduce_sum(logs.with_flat_values(flat), axis=1)
+
+        counted = total(tf.ones_like(logs))
+        mean_surprisal = -total(logs) / counted
         first = tf.strings.substr(cased_words.flat_values, 0, 1, unit="UTF8_CHAR")
         # tf.strings.lower reads a C string: "\x00" lowers to "", which is
         # no capital for Python either.
@@ -81,7 +121,20 @@ class GraphDomain:
         name = tf.RaggedTensor.from_row_splits(capital, cased_words.row_splits)
         unseen = tf.logical_and(ids < 0, tf.logical_not(name))
         unseen = tf.reduce_sum(tf.cast(unseen, tf.float64), axis=1)
-        share = unseen / tf.maximum(tf.cast(ids.row_lengths(), tf.float64), 1.0)
-        return tf.logical_and(
+        share = unseen / tf.maximum(tf.cast(lengths, tf.float64), 1.0)
+        valid = tf.logical_and(
             share <= domain.max_unseen_share, mean_surprisal <= domain.max_surprisal
         )
+        if self.background is None:
+            return valid
+        # As `TextDomain.contrast`: the end is no name.
+        end = tf.RaggedTensor.from_tensor(tf.zeros([ids.nrows(), 1], tf.bool))
+        into_name = tf.concat([name, end], axis=1).flat_values
+        difference = self.background.log_probs(words) - logs
+        flat = tf.where(
+            tf.logical_and(inner, tf.logical_not(into_name)),
+            difference.flat_values,
+            0.0,
+        )
+        contrast = tf.reduce_sum(logs.with_flat_values(flat), axis=1)
+        return tf.logical_and(valid, contrast <= domain.max_contrast)

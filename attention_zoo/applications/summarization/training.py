@@ -155,9 +155,7 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
         # EarlyStopping(restore_best_weights=True) has put back the best
         # validation epoch's weights.
         model.save(run.folder / "model.keras")
-        TextDomain.fit(
-            [e.text for e in train_set], [e.text for e in validation_set]
-        ).save(run.folder / DOMAIN_FILE)
+        fit_domain(config, train_set, validation_set).save(run.folder / DOMAIN_FILE)
         summarizer = Summarizer(run.folder)
         settings.update(choose_thresholds(summarizer, validation_set))
         run.write_json("config.json", settings)
@@ -168,19 +166,26 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
     return metrics
 
 
+def fit_domain(config: TrainConfig, train_set, validation_set) -> TextDomain:
+    """The text domain of the training sources (`common.text_domain`),
+    contrasted with the bible_en_es preset's for the debian corpus."""
+    return TextDomain.fit_for(
+        config,
+        [e.text for e in train_set],
+        [e.text for e in validation_set],
+        auto="bible_en_es" if config.corpus == "debian" else "none",
+    )
+
+
 def calibrate(run_dir) -> list[str]:
     """Writes the run's validity thresholds (`config.json`) and text domain
     (`domain.json`) again from the corpus its `config.json` names. For a
     preset: `attention-zoo presets refresh`."""
     run_dir = Path(run_dir)
     with set_aside(run_dir / DOMAIN_FILE) as path:
-        summarizer = Summarizer(run_dir)
-        train_set, validation_set, _ = load_corpus(
-            saved_config(TrainConfig, summarizer.config)
-        )
-        TextDomain.fit(
-            [e.text for e in train_set], [e.text for e in validation_set]
-        ).save(path)
+        config = saved_config(TrainConfig, Summarizer(run_dir).config)
+        train_set, validation_set, _ = load_corpus(config)
+        fit_domain(config, train_set, validation_set).save(path)
     # The thresholds are those of the summarizer with its domain.
     settings = {**Summarizer(run_dir).config}
     settings.update(choose_thresholds(Summarizer(run_dir), validation_set))

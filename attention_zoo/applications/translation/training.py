@@ -26,6 +26,17 @@ from attention_zoo.applications.translation.predictor import (
 )
 
 
+def fit_domain(config: TrainConfig, train_set, validation_set) -> TextDomain:
+    """The text domain of the training sources (`common.text_domain`),
+    contrasted with the debian_synopsis preset's for the bible corpus."""
+    return TextDomain.fit_for(
+        config,
+        [p.source for p in train_set],
+        [p.source for p in validation_set],
+        auto="debian_synopsis" if config.corpus == "bible" else "none",
+    )
+
+
 def calibrate(run_dir) -> list[str]:
     """Writes the run's `domain.json` again (`common.text_domain`) from the
     corpus its `config.json` names, split as its training split it. For a
@@ -33,9 +44,7 @@ def calibrate(run_dir) -> list[str]:
     with set_aside(Path(run_dir) / DOMAIN_FILE) as path:
         config = saved_config(TrainConfig, Translator(run_dir).config)
         train_set, validation_set, _ = load_corpus(config)
-        TextDomain.fit(
-            [p.source for p in train_set], [p.source for p in validation_set]
-        ).save(path)
+        fit_domain(config, train_set, validation_set).save(path)
     return [DOMAIN_FILE]
 
 
@@ -139,9 +148,7 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
         # the best validation epoch, however training ended (patience, epochs
         # or the budget, which validates the epoch it cuts short too).
         model.save(run.folder / "model.keras")
-        TextDomain.fit(
-            [p.source for p in train_set], [p.source for p in validation_set]
-        ).save(run.folder / DOMAIN_FILE)
+        fit_domain(config, train_set, validation_set).save(run.folder / DOMAIN_FILE)
         seconds = run.training["seconds"]
         translator = Translator(run.folder)
         metrics = run.finish(
