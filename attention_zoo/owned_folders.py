@@ -37,7 +37,7 @@ import tempfile
 from pathlib import Path
 
 MARKER = ".attention-zoo.json"
-KINDS = ("run", "saved_model", "preset", "plots")
+KINDS = ("run", "saved_model", "litert", "onnx", "preset", "plots")
 # Shown at most in a refusal: a folder of 10,000 foreign files names a few.
 _SHOWN = 5
 

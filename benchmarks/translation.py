@@ -137,7 +137,7 @@ def throughput(config, splits, steps, verbose):
     # Decoding cost at a fixed output length: `<end>` is never chosen, so
     # every sentence takes DECODE_STEPS steps whatever the briefly trained
     # weights would say (their output lengths differ between the forms).
-    sources = [src_vocab.encode(p.source)[: MAX_SOURCE_TOKENS] for p in splits[2]]
+    sources = [src_vocab.encode(p.source)[:MAX_SOURCE_TOKENS] for p in splits[2]]
     batches_ = length_batches([s for s in sources if s])
     for width in (1, 4):
         fn = models.compiled(fixed_length_translate_fn(model, DECODE_STEPS, width))

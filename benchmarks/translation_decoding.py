@@ -38,7 +38,7 @@ def decode_texts(translate, src_vocab, tgt_vocab, texts, batch_size=64):
     start = time.perf_counter()
     for first in range(0, len(texts), batch_size):
         rows = order[first : first + batch_size]
-        ids = [src_vocab.encode(texts[i])[: MAX_SOURCE_TOKENS] for i in rows]
+        ids = [src_vocab.encode(texts[i])[:MAX_SOURCE_TOKENS] for i in rows]
         tokens, _ = translate(pad_sources(ids))
         tokens = keras.ops.convert_to_numpy(tokens)
         for r, i in enumerate(rows):

@@ -21,6 +21,7 @@ Examples:
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 # One line per application: the module whose `APPLICATION` describes it.
 MODULES = (
@@ -101,3 +102,50 @@ def from_preset(preset):
 
     folder = preset_folder(preset)
     return get(read_metadata(folder)["app"]).predictor.from_preset(folder)
+
+
+def export(app, model, output, format: str = "saved_model", **options):
+    """Exports the run folder or preset `model` of the application `app`
+    (a name of the registry) as `format` into the folder `output`, as
+    `attention-zoo APP export --format FORMAT` does, and returns the folder.
+
+    `format`: "saved_model" (raw strings or image bytes in, the whole
+    predictor in TensorFlow; `options` such as `beam_width` go to it),
+    "litert" (`model.tflite` and `model_int8.tflite`, builtin operators
+    only) or "onnx" (`model.onnx`); the portable formats hold the greedy
+    decode loop from ids to ids, their string processing is the
+    predictor's (`attention_zoo.export.load_exported` runs them).
+
+    Example: `export("dates", "dates_multilingual", "dates-litert", "litert")`.
+    """
+    from attention_zoo.applications.common.portable_export import (
+        FORMATS,
+        write_portable,
+    )
+    from attention_zoo.presets import preset_folder
+
+    application = get(app)
+    if format not in FORMATS:
+        raise ValueError(
+            f"`format` must be one of {FORMATS}. Received: format={format!r}"
+        )
+    folder = Path(model)
+    if isinstance(model, str) and not folder.exists() and "/" not in model:
+        try:  # a shipped preset's name
+            folder = preset_folder(model)
+        except ValueError:
+            pass  # the application names what is wrong with the folder
+    if format == "saved_model":
+        return application.export(folder, output, **options)
+    if application.export_core is None:
+        raise ValueError(
+            f"the {application.name} application exports only format='saved_model' "
+            f"so far. Received: format={format!r}"
+        )
+    if options.get("beam_width") not in (None, 1):
+        raise ValueError(
+            f"a {format} export decodes greedily (beam_width 1). Received: "
+            f"beam_width={options['beam_width']!r}"
+        )
+    core = application.export_core(folder)
+    return write_portable(core, folder, output, format, application.name)

@@ -113,9 +113,19 @@ def until_done(max_length):
 
 
 def write(buffer, t, value):
-    """buffer[:, t] = value, for a buffer (B, T, ...) and value (B, ...)."""
-    start = [0, t] + [0] * (len(buffer.shape) - 2)
-    return ops.slice_update(buffer, start, ops.expand_dims(value, 1))
+    """buffer[:, t] = value, for a buffer (B, T, ...) and value (B, ...).
+
+    A select over the steps rather than `ops.slice_update`: on TensorFlow
+    that is `XlaDynamicUpdateSlice`, which tf2onnx cannot convert, so the
+    greedy loop would not reach ONNX. The select costs a pass over the
+    buffer a step, little beside the step's matrix products.
+    """
+    steps = buffer.shape[1]
+    at = ops.reshape(
+        ops.equal(ops.arange(steps, dtype="int32"), ops.cast(t, "int32")),
+        (1, steps) + (1,) * (len(buffer.shape) - 2),
+    )
+    return ops.where(at, ops.expand_dims(value, 1), buffer)
 
 
 def step_trace(attention) -> dict:

@@ -40,5 +40,18 @@ def greedy_search(
         max_length,
         end_token,
         pad_token,
-        lambda log_probs, t: ops.argmax(log_probs, axis=-1),
+        lambda log_probs, t: first_argmax(log_probs),
     )
+
+
+def first_argmax(x):
+    """The index of the first largest entry of each row of `x` (B, V).
+
+    `ops.argmax` of floats on TensorFlow tests the sign bit of zeros
+    (`tf.bitwise.bitwise_and`), an op LiteRT has no builtin for: the
+    greedy loop would not convert to a `.tflite` file without Flex ops.
+    The argmax of an integer mask of the row maxima is the same index (the
+    first, as argmax) in builtin ops only.
+    """
+    best = ops.equal(x, ops.max(x, axis=-1, keepdims=True))
+    return ops.argmax(ops.cast(best, "int32"), axis=-1)

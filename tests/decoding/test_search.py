@@ -572,3 +572,26 @@ def test_decode_memory_is_best_hypothesis_on_the_protocols_constants(beam_width)
     assert set(got) == set(expected)
     for key in expected:
         np.testing.assert_allclose(to_numpy(got[key]), to_numpy(expected[key]))
+
+
+def test_first_argmax_is_numpys_argmax_ties_included():
+    from attention_zoo.decoding.greedy import first_argmax
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(64, 17)).astype("float32")
+    x[:8, 3] = x[:8, 11] = 9.0  # a tie: the first index wins, as argmax
+    x[8:16] = 0.0
+    x[16, 5] = -0.0
+    got = to_numpy(first_argmax(keras.ops.convert_to_tensor(x)))
+    np.testing.assert_array_equal(got, np.argmax(x, axis=-1))
+
+
+def test_write_sets_one_step_and_keeps_the_others():
+    from attention_zoo.decoding._common import write
+
+    buffer = np.arange(2 * 4 * 3, dtype="float32").reshape(2, 4, 3)
+    value = np.full((2, 3), -1.0, "float32")
+    got = to_numpy(write(keras.ops.convert_to_tensor(buffer), 2, value))
+    expected = buffer.copy()
+    expected[:, 2] = value
+    np.testing.assert_array_equal(got, expected)

@@ -136,6 +136,12 @@ class Application:
         plot: `plot(run, inputs, folder, beam_width=None)`, the attention
             PNGs it writes; `beam_width` only where `command.beam_width`.
         export: `export(run, output, beam_width=None)`, the SavedModel.
+        export_core: a function of a run or preset folder to its
+            `portable_export.CoreFunction` (the tensor part, for LiteRT and
+            ONNX), or None where the application has none yet.
+        exported_predictor: a function of `(folder, runner)` to the
+            predictor that runs an exported core (`runtimes`) with the
+            folder's data files, or None.
         command: its command line (`Command`).
         presets: the recipes of its shipped presets.
         test_slice: the test slice its presets ship with, or None.
@@ -157,6 +163,8 @@ class Application:
     presets: tuple = ()
     test_slice: TestSlice | None = None
     calibrate: Callable | None = None
+    export_core: Callable | None = None
+    exported_predictor: Callable | None = None
 
     def __post_init__(self):
         if not self.name.isidentifier():

@@ -22,6 +22,7 @@ from attention_zoo.applications.common.cli import (
     train_job,
 )
 from attention_zoo.applications.common.config import MAX_BEAM_WIDTH, integer_range
+from attention_zoo.applications.common.portable_export import FORMAT_NAMES, FORMATS
 from attention_zoo.applications.common.preset_flags import (
     add_model_arguments,
     model_folder,
@@ -172,7 +173,18 @@ def add_plot_and_export(plot, export, app) -> None:
         "APP-plots-N in the current folder for a preset)",
     )
     add_model_flags(export, app)
-    export.add_argument("--output", required=True, help="SavedModel folder")
+    export.add_argument(
+        "--output", required=True, help="the folder the export is written to"
+    )
+    export.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="saved_model",
+        help="saved_model: raw inputs in, the whole predictor in TensorFlow; "
+        "litert: model.tflite and model_int8.tflite, builtin ops only; onnx: "
+        "model.onnx; litert and onnx hold the greedy decode loop from ids to "
+        "ids beside the run's data files (default: saved_model)",
+    )
 
 
 def check_beam_width_flag(parser, args) -> None:
@@ -204,8 +216,10 @@ def shared_jobs(app, args, parser) -> dict:
 
     def export():
         run = model_run(args, app)
-        path = app.export(run, args.output, **beam)
-        print(f"SavedModel written to {path}")
+        from attention_zoo.applications import registry
+
+        path = registry.export(app.name, run, args.output, args.format, **beam)
+        print(f"{FORMAT_NAMES[args.format]} written to {path}")
 
     fields = app.command.config_fields
     train = train_job(app.train, app.config_class, args, parser, report, fields)

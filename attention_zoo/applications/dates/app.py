@@ -7,6 +7,7 @@ from attention_zoo.applications.dates.cli import COMMAND
 from attention_zoo.applications.dates.config import TrainConfig
 from attention_zoo.applications.dates.evaluation import format_metrics
 from attention_zoo.applications.dates.export import export
+from attention_zoo.applications.dates.exported import ExportedNormalizer, export_core
 from attention_zoo.applications.dates.predictor import Normalizer, plot
 from attention_zoo.applications.dates.preset import PRESETS, TEST_SLICE
 from attention_zoo.applications.dates.training import train
@@ -23,4 +24,6 @@ APPLICATION = Application(
     command=COMMAND,
     presets=PRESETS,
     test_slice=TEST_SLICE,
+    export_core=export_core,
+    exported_predictor=ExportedNormalizer,
 )

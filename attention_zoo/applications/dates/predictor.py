@@ -41,6 +41,11 @@ class Normalizer(RunPredictor):
                 )
             )
         self.iso = data.IsoVocabulary()
+        self._predict = self.predict_function()
+
+    def predict_function(self):
+        """Hook: `ids (B, tx) int32 -> (iso ids, attention, scores)`: the
+        run's model, compiled (an exported one: `exported.ExportedNormalizer`)."""
         self.model = self.load_model(model_names=(self.kind,))
         self.check_sizes(
             self.model,
@@ -51,7 +56,7 @@ class Normalizer(RunPredictor):
                 ),
             },
         )
-        self._predict = self.compiled(
+        return self.compiled(
             "predict",
             lambda: models.make_predict_fn(self.model, self.kind),
             (self.tx,),

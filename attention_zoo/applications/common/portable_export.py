@@ -1,0 +1,185 @@
+"""The whole decode loop as a LiteRT or ONNX file, beside the run's data.
+
+A SavedModel serves raw strings: its string work (normalisation, lookup
+tables, joining words) runs in TensorFlow ops that LiteRT has no builtin
+for and ONNX no operator. The portable formats therefore carry the tensor
+part only, from ids to ids: the encoder, the greedy loop (a `WHILE` in
+LiteRT, a `Loop` in ONNX) and the per-step attention. The string part
+ships beside it as the run's own data files (config, vocabulary), read by
+the application's predictor in NumPy (`exported_predictor`): the
+reference a mobile developer ports.
+
+Folder written by `write_portable` (`attention-zoo APP export --format
+litert|onnx`):
+
+- `model.tflite` and `model_int8.tflite` (dynamic-range int8 weights), or
+  `model.onnx`;
+- `export.json`: the application, the format, the input's name, shape and
+  dtype, and the output names;
+- the run's data files the predictor reads (`config.json`, vocabulary).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from attention_zoo import owned_folders
+from attention_zoo.applications.common.run_folder import output_folder
+
+PORTABLE_FORMATS = ("litert", "onnx")
+FORMATS = ("saved_model", *PORTABLE_FORMATS)
+FORMAT_NAMES = {"saved_model": "SavedModel", "litert": "LiteRT", "onnx": "ONNX"}
+EXPORT_FILE = "export.json"
+MODEL_FILES = {
+    ("litert", "float32"): "model.tflite",
+    ("litert", "int8"): "model_int8.tflite",
+    ("onnx", "float32"): "model.onnx",
+}
+EXTRA_HINT = "pip install 'attention-zoo[export]'"
+ONNX_OPSET = 17
+
+
+@dataclass
+class CoreFunction:
+    """The tensor part of an application's predictor.
+
+    Attributes:
+        fn: a function of one int32 batch `(B, *shape)` to a dict of
+            tensors (keras.ops, traced by TensorFlow).
+        model: the Keras model whose variables `fn` reads.
+        input_name: the input's name (`source_ids`).
+        shape: the input's shape without the batch.
+        data_files: the run's files the application's predictor reads
+            besides its models, copied beside the exported file.
+        outputs: the keys of `fn`'s dict.
+        litert_batch: the batch size of the LiteRT file. Its recurrent
+            encoder keeps each step's output in a TensorList, which the
+            converter lowers to builtin ops only at a known batch size
+            (with None it needs the Flex op `TensorListReserve`).
+    """
+
+    fn: object
+    model: object
+    input_name: str
+    shape: tuple
+    data_files: tuple = ()
+    litert_batch: int = 1
+    outputs: tuple = ("tokens", "attention", "scores")
+
+
+def _missing_extra(what: str, error: ImportError) -> ImportError:
+    return ImportError(f"{what} needs the export extra: {EXTRA_HINT} ({error})")
+
+
+def litert_blobs(core: CoreFunction) -> dict:
+    """`core` as `.tflite` flatbuffers with builtin operators only (the
+    converter fails naming the op otherwise): `{"float32": ..., "int8":
+    ...}`, the second with dynamic-range int8 weights."""
+    import tempfile
+
+    import tensorflow as tf
+    from tensorflow.python.framework.convert_to_constants import (
+        convert_variables_to_constants_v2,
+    )
+
+    spec = tf.TensorSpec(
+        (core.litert_batch, *core.shape), tf.int32, name=core.input_name
+    )
+    concrete = tf.function(core.fn, autograph=False).get_concrete_function(spec)
+    # The weights frozen into constants first (the converter keeps the
+    # variables read inside the WHILE body as resource variables, which the
+    # interpreter reads uninitialised), then through a SavedModel, from
+    # which the converter keeps the signature: inputs and outputs by name.
+    frozen = convert_variables_to_constants_v2(concrete)
+    module = tf.Module()
+    names = output_names(core)  # the order TensorFlow flattens a dict in
+
+    def serve(ids):
+        return dict(zip(names, tf.nest.flatten(frozen(ids))))
+
+    module.serve = tf.function(serve, autograph=False, input_signature=[spec])
+    blobs = {}
+    with tempfile.TemporaryDirectory() as folder:
+        tf.saved_model.save(
+            module, folder, signatures={"serving_default": module.serve}
+        )
+        for precision in ("float32", "int8"):
+            converter = tf.lite.TFLiteConverter.from_saved_model(folder)
+            converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS]
+            if precision == "int8":
+                converter.optimizations = [tf.lite.Optimize.DEFAULT]
+            blobs[precision] = converter.convert()
+    return blobs
+
+
+def onnx_model(core: CoreFunction):
+    """`core` as an ONNX model (tf2onnx), any batch size; its outputs in
+    the order of `output_names`."""
+    import tensorflow as tf
+
+    try:
+        import tf2onnx
+    except ImportError as error:
+        raise _missing_extra("export --format onnx", error) from None
+    function = tf.function(core.fn, autograph=False)
+    spec = tf.TensorSpec((None, *core.shape), tf.int32, name=core.input_name)
+    proto, _ = tf2onnx.convert.from_function(
+        function, input_signature=[spec], opset=ONNX_OPSET
+    )
+    return proto
+
+
+def output_names(core: CoreFunction) -> list[str]:
+    """The keys of `core.fn`'s dict in the order TensorFlow flattens it
+    (sorted), which is the order of the ONNX model's outputs."""
+    return sorted(core.outputs)
+
+
+def write_portable(core: CoreFunction, run_dir, output, fmt: str, app: str) -> Path:
+    """Write `core` as `fmt` ("litert" or "onnx") into the folder `output`,
+    with the run's data files and `export.json`; a previous export of `app`
+    in that format is replaced whole (`owned_folders`)."""
+    if fmt not in PORTABLE_FORMATS:
+        raise ValueError(
+            f"`format` must be one of {PORTABLE_FORMATS}. Received: format={fmt!r}"
+        )
+    output = output_folder(output)
+    owned_folders.check_replaceable(output, fmt, app)
+    run_dir = Path(run_dir)
+    # Converted before the folder is touched: a failed conversion leaves a
+    # previous export as it was.
+    if fmt == "litert":
+        blobs = {
+            MODEL_FILES[("litert", precision)]: blob
+            for precision, blob in litert_blobs(core).items()
+        }
+        batch = core.litert_batch
+    else:
+        blobs = {MODEL_FILES[("onnx", "float32")]: onnx_model(core).SerializeToString()}
+        batch = None
+    description = {
+        "app": app,
+        "format": fmt,
+        "input": {
+            "name": core.input_name,
+            "shape": [batch, *core.shape],
+            "dtype": "int32",
+        },
+        "outputs": output_names(core),
+        "decoding": "greedy",
+    }
+
+    def write(staging: Path) -> None:
+        staging.mkdir()
+        for name, blob in blobs.items():
+            (staging / name).write_bytes(blob)
+        for name in core.data_files:
+            shutil.copyfile(run_dir / name, staging / name)
+        (staging / EXPORT_FILE).write_text(
+            json.dumps(description, indent=1), encoding="utf-8"
+        )
+
+    return owned_folders.replace_folder(output, write, fmt, app)

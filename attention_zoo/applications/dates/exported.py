@@ -1,0 +1,67 @@
+"""The date normalizer's tensor part for LiteRT and ONNX, and the
+predictor that runs it from an export folder."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attention_zoo.applications.common.portable_export import CoreFunction
+from attention_zoo.applications.dates import model as models
+from attention_zoo.applications.dates.predictor import Normalizer
+
+
+def export_core(run_dir) -> CoreFunction:
+    """`source_ids (B, tx) int32 -> tokens (B, TY) int32` (IsoVocabulary ids),
+    `attention (B, TY, tx)` and `scores (B,)` float32: the greedy loop of
+    `model.make_predict_fn`, over the whole width `tx` (the encoder is
+    masked, so the padding changes nothing)."""
+    import keras
+
+    normalizer = Normalizer(run_dir)
+    if normalizer.kind != "default":
+        raise ValueError(
+            "LiteRT and ONNX exports hold the `default` model's decode loop. "
+            f"Received: a run of model={normalizer.kind!r}"
+        )
+    predict = models.make_predict_fn(normalizer.model, normalizer.kind)
+
+    def fn(source_ids):
+        tokens, attention, scores = predict(source_ids)
+        return {
+            "tokens": keras.ops.cast(tokens, "int32"),
+            "attention": keras.ops.cast(attention, "float32"),
+            "scores": keras.ops.cast(scores, "float32"),
+        }
+
+    return CoreFunction(
+        fn=fn,
+        model=normalizer.model,
+        input_name="source_ids",
+        shape=(None,),
+        data_files=("config.json", "vocabulary.json"),
+    )
+
+
+class ExportedNormalizer(Normalizer):
+    """A `Normalizer` whose model is an exported core run by `runner`
+    (`common.runtimes`): the same normalisation, character lookup, decoding
+    and validity rules, in NumPy, from the folder's `config.json` and
+    `vocabulary.json`: the reference a port to another platform follows."""
+
+    required_files = ("config.json", "vocabulary.json")
+
+    def __init__(self, folder, runner):
+        self.runner = runner
+        super().__init__(folder)
+
+    def predict_function(self):
+        def predict(ids):
+            # Cut to the batch's longest input, rounded up to a multiple of
+            # 8, as the SavedModel does; the attention padded back to tx.
+            longest = int((np.asarray(ids) != 0).sum(axis=1).max(initial=1))
+            width = min(self.tx, max(8, -(-longest // 8) * 8))
+            out = self.runner(np.asarray(ids)[:, :width])
+            attention = np.pad(out["attention"], [(0, 0), (0, 0), (0, self.tx - width)])
+            return out["tokens"], attention, out["scores"]
+
+        return predict
