@@ -1,17 +1,18 @@
 """Each export format of a preset side by side, in one run: file size,
-load time, single-input latency, batch throughput and exact matches on the
-preset's test slice, for the SavedModel (TensorFlow), LiteRT float32 and
-int8 (the LiteRT interpreter) and ONNX (ONNX Runtime), all through
-`attention_zoo.export.load_exported`.
+load time, single-input latency, batch throughput, agreement with the
+Keras predictor and the preset's headline metric on its test slice, for
+the SavedModel (TensorFlow), LiteRT float32 and int8 (the LiteRT
+interpreter) and ONNX (ONNX Runtime), all through
+`attention_zoo.export.load_exported`, beside the Keras predictor itself
+(greedy decoding, as the portable formats).
 
 Usage (needs `pip install 'attention-zoo[export]'`):
 
-    python -m benchmarks.export                    # every preset with a LiteRT/ONNX core
-    python -m benchmarks.export --repeats 200 --batch 2000
+    python -m benchmarks.export                  # every preset with a LiteRT/ONNX core
+    python -m benchmarks.export --apps dates --repeats 200
 
 The LiteRT files hold a batch of 1 (docs/export.md), so their batch
-throughput is one input at a time; SavedModel and ONNX take the whole
-batch at once.
+throughput is one input at a time; the others take the whole batch.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from attention_zoo.export import load_exported  # noqa: E402
 from attention_zoo.presets import PRESETS_DIR  # noqa: E402
 
 VARIANTS = (
+    ("Keras predictor", None, "float32"),
     ("SavedModel (TensorFlow)", "saved_model", "float32"),
     ("LiteRT float32", "litert", "float32"),
     ("LiteRT int8", "litert", "int8"),
@@ -41,6 +43,8 @@ MODEL_FILES = {
     ("litert", "int8"): ["model_int8.tflite"],
     ("onnx", "float32"): ["model.onnx"],
 }
+# The input of a test slice's rows, per application.
+INPUT_KEYS = ("text", "source")
 
 
 def size_mb(folder: Path, fmt: str, precision: str) -> float:
@@ -51,13 +55,28 @@ def size_mb(folder: Path, fmt: str, precision: str) -> float:
     return sum(p.stat().st_size for p in files) / 1e6
 
 
-def test_slice(preset: str):
-    rows = json.loads((PRESETS_DIR / preset / "test_slice.json").read_text("utf-8"))
-    return [r["text"] for r in rows], [r["iso"] for r in rows]
+def slice_inputs(path: Path) -> list[str]:
+    rows = json.loads(path.read_text("utf-8"))
+    return [next(r[k] for k in INPUT_KEYS if k in r) for r in rows]
+
+
+def headline(app, predictor, path: Path) -> str:
+    """The first metric of the test slice's score, for a predictor."""
+    if not hasattr(predictor, "predict_items"):
+        return "n/a"
+    metrics = app.test_slice.score(predictor, path)
+    name, value = next((k, v) for k, v in metrics.items() if k != "n")
+    return f"{name} {value:.4g}"
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--apps",
+        nargs="*",
+        default=None,
+        help="applications (default: every one with a LiteRT/ONNX core)",
+    )
     parser.add_argument(
         "--repeats", type=int, default=100, help="single-input calls (default 100)"
     )
@@ -67,22 +86,30 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     print(
         "| preset | format | size (MB) | load (s) | single p50 (ms) | "
-        "batch (inputs/s) | exact on test slice |"
+        "batch (inputs/s) | same text as Keras | test slice |"
     )
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|---|")
     for app in registry.applications():
-        if app.export_core is None:
+        if app.export_core is None or (args.apps and app.name not in args.apps):
             continue
         preset = app.command.default_preset
-        texts, truth = test_slice(preset)
+        path = PRESETS_DIR / preset / "test_slice.json"
+        texts = slice_inputs(path)
         batch = (texts * (args.batch // len(texts) + 1))[: args.batch]
+        reference = None
         with tempfile.TemporaryDirectory() as root:
+            greedy = {"beam_width": 1} if app.command.beam_width else {}
             for fmt in ("saved_model", "litert", "onnx"):
-                registry.export(app.name, preset, Path(root) / fmt, fmt)
+                registry.export(app.name, preset, Path(root) / fmt, fmt, **greedy)
             for label, fmt, precision in VARIANTS:
-                folder = Path(root) / fmt
+                folder = Path(root) / (fmt or "")
                 start = time.perf_counter()
-                predictor = load_exported(folder, precision)
+                if fmt is None:
+                    predictor = app.predictor(PRESETS_DIR / preset)
+                    if hasattr(predictor, "beam_width"):
+                        predictor.beam_width = 1
+                else:
+                    predictor = load_exported(folder, precision)
                 predictor(texts[:1])  # the first call compiles or allocates
                 load = time.perf_counter() - start
                 times = []
@@ -94,14 +121,14 @@ def main(argv=None) -> None:
                 start = time.perf_counter()
                 predictor(batch)
                 rate = len(batch) / (time.perf_counter() - start)
-                items = predictor(texts)
-                exact = sum(
-                    i["text"] == t and i["valid"] for i, t in zip(items, truth)
-                ) / len(truth)
+                outputs = [i["text"] for i in predictor(texts)]
+                reference = reference or outputs
+                same = sum(a == b for a, b in zip(outputs, reference)) / len(texts)
+                size = "" if fmt is None else f"{size_mb(folder, fmt, precision):.2f}"
                 print(
-                    f"| {preset} | {label} | {size_mb(folder, fmt, precision):.2f} | "
-                    f"{load:.2f} | {1000 * statistics.median(times):.2f} | "
-                    f"{rate:,.0f} | {100 * exact:.1f} % |",
+                    f"| {preset} | {label} | {size} | {load:.2f} | "
+                    f"{1000 * statistics.median(times):.2f} | {rate:,.0f} | "
+                    f"{100 * same:.1f} % | {headline(app, predictor, path)} |",
                     flush=True,
                 )
 

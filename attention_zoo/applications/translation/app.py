@@ -5,6 +5,10 @@ from attention_zoo.applications.translation.cli import COMMAND
 from attention_zoo.applications.translation.config import TrainConfig
 from attention_zoo.applications.translation.evaluation import format_metrics
 from attention_zoo.applications.translation.export import export
+from attention_zoo.applications.translation.exported import (
+    ExportedTranslator,
+    export_core,
+)
 from attention_zoo.applications.translation.predictor import Translator, plot
 from attention_zoo.applications.translation.preset import PRESETS, TEST_SLICE
 from attention_zoo.applications.translation.training import calibrate, train
@@ -22,4 +26,6 @@ APPLICATION = Application(
     presets=PRESETS,
     test_slice=TEST_SLICE,
     calibrate=calibrate,
+    export_core=export_core,
+    exported_predictor=ExportedTranslator,
 )

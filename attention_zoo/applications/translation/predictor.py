@@ -68,12 +68,21 @@ class Translator(RunPredictor):
         self.target_vocabulary = tokenizer.WordVocabulary.load(
             self.run_dir / "target_vocabulary.json"
         )
+        self.model = self.load_translation_model()
+        self.beam_width = beam_width or self.config["beam_width"]
+        self.alpha = self.config["alpha"] if alpha is None else alpha
+        domain = self.run_dir / DOMAIN_FILE
+        # A run trained before the domain was kept has none: every text
+        # with a word is valid, as before.
+        self.domain = TextDomain.load(domain) if domain.is_file() else None
+
+    def load_translation_model(self):
+        """Hook: the run's Keras model, checked against its vocabularies
+        (an exported one has none: `exported.ExportedTranslator`)."""
         attention, decoder = self.config["attention"], self.config["decoder"]
-        self.model = self.load_model(
-            model_names=(f"{attention}_{decoder}", "no_attention")
-        )
+        model = self.load_model(model_names=(f"{attention}_{decoder}", "no_attention"))
         self.check_sizes(
-            self.model,
+            model,
             {
                 "source_vocabulary.json": (
                     len(self.source_vocabulary),
@@ -85,12 +94,7 @@ class Translator(RunPredictor):
                 ),
             },
         )
-        self.beam_width = beam_width or self.config["beam_width"]
-        self.alpha = self.config["alpha"] if alpha is None else alpha
-        domain = self.run_dir / DOMAIN_FILE
-        # A run trained before the domain was kept has none: every text
-        # with a word is valid, as before.
-        self.domain = TextDomain.load(domain) if domain.is_file() else None
+        return model
 
     def _search_fn(self, beam_width: int):
         """The compiled decoding function for `beam_width` (1 = greedy)."""
