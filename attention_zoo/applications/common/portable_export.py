@@ -48,8 +48,8 @@ class CoreFunction:
 
     Attributes:
         fn: a function of one int32 batch `(B, *shape)` to a dict of
-            tensors (keras.ops, traced by TensorFlow).
-        model: the Keras model whose variables `fn` reads.
+            tensors (keras.ops, traced by TensorFlow; the weights it reads
+            are frozen into the file).
         input_name: the input's name (`source_ids`).
         shape: the input's shape without the batch.
         data_files: the run's files the application's predictor reads
@@ -62,7 +62,6 @@ class CoreFunction:
     """
 
     fn: object
-    model: object
     input_name: str
     shape: tuple
     data_files: tuple = ()

@@ -35,7 +35,6 @@ def export_core(run_dir) -> CoreFunction:
 
     return CoreFunction(
         fn=fn,
-        model=normalizer.model,
         input_name="source_ids",
         shape=(None,),
         data_files=("config.json", "vocabulary.json"),

@@ -37,7 +37,6 @@ def export_core(run_dir) -> CoreFunction:
     ]
     return CoreFunction(
         fn=fn,
-        model=translator.model,
         input_name="source_ids",
         shape=(None,),
         data_files=tuple(present),
