@@ -111,7 +111,7 @@ def refresh(name: str) -> Path:
     """
     import datetime
 
-    app, _ = recipe_of(name)
+    app, recipe = recipe_of(name)
     folder = PRESETS_DIR / name
     if app.calibrate is not None:
         written = app.calibrate(folder)
@@ -122,6 +122,10 @@ def refresh(name: str) -> Path:
     outputs = predictor.predict_items(list(fixed_inputs(name)))
     metadata["fixed_outputs"] = recorded_outputs(shown, outputs)
     metadata["slice_metrics"] = score_slice(predictor, folder)
+    # The card's prose is the recipe's of today (what the preset can and
+    # cannot do changes with the code around the weights); how to rebuild
+    # it stays.
+    metadata["card"] = {**metadata["card"], **recipe.card}
     metadata["refreshed"] = {
         "date": datetime.date.today().isoformat(),
         "command": f"attention-zoo presets refresh {name}",

@@ -25,8 +25,10 @@ CARD = {
     ),
     "limitations": (
         "It knows package descriptions: other text (news, mail, stories) is "
-        "out of its domain, and most of it is flagged not valid by the share "
-        "of unknown words or the score. Its vocabulary holds 8,000 words; "
+        "out of its domain, and most of it is flagged not valid (unknown "
+        "words, the score, or too little evidence of a package description "
+        "against Bible English; a text of a few words seldom holds enough). "
+        "Its vocabulary holds 8,000 words; "
         "names outside it are copied as the text writes them. A synopsis "
         "can miss the package's point or repeat a word."
     ),

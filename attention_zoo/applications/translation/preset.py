@@ -25,7 +25,9 @@ CARD = {
     ),
     "limitations": (
         "It speaks 1909 Bible Spanish: modern or technical English is out of "
-        "its domain and gets archaic or wrong wording. Its vocabularies hold "
+        "its domain and gets archaic or wrong wording, flagged not valid as "
+        "a rule; a verse of two or three words is flagged too (too little "
+        "evidence that it is a verse). Its vocabularies hold "
         "5,000 words per side; an unknown target word is replaced by the "
         "source word its attention points to, so names pass through in their "
         "English spelling. Greedy or beam output can repeat or drop clauses "
