@@ -69,6 +69,33 @@ class CoreFunction:
     outputs: tuple = ("tokens", "attention", "scores")
 
 
+def search_core(search):
+    """A core `fn` from a search `ids -> (tokens, attention, scores)`: the
+    dict of `CoreFunction.outputs`, ids int32 and the rest float32."""
+    import keras
+
+    def fn(source_ids):
+        tokens, attention, scores = search(source_ids)
+        return {
+            "tokens": keras.ops.cast(tokens, "int32"),
+            "attention": keras.ops.cast(attention, "float32"),
+            "scores": keras.ops.cast(scores, "float32"),
+        }
+
+    return fn
+
+
+def runner_search(runner):
+    """The search `ids -> (tokens, attention, scores)` of a runtime's
+    `runner` (`common.runtimes`), as a predictor calls its model's."""
+
+    def search(ids):
+        out = runner(ids)
+        return out["tokens"], out["attention"], out["scores"]
+
+    return search
+
+
 def _missing_extra(what: str, error: ImportError) -> ImportError:
     return ImportError(f"{what} needs the export extra: {EXTRA_HINT} ({error})")
 

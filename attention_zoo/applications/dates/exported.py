@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from attention_zoo.applications.common.portable_export import CoreFunction
+from attention_zoo.applications.common.portable_export import (
+    CoreFunction,
+    runner_search,
+    search_core,
+)
 from attention_zoo.applications.dates import model as models
 from attention_zoo.applications.dates.predictor import Normalizer
 
@@ -15,8 +19,6 @@ def export_core(run_dir) -> CoreFunction:
     `attention (B, TY, tx)` and `scores (B,)` float32: the greedy loop of
     `model.make_predict_fn`, over the whole width `tx` (the encoder is
     masked, so the padding changes nothing)."""
-    import keras
-
     normalizer = Normalizer(run_dir)
     if normalizer.kind != "default":
         raise ValueError(
@@ -25,16 +27,8 @@ def export_core(run_dir) -> CoreFunction:
         )
     predict = models.make_predict_fn(normalizer.model, normalizer.kind)
 
-    def fn(source_ids):
-        tokens, attention, scores = predict(source_ids)
-        return {
-            "tokens": keras.ops.cast(tokens, "int32"),
-            "attention": keras.ops.cast(attention, "float32"),
-            "scores": keras.ops.cast(scores, "float32"),
-        }
-
     return CoreFunction(
-        fn=fn,
+        fn=search_core(predict),
         input_name="source_ids",
         shape=(None,),
         data_files=("config.json", "vocabulary.json"),
@@ -54,13 +48,15 @@ class ExportedNormalizer(Normalizer):
         super().__init__(folder)
 
     def predict_function(self):
+        search = runner_search(self.runner)
+
         def predict(ids):
             # Cut to the batch's longest input, rounded up to a multiple of
             # 8, as the SavedModel does; the attention padded back to tx.
             longest = int((np.asarray(ids) != 0).sum(axis=1).max(initial=1))
             width = min(self.tx, max(8, -(-longest // 8) * 8))
-            out = self.runner(np.asarray(ids)[:, :width])
-            attention = np.pad(out["attention"], [(0, 0), (0, 0), (0, self.tx - width)])
-            return out["tokens"], attention, out["scores"]
+            tokens, attention, scores = search(np.asarray(ids)[:, :width])
+            attention = np.pad(attention, [(0, 0), (0, 0), (0, self.tx - width)])
+            return tokens, attention, scores
 
         return predict

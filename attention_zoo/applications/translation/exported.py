@@ -3,7 +3,11 @@ that runs it from an export folder."""
 
 from __future__ import annotations
 
-from attention_zoo.applications.common.portable_export import CoreFunction
+from attention_zoo.applications.common.portable_export import (
+    CoreFunction,
+    runner_search,
+    search_core,
+)
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE
 from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation.predictor import (
@@ -17,18 +21,8 @@ def export_core(run_dir) -> CoreFunction:
     """`source_ids (B, W) int32 -> tokens (B, MAX_OUTPUT_TOKENS)`, `attention
     (B, MAX_OUTPUT_TOKENS, W)` and `scores (B,)` (log-probability per
     token): `model.make_translate_fn` with greedy search."""
-    import keras
-
     translator = Translator(run_dir)
     translate = models.make_translate_fn(translator.model, MAX_OUTPUT_TOKENS)
-
-    def fn(source_ids):
-        tokens, attention, scores = translate(source_ids)
-        return {
-            "tokens": keras.ops.cast(tokens, "int32"),
-            "attention": keras.ops.cast(attention, "float32"),
-            "scores": keras.ops.cast(scores, "float32"),
-        }
 
     present = [
         name
@@ -36,7 +30,7 @@ def export_core(run_dir) -> CoreFunction:
         if not name.endswith(".keras") and (translator.run_dir / name).is_file()
     ]
     return CoreFunction(
-        fn=fn,
+        fn=search_core(translate),
         input_name="source_ids",
         shape=(None,),
         data_files=tuple(present),
@@ -75,8 +69,4 @@ class ExportedTranslator(Translator):
                 f"Received: beam_width={beam_width!r}"
             )
 
-        def search(ids):
-            out = self.runner(ids)
-            return out["tokens"], out["attention"], out["scores"]
-
-        return search
+        return runner_search(self.runner)
