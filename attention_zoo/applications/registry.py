@@ -112,9 +112,10 @@ def export(app, model, output, format: str = "saved_model", **options):
     `format`: "saved_model" (raw strings or image bytes in, the whole
     predictor in TensorFlow; `options` such as `beam_width` go to it),
     "litert" (`model.tflite` and `model_int8.tflite`, builtin operators
-    only) or "onnx" (`model.onnx`); the portable formats hold the greedy
-    decode loop from ids to ids, their string processing is the
-    predictor's (`attention_zoo.export.load_exported` runs them).
+    only) or "onnx" (`model.onnx`); the portable formats hold the decode
+    loop from ids to ids (greedy or beam search: `beam_width`, default the
+    run's), their string processing is the predictor's
+    (`attention_zoo.export.load_exported` runs them).
 
     Example: `export("dates", "dates_multilingual", "dates-litert", "litert")`.
     """
@@ -142,10 +143,5 @@ def export(app, model, output, format: str = "saved_model", **options):
             f"the {application.name} application exports only format='saved_model' "
             f"so far. Received: format={format!r}"
         )
-    if options.get("beam_width") not in (None, 1):
-        raise ValueError(
-            f"a {format} export decodes greedily (beam_width 1). Received: "
-            f"beam_width={options['beam_width']!r}"
-        )
-    core = application.export_core(folder)
+    core = application.export_core(folder, **options)
     return write_portable(core, folder, output, format, application.name)

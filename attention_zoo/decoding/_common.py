@@ -215,6 +215,11 @@ def run_token_loop(
 
 
 def write_beam(buffer, t, value):
-    """buffer[:, :, t] = value, for a buffer (B, K, T, ...) and value (B, K, ...)."""
-    start = [0, 0, t] + [0] * (len(buffer.shape) - 3)
-    return ops.slice_update(buffer, start, ops.expand_dims(value, 2))
+    """buffer[:, :, t] = value, for a buffer (B, K, T, ...) and value (B, K, ...):
+    a select over the steps, as `write` and for its reason."""
+    steps = buffer.shape[2]
+    at = ops.reshape(
+        ops.equal(ops.arange(steps, dtype="int32"), ops.cast(t, "int32")),
+        (1, 1, steps) + (1,) * (len(buffer.shape) - 3),
+    )
+    return ops.where(at, ops.expand_dims(value, 2), buffer)

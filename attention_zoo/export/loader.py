@@ -70,6 +70,8 @@ def load_exported(path, precision: str = "float32"):
         input_name = description["input"]["name"]
         shape = description["input"]["shape"]
         outputs = description["outputs"]
+        dtype = description["input"]["dtype"]
+        beam_width = description["beam_width"]
         ok = (
             fmt in PORTABLE_FORMATS
             and isinstance(input_name, str)
@@ -77,6 +79,9 @@ def load_exported(path, precision: str = "float32"):
             and all(x is None or (type(x) is int and x > 0) for x in shape[1:])
             and isinstance(outputs, list)
             and all(isinstance(x, str) for x in outputs)
+            and dtype in ("int32", "float32")
+            and type(beam_width) is int
+            and beam_width >= 1
         )
     except (ValueError, TypeError, KeyError, AttributeError, IndexError):
         ok = False
@@ -84,7 +89,8 @@ def load_exported(path, precision: str = "float32"):
         raise MalformedFileError(
             f"{description_path} does not describe an export of this package "
             "(it needs a known application, a format of "
-            f"{PORTABLE_FORMATS}, the input and the output names); export again"
+            f"{PORTABLE_FORMATS}, the input, the output names and the beam "
+            "width); export again"
         )
     if app.exported_predictor is None:
         raise ValueError(
@@ -102,10 +108,10 @@ def load_exported(path, precision: str = "float32"):
         batch = shape[0]
         if type(batch) is not int or batch < 1:
             raise MalformedFileError(f"{description_path}: the LiteRT batch size")
-        runner = runtimes.litert_runner(model, input_name, batch)
+        runner = runtimes.litert_runner(model, input_name, batch, dtype)
     else:
-        runner = runtimes.onnx_runner(model, input_name, outputs)
-    return app.exported_predictor(folder, runner)
+        runner = runtimes.onnx_runner(model, input_name, outputs, dtype)
+    return app.exported_predictor(folder, runner, beam_width=beam_width)
 
 
 class SavedModelAnswers:

@@ -4,6 +4,10 @@ from attention_zoo.applications.captioning.cli import COMMAND
 from attention_zoo.applications.captioning.config import TrainConfig
 from attention_zoo.applications.captioning.evaluation import format_metrics
 from attention_zoo.applications.captioning.export import export
+from attention_zoo.applications.captioning.exported import (
+    ExportedCaptioner,
+    export_core,
+)
 from attention_zoo.applications.captioning.predictor import Captioner, plot
 from attention_zoo.applications.captioning.preset import PRESETS, TEST_SLICE
 from attention_zoo.applications.captioning.training import calibrate, train
@@ -18,6 +22,8 @@ APPLICATION = Application(
     format_metrics=format_metrics,
     plot=plot,
     export=export,
+    export_core=export_core,
+    exported_predictor=ExportedCaptioner,
     command=COMMAND,
     presets=PRESETS,
     test_slice=TEST_SLICE,

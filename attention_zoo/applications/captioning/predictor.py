@@ -55,17 +55,31 @@ class Captioner(RunPredictor):
             self.max_length = int(self.config["max_caption_length"])
             self.beam_width = beam_width or self.config["beam_width"]
         self.vocabulary = WordVocabulary.load(self.run_dir / "vocabulary.json")
-        self.encoder = self.load_model("encoder.keras")
-        self.model = self.load_model(model_names=("captioner",))
-        self.check_sizes(
-            self.model,
-            {"vocabulary.json": (len(self.vocabulary), ("word_embedding", "logits"))},
-        )
-        channels = int(self.model.get_layer("features").output.shape[-1])
+        self.encoder, self.model = self.load_models()
         domain = self.run_dir / DOMAIN_FILE
         # A run trained before the domain was kept has none: every image is
         # in it, as before.
-        self.domain = ImageDomain.load(domain, channels) if domain.is_file() else None
+        self.domain = (
+            ImageDomain.load(domain, self.feature_channels())
+            if domain.is_file()
+            else None
+        )
+
+    def load_models(self):
+        """Hook: the run's encoder and caption model, checked against its
+        vocabulary (an exported captioner has neither:
+        `exported.ExportedCaptioner`)."""
+        encoder = self.load_model("encoder.keras")
+        model = self.load_model(model_names=("captioner",))
+        self.check_sizes(
+            model,
+            {"vocabulary.json": (len(self.vocabulary), ("word_embedding", "logits"))},
+        )
+        return encoder, model
+
+    def feature_channels(self) -> int:
+        """The channels `C` of the encoder's features `(L, C)`."""
+        return int(self.model.get_layer("features").output.shape[-1])
 
     def rebuilt_models(self) -> dict:
         """The encoder, when it is the frozen EfficientNet-Lite0 with the
@@ -158,22 +172,10 @@ class Captioner(RunPredictor):
         images = [rgb_array(i) for i in inputs]
         if not images:
             return []
-        # Encoded once: the features give the captions and the distances.
-        features = np.concatenate(
-            [
-                batch[1]
-                for batch in self.run_batches(
-                    lambda x: (self._encode_fn()(x),),
-                    images,
-                    batch_size,
-                    lambda b: np.stack([image_array(i, self.image_size) for i in b]),
-                )
-            ]
+        captions, attention, scores, means = self.answer_images(
+            images, beam_width, batch_size
         )
-        captions, attention, scores = self._caption_features(
-            features, beam_width, batch_size
-        )
-        distances = self.distances(features)
+        distances = self.distances(means)
         return [
             {
                 "text": detokenize(caption.split()),
@@ -189,12 +191,34 @@ class Captioner(RunPredictor):
             )
         ]
 
-    def distances(self, features) -> list[float]:
-        """Each image's distance to the training images (`domain`), 0 without
-        a domain file."""
+    def answer_images(self, images, beam_width, batch_size: int):
+        """Hook: captions, attention `(T, L)` and scores per image (`_run`),
+        and the images' pooled features `(N, C)` (`domain.pooled`), of RGB
+        arrays (an exported captioner runs its core instead:
+        `exported.ExportedCaptioner`)."""
+        # Encoded once: the features give the captions and the distances.
+        features = np.concatenate(
+            [
+                batch[1]
+                for batch in self.run_batches(
+                    lambda x: (self._encode_fn()(x),),
+                    images,
+                    batch_size,
+                    lambda b: np.stack([image_array(i, self.image_size) for i in b]),
+                )
+            ]
+        )
+        captions, attention, scores = self._caption_features(
+            features, beam_width, batch_size
+        )
+        return captions, attention, scores, pooled(features)
+
+    def distances(self, means) -> list[float]:
+        """Each image's distance to the training images (`domain`) from its
+        pooled features `(N, C)`, 0 without a domain file."""
         if self.domain is None:
-            return [0.0] * len(features)
-        return [float(d) for d in self.domain.distances(pooled(features))]
+            return [0.0] * len(means)
+        return [float(d) for d in self.domain.distances(means)]
 
     def reason(self, caption: str, distance: float) -> str:
         """Why a caption is not valid ("" when it is)."""
@@ -208,12 +232,20 @@ class Captioner(RunPredictor):
         captions, attention, scores = [], [], []
         batches = self.run_batches(fn, inputs, batch_size, prepare)
         for _, tokens, weights, row_scores in batches:
-            for row, w, score in zip(tokens, weights, row_scores):
-                caption = self.vocabulary.decode(row)
-                captions.append(caption)
-                attention.append(w[: len(caption.split()) + 1] if caption else w[:1])
-                scores.append(float(score))
+            more = self.captions(tokens, weights, row_scores)
+            for mine, theirs in zip((captions, attention, scores), more):
+                mine.extend(theirs)
         return captions, attention, scores
+
+    def captions(self, tokens, attention, scores):
+        """The captions, attention `(words + 1, L)` (the `<end>` row last;
+        one row for no word) and float scores of a search's batch."""
+        captions, weights = [], []
+        for row, w in zip(tokens, attention):
+            caption = self.vocabulary.decode(row)
+            captions.append(caption)
+            weights.append(w[: len(caption.split()) + 1] if caption else w[:1])
+        return captions, weights, [float(s) for s in scores]
 
 
 def read_image_file(path) -> bytes:

@@ -6,8 +6,12 @@ import base64
 import json
 from pathlib import Path
 
+from attention_zoo.applications.captioning.captions import normalize_caption
 from attention_zoo.applications.captioning.dataset import Item, test_items
-from attention_zoo.applications.captioning.evaluation import evaluate_items
+from attention_zoo.applications.captioning.evaluation import (
+    bleu_scores,
+    evaluate_items,
+)
 from attention_zoo.applications.common.application import PresetRecipe, TestSlice
 from attention_zoo.applications.common.search import search_name
 from attention_zoo.image_codec import encode_png
@@ -87,9 +91,24 @@ def score_slice(predictor, path) -> dict:
     """BLEU-4 of the predictor's default decoding on the slice."""
     rows = json.loads(path.read_text(encoding="utf-8"))
     items = [Item(base64.b64decode(r["image_base64"]), r["references"]) for r in rows]
+    if getattr(predictor, "encoder", None) is None:
+        # An exported captioner runs its encoder inside its file: images in,
+        # captions out, scored as the features path scores its words.
+        answers = predictor([i.image for i in items])
+        captions = [normalize_caption(a["text"]) for a in answers]
+        references = [[normalize_caption(c) for c in i.captions] for i in items]
+        return {"n": len(items), "bleu4": bleu_scores(captions, references)["bleu4"]}
     width = predictor.beam_width
     scores = evaluate_items(predictor, items, [width])[search_name(width)]
     return {"n": len(items), "bleu4": scores["bleu4"]}
 
 
-TEST_SLICE = TestSlice(size=40, write=write_slice, score=score_slice)
+def slice_inputs(path) -> list[bytes]:
+    """The slice's encoded images."""
+    rows = json.loads(path.read_text(encoding="utf-8"))
+    return [base64.b64decode(r["image_base64"]) for r in rows]
+
+
+TEST_SLICE = TestSlice(
+    size=40, write=write_slice, score=score_slice, inputs=slice_inputs
+)

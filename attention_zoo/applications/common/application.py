@@ -107,6 +107,8 @@ class TestSlice:
             first `size` test examples to `path` as plain JSON.
         score: a function of `(predictor, path)` to the metrics of the
             predictor's default decoding on the slice.
+        inputs: a function of `path` to the slice's raw inputs, as a
+            predictor and a SavedModel take them (texts, image bytes).
     """
 
     # Not a test class, whatever its name says.
@@ -115,6 +117,7 @@ class TestSlice:
     size: int
     write: Callable
     score: Callable
+    inputs: Callable
 
 
 @dataclasses.dataclass(frozen=True)

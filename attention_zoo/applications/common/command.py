@@ -182,8 +182,9 @@ def add_plot_and_export(plot, export, app) -> None:
         default="saved_model",
         help="saved_model: raw inputs in, the whole predictor in TensorFlow; "
         "litert: model.tflite and model_int8.tflite, builtin ops only; onnx: "
-        "model.onnx; litert and onnx hold the greedy decode loop from ids to "
-        "ids beside the run's data files (default: saved_model)",
+        "model.onnx; litert and onnx hold the decode loop from ids to ids "
+        "(with --beam-width, default the run's) beside the run's data files "
+        "(default: saved_model)",
     )
 
 

@@ -3,8 +3,8 @@
 A SavedModel serves raw strings: its string work (normalisation, lookup
 tables, joining words) runs in TensorFlow ops that LiteRT has no builtin
 for and ONNX no operator. The portable formats therefore carry the tensor
-part only, from ids to ids: the encoder, the greedy loop (a `WHILE` in
-LiteRT, a `Loop` in ONNX) and the per-step attention. The string part
+part only, from ids to ids: the encoder, the decode loop (greedy or beam
+search; a `WHILE` in LiteRT, a `Loop` in ONNX) and the per-step attention. The string part
 ships beside it as the run's own data files (config, vocabulary), read by
 the application's predictor in NumPy (`exported_predictor`): the
 reference a mobile developer ports.
@@ -15,7 +15,7 @@ litert|onnx`):
 - `model.tflite` and `model_int8.tflite` (dynamic-range int8 weights), or
   `model.onnx`;
 - `export.json`: the application, the format, the input's name, shape and
-  dtype, and the output names;
+  dtype, the output names and the beam width the loop searches with;
 - the run's data files the predictor reads (`config.json`, vocabulary).
 """
 
@@ -47,11 +47,12 @@ class CoreFunction:
     """The tensor part of an application's predictor.
 
     Attributes:
-        fn: a function of one int32 batch `(B, *shape)` to a dict of
+        fn: a function of one batch `(B, *shape)` of `dtype` to a dict of
             tensors (keras.ops, traced by TensorFlow; the weights it reads
             are frozen into the file).
         input_name: the input's name (`source_ids`).
         shape: the input's shape without the batch.
+        dtype: the input's dtype: "int32" (ids) or "float32" (pixels).
         data_files: the run's files the application's predictor reads
             besides its models, copied beside the exported file.
         outputs: the keys of `fn`'s dict.
@@ -59,6 +60,8 @@ class CoreFunction:
             encoder keeps each step's output in a TensorList, which the
             converter lowers to builtin ops only at a known batch size
             (with None it needs the Flex op `TensorListReserve`).
+        beam_width: the beams `fn` searches (1: greedy), which the
+            exported predictor decodes with.
     """
 
     fn: object
@@ -67,6 +70,8 @@ class CoreFunction:
     data_files: tuple = ()
     litert_batch: int = 1
     outputs: tuple = ("tokens", "attention", "scores")
+    dtype: str = "int32"
+    beam_width: int = 1
 
 
 def search_core(search):
@@ -83,6 +88,18 @@ def search_core(search):
         }
 
     return fn
+
+
+def check_width(what: str, exported: int, beam_width) -> int:
+    """`beam_width` (None: `exported`) if it is the width the exported loop
+    searches with, else a ValueError naming both: a file holds one search."""
+    if beam_width not in (None, exported):
+        raise ValueError(
+            f"this exported {what} searches with beam_width {exported}, the "
+            "width it was exported with (export again with --beam-width). "
+            f"Received: beam_width={beam_width!r}"
+        )
+    return exported
 
 
 def runner_search(runner):
@@ -112,7 +129,7 @@ def litert_blobs(core: CoreFunction) -> dict:
     )
 
     spec = tf.TensorSpec(
-        (core.litert_batch, *core.shape), tf.int32, name=core.input_name
+        (core.litert_batch, *core.shape), core.dtype, name=core.input_name
     )
     concrete = tf.function(core.fn, autograph=False).get_concrete_function(spec)
     # The weights frozen into constants first (the converter keeps the
@@ -151,7 +168,7 @@ def onnx_model(core: CoreFunction):
     except ImportError as error:
         raise _missing_extra("export --format onnx", error) from None
     function = tf.function(core.fn, autograph=False)
-    spec = tf.TensorSpec((None, *core.shape), tf.int32, name=core.input_name)
+    spec = tf.TensorSpec((None, *core.shape), core.dtype, name=core.input_name)
     proto, _ = tf2onnx.convert.from_function(
         function, input_signature=[spec], opset=ONNX_OPSET
     )
@@ -192,10 +209,10 @@ def write_portable(core: CoreFunction, run_dir, output, fmt: str, app: str) -> P
         "input": {
             "name": core.input_name,
             "shape": [batch, *core.shape],
-            "dtype": "int32",
+            "dtype": core.dtype,
         },
         "outputs": output_names(core),
-        "decoding": "greedy",
+        "beam_width": core.beam_width,
     }
 
     def write(staging: Path) -> None:

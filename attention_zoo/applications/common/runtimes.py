@@ -1,5 +1,5 @@
-"""Each portable format run in its own runtime: a function of an int32
-batch of ids to the dict of NumPy arrays the exported core returns."""
+"""Each portable format run in its own runtime: a function of a batch
+(ids or pixels) to the dict of NumPy arrays the exported core returns."""
 
 from __future__ import annotations
 
@@ -14,9 +14,10 @@ def _missing(runtime: str, error: ImportError) -> ImportError:
     return ImportError(f"{runtime} needs the export extra: {EXTRA_HINT} ({error})")
 
 
-def litert_runner(path, input_name: str, batch: int):
+def litert_runner(path, input_name: str, batch: int, dtype: str = "int32"):
     """The `.tflite` file `path` in the LiteRT interpreter (`ai-edge-litert`),
-    fed `batch` rows at a time (the last chunk padded with its first row)."""
+    fed `batch` rows of `dtype` at a time (the last chunk padded with its
+    first row)."""
     try:
         from ai_edge_litert.interpreter import Interpreter
     except ImportError as error:
@@ -25,7 +26,7 @@ def litert_runner(path, input_name: str, batch: int):
     runner = interpreter.get_signature_runner()
 
     def run(ids) -> dict:
-        ids = np.asarray(ids, "int32")
+        ids = np.asarray(ids, dtype)
         chunks = []
         for start in range(0, len(ids), batch):
             chunk = ids[start : start + batch]
@@ -41,9 +42,9 @@ def litert_runner(path, input_name: str, batch: int):
     return run
 
 
-def onnx_runner(path, input_name: str, outputs):
-    """The `.onnx` file `path` in ONNX Runtime (CPU); `outputs` name its
-    outputs in order."""
+def onnx_runner(path, input_name: str, outputs, dtype: str = "int32"):
+    """The `.onnx` file `path` in ONNX Runtime (CPU), fed `dtype`; `outputs`
+    name its outputs in order."""
     try:
         import onnxruntime
     except ImportError as error:
@@ -53,7 +54,7 @@ def onnx_runner(path, input_name: str, outputs):
     )
 
     def run(ids) -> dict:
-        values = session.run(None, {input_name: np.asarray(ids, "int32")})
+        values = session.run(None, {input_name: np.asarray(ids, dtype)})
         return dict(zip(outputs, values))
 
     return run

@@ -7,6 +7,7 @@ import numpy as np
 
 from attention_zoo.applications.common.portable_export import (
     CoreFunction,
+    check_width,
     runner_search,
     search_core,
 )
@@ -43,7 +44,9 @@ class ExportedNormalizer(Normalizer):
 
     required_files = ("config.json", "vocabulary.json")
 
-    def __init__(self, folder, runner):
+    def __init__(self, folder, runner, beam_width: int = 1):
+        # The normalizer decodes greedily: its exports hold the greedy loop.
+        check_width("date normalizer", 1, beam_width)
         self.runner = runner
         super().__init__(folder)
 

@@ -58,4 +58,11 @@ def score_slice(predictor, path) -> dict:
     return {"n": metrics["n"], "exact_match": metrics["exact_match"]}
 
 
-TEST_SLICE = TestSlice(size=300, write=write_slice, score=score_slice)
+def slice_inputs(path) -> list[str]:
+    """The slice's dates as written."""
+    return [e.text for e in data.load_examples(path)]
+
+
+TEST_SLICE = TestSlice(
+    size=300, write=write_slice, score=score_slice, inputs=slice_inputs
+)

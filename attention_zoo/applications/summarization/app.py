@@ -5,6 +5,10 @@ from attention_zoo.applications.summarization.cli import COMMAND
 from attention_zoo.applications.summarization.config import TrainConfig
 from attention_zoo.applications.summarization.evaluation import format_metrics
 from attention_zoo.applications.summarization.export import export
+from attention_zoo.applications.summarization.exported import (
+    ExportedSummarizer,
+    export_core,
+)
 from attention_zoo.applications.summarization.predictor import Summarizer, plot
 from attention_zoo.applications.summarization.preset import PRESETS, TEST_SLICE
 from attention_zoo.applications.summarization.training import calibrate, train
@@ -18,6 +22,8 @@ APPLICATION = Application(
     format_metrics=format_metrics,
     plot=plot,
     export=export,
+    export_core=export_core,
+    exported_predictor=ExportedSummarizer,
     command=COMMAND,
     presets=PRESETS,
     test_slice=TEST_SLICE,

@@ -43,6 +43,8 @@ from attention_zoo.applications.summarization.text import (
 # The validity thresholds leave out this share of the validation texts
 # (training.py writes them to config.json).
 THRESHOLD_QUANTILE = 0.002
+# What the summarizer's search returns, in order.
+SEARCH_OUTPUTS = ("tokens", "attention", "p_gen", "scores", "lengths")
 
 
 class Summarizer(RunPredictor):
@@ -62,9 +64,18 @@ class Summarizer(RunPredictor):
         self.max_unknown_share = self.config_number("max_unknown_share", 1.0)
         with self.reading("vocabulary.json"):
             self.vocabulary = WordVocabulary.load(self.run_dir / "vocabulary.json")
-        self.model = self.load_model(model_names=models.MODEL_NAMES)
+        self.model = self.load_summarization_model()
+        domain = self.run_dir / DOMAIN_FILE
+        # A run trained before the domain was kept has none: the vocabulary
+        # and score thresholds alone decide, as before.
+        self.domain = TextDomain.load(domain) if domain.is_file() else None
+
+    def load_summarization_model(self):
+        """Hook: the run's Keras model, checked against its vocabulary (an
+        exported one has none: `exported.ExportedSummarizer`)."""
+        model = self.load_model(model_names=models.MODEL_NAMES)
         self.check_sizes(
-            self.model,
+            model,
             {
                 "vocabulary.json": (
                     len(self.vocabulary),
@@ -72,37 +83,17 @@ class Summarizer(RunPredictor):
                 )
             },
         )
-        self.copy = self.model.name == models.MODEL_NAMES[0]
-        domain = self.run_dir / DOMAIN_FILE
-        # A run trained before the domain was kept has none: the vocabulary
-        # and score thresholds alone decide, as before.
-        self.domain = TextDomain.load(domain) if domain.is_file() else None
+        return model
 
     def _search_fn(self, beam_width: int):
         """The compiled search: `(B, 2, Tx)` ids and extended ids to tokens,
-        attention, p_gen, scores and lengths."""
-
-        def make():
-            summarize = models.make_summarize_fn(
-                self.model, MAX_SUMMARY_TOKENS, beam_width, self.alpha
-            )
-
-            def fn(x):
-                out = summarize(x[:, 0], x[:, 1])
-                p_gen = out.get("p_gen")
-                if p_gen is None:  # no copy: every word generated
-                    p_gen = out["attention"][..., :1] * 0.0 + 1.0
-                return (
-                    out["tokens"],
-                    out["attention"],
-                    p_gen,
-                    out["scores"],
-                    out["lengths"],
-                )
-
-            return fn
-
-        return self.compiled(beam_width, make, (2, MAX_SOURCE_TOKENS), "int32")
+        attention, p_gen, scores and lengths (`search_outputs`)."""
+        return self.compiled(
+            beam_width,
+            lambda: search_outputs(self.model, beam_width, self.alpha),
+            (2, MAX_SOURCE_TOKENS),
+            "int32",
+        )
 
     def check(self, text: str) -> None:
         """Raise `InputError` for a text the command line refuses (no word)."""
@@ -191,6 +182,21 @@ class Summarizer(RunPredictor):
         if score < self.score_threshold:
             return f"low confidence (score {score:.2f} < {self.score_threshold:.2f})"
         return ""
+
+
+def search_outputs(model, beam_width: int, alpha: float):
+    """`fn(x (B, 2, Tx) int32)`: the search of `model.make_summarize_fn` on
+    ids `x[:, 0]` and extended ids `x[:, 1]`, as the tuple `SEARCH_OUTPUTS`;
+    `p_gen` is 1 for a model without copy attention (every word generated)."""
+    summarize = models.make_summarize_fn(model, MAX_SUMMARY_TOKENS, beam_width, alpha)
+
+    def fn(x):
+        out = summarize(x[:, 0], x[:, 1])
+        if "p_gen" not in out:
+            out["p_gen"] = out["attention"][..., :1] * 0.0 + 1.0
+        return tuple(out[k] for k in SEARCH_OUTPUTS)
+
+    return fn
 
 
 def plot(run_dir, texts, output_dir, beam_width=None, summarizer=None) -> list[Path]:

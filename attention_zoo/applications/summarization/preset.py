@@ -99,4 +99,11 @@ def score_slice(predictor, path) -> dict:
     }
 
 
-TEST_SLICE = TestSlice(size=100, write=write_slice, score=score_slice)
+def slice_inputs(path) -> list[str]:
+    """The slice's texts."""
+    return [e.text for e in read_slice(path)]
+
+
+TEST_SLICE = TestSlice(
+    size=100, write=write_slice, score=score_slice, inputs=slice_inputs
+)

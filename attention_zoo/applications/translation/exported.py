@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from attention_zoo.applications.common.portable_export import (
     CoreFunction,
+    check_width,
     runner_search,
     search_core,
 )
@@ -17,12 +18,19 @@ from attention_zoo.applications.translation.predictor import (
 )
 
 
-def export_core(run_dir) -> CoreFunction:
+def export_core(run_dir, beam_width: int | None = None) -> CoreFunction:
     """`source_ids (B, W) int32 -> tokens (B, MAX_OUTPUT_TOKENS)`, `attention
     (B, MAX_OUTPUT_TOKENS, W)` and `scores (B,)` (log-probability per
-    token): `model.make_translate_fn` with greedy search."""
-    translator = Translator(run_dir)
-    translate = models.make_translate_fn(translator.model, MAX_OUTPUT_TOKENS)
+    token): `model.make_translate_fn` with `beam_width` beams (default:
+    the run's; 1 is greedy search), as `Translator` searches."""
+    translator = Translator(run_dir, beam_width=beam_width)
+    width = translator.beam_width
+    translate = models.make_translate_fn(
+        translator.model,
+        MAX_OUTPUT_TOKENS,
+        beam_width=width,
+        alpha=translator.alpha if width > 1 else 0.0,
+    )
 
     present = [
         name
@@ -34,14 +42,16 @@ def export_core(run_dir) -> CoreFunction:
         input_name="source_ids",
         shape=(None,),
         data_files=tuple(present),
+        beam_width=width,
     )
 
 
 class ExportedTranslator(Translator):
-    """A `Translator` whose model is an exported greedy core run by `runner`
-    (`common.runtimes`): the same tokenizer, vocabularies, `<unk>`
-    replacement, truecasing, detokenisation and domain check, in NumPy and
-    Python, from the folder's data files."""
+    """A `Translator` whose model is an exported core run by `runner`
+    (`common.runtimes`), searching with the `beam_width` it was exported
+    with: the same tokenizer, vocabularies, `<unk>` replacement,
+    truecasing, detokenisation and domain check, in NumPy and Python, from
+    the folder's data files."""
 
     required_files = (
         "config.json",
@@ -50,23 +60,19 @@ class ExportedTranslator(Translator):
     )
     optional_files = (TRUECASE_FILE, DOMAIN_FILE)
 
-    def __init__(self, folder, runner, **options):
+    def __init__(self, folder, runner, beam_width: int = 1, **options):
         self.runner = runner
-        if options.get("beam_width") not in (None, 1):
-            raise ValueError(
-                "an exported translator decodes greedily (beam_width 1). "
-                f"Received: beam_width={options['beam_width']!r}"
-            )
-        super().__init__(folder, **{**options, "beam_width": 1})
+        self.exported_width = beam_width
+        super().__init__(folder, beam_width=beam_width, **options)
 
     def load_translation_model(self):
         return None
 
-    def _search_fn(self, beam_width: int):
-        if beam_width != 1:
+    def _search_fn(self, beam_width: int, keep_beams: bool = False):
+        check_width("translator", self.exported_width, beam_width)
+        if keep_beams:
             raise ValueError(
-                "an exported translator decodes greedily (beam_width 1). "
-                f"Received: beam_width={beam_width!r}"
+                "an exported translator holds the best hypothesis only. "
+                "Received: n_best=True"
             )
-
         return runner_search(self.runner)

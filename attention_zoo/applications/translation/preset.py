@@ -73,4 +73,12 @@ def score_slice(predictor, path) -> dict:
     return {"n": len(pairs), "bleu": scores["bleu"], "chrf": scores["chrf"]}
 
 
-TEST_SLICE = TestSlice(size=100, write=write_slice, score=score_slice)
+def slice_inputs(path) -> list[str]:
+    """The slice's source texts."""
+    rows = json.loads(path.read_text(encoding="utf-8"))
+    return [r["source"] for r in rows]
+
+
+TEST_SLICE = TestSlice(
+    size=100, write=write_slice, score=score_slice, inputs=slice_inputs
+)
