@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from keras import ops
+
 from attention_zoo._checks import checked_real
 from attention_zoo.decoding._common import check_beam_width
 from attention_zoo.decoding.beam_search import beam_search
@@ -18,6 +20,7 @@ def best_hypothesis(
     constants=(),
     pad_token: int = 0,
     alpha: float = 0.0,
+    keep_beams: bool = False,
 ):
     """The best sequence of each input: greedy search or beam search's first.
 
@@ -31,19 +34,28 @@ def best_hypothesis(
         constants: as in `greedy_search`.
         pad_token: as in `greedy_search`.
         alpha: `beam_search`'s length penalty (unused by greedy search).
+        keep_beams: keep every hypothesis, best first (the n-best list):
+            each output then has a beam axis `(B, beam_width, ...)`.
 
     Returns:
         The dict of `attention_zoo.decoding` without a beam axis: `tokens`
         `(B, T)`, `scores` `(B,)`, `lengths` `(B,)`, `attention`
-        `(B, T, Tx)`.
+        `(B, T, Tx)`; with `keep_beams`, with one after the batch.
     """
     beam_width = check_beam_width(beam_width)
     alpha = checked_real("best_hypothesis", "alpha", alpha, minimum=0.0)
+    if not isinstance(keep_beams, bool):
+        raise TypeError(
+            f"`keep_beams` must be a bool. Received: keep_beams={keep_beams!r}"
+        )
     if beam_width == 1:
-        return greedy_search(
+        out = greedy_search(
             step_fn, initial_state, start_tokens, end_token, max_length, constants,
             pad_token,
         )  # fmt: skip
+        if keep_beams:
+            return {key: ops.expand_dims(value, 1) for key, value in out.items()}
+        return out
     out = beam_search(
         step_fn,
         initial_state,
@@ -55,4 +67,6 @@ def best_hypothesis(
         pad_token=pad_token,
         alpha=alpha,
     )
+    if keep_beams:  # beam_search sorts them, best first
+        return out
     return {key: value[:, 0] for key, value in out.items()}

@@ -20,6 +20,7 @@ def decode_memory(
     pad_token: int = 0,
     alpha: float = 0.0,
     extra_constants=None,
+    keep_beams: bool = False,
 ):
     """The best output sequence for each memory of the batch.
 
@@ -46,6 +47,7 @@ def decode_memory(
             constants are `(decoder_constants, *extra_constants)` (the form
             `make_copy_step_fn` reads: the memory and the source's extended
             ids).
+        keep_beams: as in `best_hypothesis` (every hypothesis, best first).
 
     Returns:
         `best_hypothesis`'s dict: `tokens` `(B, T)`, `scores`, `lengths`,
@@ -66,4 +68,5 @@ def decode_memory(
         constants=constants,
         pad_token=pad_token,
         alpha=alpha,
+        keep_beams=keep_beams,
     )

@@ -188,6 +188,23 @@ def test_best_hypothesis_is_greedy_or_the_first_beam(width):
         np.testing.assert_array_equal(to_numpy(best[key]), to_numpy(expected[key]))
 
 
+@pytest.mark.parametrize("width", [1, 3])
+def test_best_hypothesis_keeps_every_beam_on_request(width):
+    model = ToyModel(seed=2)
+    state, constants, start = model.inputs()
+    args = (model.step_fn, state, start, END, MAX_LENGTH, width, constants)
+    every = best_hypothesis(*args, alpha=0.6, keep_beams=True)
+    best = best_hypothesis(*args, alpha=0.6)
+    for key in best:
+        assert to_numpy(every[key]).shape[:2] == (len(to_numpy(start)), width)
+        np.testing.assert_array_equal(to_numpy(every[key])[:, 0], to_numpy(best[key]))
+    if width > 1:
+        scores = to_numpy(every["scores"])
+        assert (np.diff(scores, axis=1) <= 1e-6).all()  # best first
+    with pytest.raises(TypeError, match="keep_beams"):
+        best_hypothesis(*args, keep_beams="yes")
+
+
 def test_nbest_sorted_and_attention_follows_back_pointers():
     model = ToyModel(seed=3)
     state, constants, start = model.inputs()

@@ -33,6 +33,7 @@ def search_words(
     alpha: float = 0.0,
     memory_mask=None,
     initial_state=None,
+    keep_beams: bool = False,
 ):
     """The best word ids for each memory of the batch, and their attention.
 
@@ -50,6 +51,8 @@ def search_words(
         alpha: beam search's length penalty.
         memory_mask: `(B, Tx)` bool, or None.
         initial_state: the decoder's `initial_state` argument, or None.
+        keep_beams: every hypothesis, best first (`best_hypothesis`): the
+            outputs gain a beam axis after the batch.
 
     Returns:
         `(tokens (B, max_length), attention (B, max_length, Tx), scores (B,))`:
@@ -68,6 +71,7 @@ def search_words(
         beam_width=beam_width,
         pad_token=PAD_ID,
         alpha=alpha,
+        keep_beams=keep_beams,
     )
     scores = mean_log_prob(
         out["scores"], out["lengths"], alpha if beam_width > 1 else 0.0

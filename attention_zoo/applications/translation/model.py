@@ -147,10 +147,12 @@ def make_translate_fn(
     beam_width: int = 1,
     alpha: float = 0.0,
     wrap_step=None,
+    keep_beams: bool = False,
 ):
     """`translate(source_ids (B, Tx)) -> (tokens (B, max_length), attention
     (B, max_length, Tx), scores (B,))`, `scores` the log-probability per
-    token of each output (`search_words`).
+    token of each output (`search_words`); with `keep_beams`, every
+    hypothesis, best first, on an axis after the batch.
 
     Greedy search for `beam_width=1`, else beam search with GNMT length
     penalty `alpha`, keeping the best hypothesis (`search_words`).
@@ -178,6 +180,7 @@ def make_translate_fn(
             alpha,
             memory_mask=mask,
             initial_state=states,
+            keep_beams=keep_beams,
         )
 
     return translate

@@ -96,15 +96,17 @@ class Translator(RunPredictor):
         )
         return model
 
-    def _search_fn(self, beam_width: int):
-        """The compiled decoding function for `beam_width` (1 = greedy)."""
+    def _search_fn(self, beam_width: int, keep_beams: bool = False):
+        """The compiled decoding function for `beam_width` (1 = greedy),
+        every hypothesis with `keep_beams`."""
         return self.compiled(
-            beam_width,
+            (beam_width, keep_beams),
             lambda: models.make_translate_fn(
                 self.model,
                 MAX_OUTPUT_TOKENS,
                 beam_width=beam_width,
                 alpha=self.alpha if beam_width > 1 else 0.0,
+                keep_beams=keep_beams,
             ),
             (None,),
             "int32",
@@ -120,20 +122,31 @@ class Translator(RunPredictor):
             out[row, : len(i)] = i
         return out, lengths
 
-    def _search(self, texts, beam_width: int | None = None, batch_size: int = 64):
+    def _search(
+        self,
+        texts,
+        beam_width: int | None = None,
+        batch_size: int = 64,
+        keep_beams: bool = False,
+    ):
         """Output ids `(N, MAX_OUTPUT_TOKENS)`, attention and scores `(N,)`
-        (each output's log-probability per token), in input order.
+        (each output's log-probability per token), in input order; with
+        `keep_beams`, every hypothesis, best first: `(N, K, ...)`.
 
         Texts are decoded in batches of similar length; an empty input gets
         all-padding ids, zero attention and the score -inf.
         """
         texts = list(texts)
-        fn = self._search_fn(beam_width or self.beam_width)
+        width = beam_width or self.beam_width
+        fn = (
+            self._search_fn(width, keep_beams) if keep_beams else self._search_fn(width)
+        )
+        beams = (width,) if keep_beams else ()
         counts = [len(tokenizer.tokenize(t)) for t in texts]
         order = sorted(range(len(texts)), key=counts.__getitem__)
-        ids = np.zeros((len(texts), MAX_OUTPUT_TOKENS), "int32")
+        ids = np.zeros((len(texts), *beams, MAX_OUTPUT_TOKENS), "int32")
         attention = [None] * len(texts)
-        scores = np.full((len(texts),), -np.inf, "float32")
+        scores = np.full((len(texts), *beams), -np.inf, "float32")
         batches = self.run_batches(
             fn, order, batch_size, lambda rows: self.encode([texts[i] for i in rows])[0]
         )
@@ -141,11 +154,11 @@ class Translator(RunPredictor):
             for j, i in enumerate(rows):
                 length = min(counts[i], MAX_SOURCE_TOKENS)
                 if length == 0:
-                    attention[i] = np.zeros((MAX_OUTPUT_TOKENS, 0), "float32")
+                    attention[i] = np.zeros((*beams, MAX_OUTPUT_TOKENS, 0), "float32")
                     continue
                 ids[i] = tokens[j]
                 scores[i] = row_scores[j]
-                attention[i] = weights[j, :, :length]
+                attention[i] = weights[j, ..., :length]
         return ids, attention, scores
 
     def readable(self, texts, ids, attention, unk_replace=None, truecase=None):
@@ -222,7 +235,11 @@ class Translator(RunPredictor):
             raise InputError(f"empty input: {text!r} has no words once normalized")
 
     def predict_items(
-        self, inputs, beam_width: int | None = None, batch_size: int = 64
+        self,
+        inputs,
+        beam_width: int | None = None,
+        batch_size: int = 64,
+        n_best: bool = False,
     ) -> list[dict]:
         """`{"input", "text", "score", "valid", "reason", "notes",
         "source_tokens", "tokens", "attention"}` per text.
@@ -239,9 +256,18 @@ class Translator(RunPredictor):
             inputs: the texts.
             beam_width: 1 for greedy search; default: the run's.
             batch_size: texts decoded at once (of similar lengths).
+            n_best: add `n_best`, every hypothesis of the search, best
+                first: `{"text", "score"}` each (one under greedy search).
         """
         texts = as_texts(inputs)
-        ids, attention, scores = self._search(texts, beam_width, batch_size)
+        if not isinstance(n_best, bool):
+            raise TypeError(f"`n_best` must be a bool. Received: n_best={n_best!r}")
+        ids, attention, scores = self._search(texts, beam_width, batch_size, n_best)
+        alternatives = None
+        if n_best:
+            alternatives = self._alternatives(texts, ids, attention, scores)
+            ids, scores = ids[:, 0], scores[:, 0]
+            attention = [a[0] for a in attention]
         readable = self.readable(texts, ids, attention)
         items = []
         for text, tokens, score, weights in zip(texts, readable, scores, attention):
@@ -263,7 +289,26 @@ class Translator(RunPredictor):
                     "attention": weights[: len(tokens) + 1] if source else weights,
                 }
             )
+        if alternatives is not None:
+            for item, more in zip(items, alternatives):
+                item["n_best"] = more
         return items
+
+    def _alternatives(self, texts, ids, attention, scores) -> list[list[dict]]:
+        """`{"text", "score"}` of every hypothesis per text, best first."""
+        out = []
+        for i, text in enumerate(texts):
+            rows = self.readable([text] * len(ids[i]), ids[i], attention[i])
+            out.append(
+                [
+                    {
+                        "text": self.join(r),
+                        "score": float(s) if np.isfinite(s) else None,
+                    }
+                    for r, s in zip(rows, scores[i])
+                ]
+            )
+        return out
 
     def reason(self, text: str, score: float | None = None) -> str:
         """Why the translation of `text` is not valid ("" when it is): no

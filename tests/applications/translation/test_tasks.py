@@ -172,6 +172,23 @@ def test_translate_reads_upper_case_as_lower_case(translator, edge_translations,
     assert out == translator("one hundred", beam_width=width)[0]["text"]
 
 
+@pytest.mark.parametrize("width", [1, 3])
+def test_the_n_best_list_is_every_hypothesis_best_first(translator, width):
+    texts = ["one hundred and twelve", "", "seven"]
+    plain = translator(texts, beam_width=width)
+    items = translator(texts, beam_width=width, n_best=True)
+    for item, expected in zip(items, plain):
+        assert len(item["n_best"]) == width
+        # The first is the answer itself, with its score.
+        assert item["text"] == expected["text"] == item["n_best"][0]["text"]
+        assert item["score"] == expected["score"] == item["n_best"][0]["score"]
+    if width > 1:
+        assert len({h["text"] for h in items[0]["n_best"]}) > 1
+    assert [h["score"] for h in items[1]["n_best"]] == [None] * width
+    with pytest.raises(TypeError, match="n_best"):
+        translator(texts, n_best="all")
+
+
 def test_check_all_refuses_an_empty_input(translator):
     with pytest.raises(InputError, match="empty input"):
         translator.check_all(["   "])
