@@ -187,6 +187,8 @@ APPLICATION_LAYER = (
     # applications, as `__main__` is; it reads any application's export
     # through the registry (docs/design.md).
     "attention_zoo.export.loader",
+    # `attention-zoo serve`: serves the applications' predictors.
+    "attention_zoo.serving",
 )
 
 

@@ -59,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     for app in registry.applications():
         add_application(commands, app)
+    add_serve(commands)
     presets = commands.add_parser(
         "presets",
         help="the pretrained models shipped with the package",
@@ -105,6 +106,83 @@ def build_parser() -> argparse.ArgumentParser:
         "names", nargs="*", metavar="NAME", help="presets to refresh (default: all)"
     )
     return parser
+
+
+def add_serve(commands) -> None:
+    serve = commands.add_parser(
+        "serve",
+        help="serve models over HTTP: a JSON API and an attention explorer page",
+        description="Serve shipped presets and trained runs (one per application) "
+        "behind a JSON API (POST /v1/APP/predict, GET /v1/models, /healthz, "
+        "/readyz, /openapi.json) with micro-batching, and an attention explorer "
+        "at /. Needs pip install 'attention-zoo[serve]'.",
+    )
+    serve.add_argument(
+        "--preset",
+        nargs="+",
+        default=[],
+        metavar="NAME",
+        help="shipped presets or preset folders to serve (default: none)",
+    )
+    serve.add_argument(
+        "--run",
+        nargs="+",
+        default=[],
+        metavar="RUN",
+        help="training runs to serve (default: none)",
+    )
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to bind (default 127.0.0.1: this machine only; "
+        "0.0.0.0 opens it to the network)",
+    )
+    serve.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
+    serve.add_argument(
+        "--max-batch",
+        type=int,
+        default=64,
+        help="most inputs gathered into one model call, 1 to 1024 (default 64)",
+    )
+    serve.add_argument(
+        "--max-wait-ms",
+        type=float,
+        default=5.0,
+        help="how long a request waits for others to join its call, 0 to "
+        "1000 ms (default 5)",
+    )
+
+
+def _serve(parser, args) -> int:
+    from attention_zoo.applications.common.cli import check_flags
+    from attention_zoo.applications.common.config import integer_range
+
+    check_flags(
+        parser,
+        [
+            ("--port", args.port, integer_range(1, 65535)),
+            ("--max-batch", args.max_batch, integer_range(1, 1024)),
+        ],
+    )
+    if not 0 <= args.max_wait_ms <= 1000:
+        parser.error(f"--max-wait-ms must be 0 to 1000. Received: {args.max_wait_ms}")
+    if not (args.preset or args.run):
+        parser.error("give at least one model: --preset NAME or --run RUN")
+
+    def job():
+        from attention_zoo.serving import serve
+
+        print(f"serving on http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
+        serve(
+            args.preset,
+            args.run,
+            args.host,
+            args.port,
+            args.max_batch,
+            args.max_wait_ms,
+        )
+
+    return run_task("serve", "", job)
 
 
 def _list_presets() -> int:
@@ -186,6 +264,8 @@ def _main(argv) -> int:
         from attention_zoo.applications import demo
 
         demo.run(epochs=args.epochs, length=args.length, seed=args.seed)
+    if args.command == "serve":
+        return _serve(parser, args)
     if args.command == "presets":
         if args.task == "build":
             return run_task("presets", "build", lambda: _build_presets(args))

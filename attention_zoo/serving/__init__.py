@@ -1,0 +1,10 @@
+"""`attention-zoo serve`: the loaded models behind a JSON API, requests
+micro-batched into each predictor, and an attention explorer page.
+
+Needs the `serve` extra (`pip install 'attention-zoo[serve]'`: FastAPI and
+uvicorn). `create_app` builds the ASGI application; `serve` runs it.
+"""
+
+from attention_zoo.serving.server import create_app, serve
+
+__all__ = ["create_app", "serve"]

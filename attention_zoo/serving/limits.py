@@ -1,0 +1,67 @@
+"""What one request may hold, and the middleware that refuses a larger body
+before it is read whole."""
+
+from __future__ import annotations
+
+import json
+
+# Inputs per request: a batch the batcher can fill a call with.
+MAX_INPUTS = 256
+# Characters per text: a paragraph; every model reads less than this
+# (dates 64 characters, translation 128 words, summarization 80 words).
+MAX_TEXT_CHARS = 5_000
+# Bytes per decoded image, and per request body (base64 is 4/3 the bytes).
+MAX_IMAGE_BYTES = 8 * 1024 * 1024
+MAX_BODY_BYTES = 12 * 1024 * 1024
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over `limit` bytes gets a 413 JSON
+    error, judged by its Content-Length or, for a chunked body, as it
+    arrives."""
+
+    def __init__(self, app, limit: int):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            return await self._refuse(send)
+        seen = 0
+
+        async def counted_receive():
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    # An HTTPException: FastAPI re-raises it from its body
+                    # parsing (any other error there becomes a 400).
+                    from starlette.exceptions import HTTPException
+
+                    raise HTTPException(413, self.message)
+            return message
+
+        await self.app(scope, counted_receive, send)
+
+    @property
+    def message(self) -> str:
+        return f"the request body is over {self.limit:,} bytes"
+
+    async def _refuse(self, send):
+        body = json.dumps({"error": self.message, "field": "body"}).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,133 @@
+"""The models a server loads: shipped presets and training runs, each
+behind its application's predictor and a `MicroBatcher`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from attention_zoo import owned_folders
+from attention_zoo.serving.batcher import MicroBatcher
+
+# What /v1/models shows of a preset's metadata.json.
+METADATA_KEYS = ("name", "description", "metrics", "slice_metrics", "card", "date")
+
+
+@dataclass
+class ServedModel:
+    """One application's model as the server serves it."""
+
+    app: object  # an `Application` of the registry
+    source: str  # "preset NAME" or "run PATH"
+    folder: Path
+    metadata: dict
+    predictor: object = None
+    batcher: MicroBatcher | None = None
+
+    @property
+    def images(self) -> bool:
+        """Whether its inputs are images (base64 in the API)."""
+        return self.app.name == "captioning"
+
+    @property
+    def beam_width(self) -> int | None:
+        """The run's beam width, None for an application without beam search."""
+        if not self.app.command.beam_width:
+            return None
+        return int(self.predictor.beam_width) if self.predictor else None
+
+    @property
+    def n_best(self) -> bool:
+        """Whether its predictor gives the n-best list (`n_best=True`)."""
+        import inspect
+
+        if self.predictor is None:
+            return False
+        return "n_best" in inspect.signature(self.predictor.predict_items).parameters
+
+    def describe(self) -> dict:
+        described = {
+            "app": self.app.name,
+            "title": self.app.title,
+            "source": self.source,
+            "input": "image (base64)" if self.images else "text",
+            "beam_width": self.beam_width,
+            "n_best": self.n_best,
+            "metadata": {
+                k: self.metadata[k] for k in METADATA_KEYS if k in self.metadata
+            },
+        }
+        grid = getattr(self.predictor, "grid_shape", None)
+        if grid:
+            described["grid_shape"] = list(grid)
+        return described
+
+
+def resolve(presets=(), runs=()) -> list[ServedModel]:
+    """The models to serve, one per application, not loaded yet.
+
+    Raises:
+        ValueError: naming the flag, for a preset or run that is none, or
+            two models of one application (`/v1/{app}/predict` names one).
+    """
+    from attention_zoo.applications import registry
+    from attention_zoo.presets import preset_folder, read_metadata
+
+    models = []
+    for name in presets:
+        folder = preset_folder(name)
+        metadata = read_metadata(folder)
+        app = registry.get(metadata["app"])
+        models.append(ServedModel(app, f"preset {name}", folder, metadata))
+    for run in runs:
+        folder = Path(run)
+        marker = owned_folders.read_marker(folder) if folder.is_dir() else None
+        if not marker or marker.get("kind") != "run":
+            raise ValueError(
+                "`--run` must be a run folder of `attention-zoo APP train`. "
+                f"Received: --run {str(run)!r}"
+            )
+        app = registry.get(marker.get("app"))
+        models.append(ServedModel(app, f"run {folder}", folder, {}))
+    if not models:
+        raise ValueError("give at least one model to serve: --preset NAME or --run RUN")
+    seen = {}
+    for model in models:
+        if model.app.name in seen:
+            raise ValueError(
+                f"one model per application: {seen[model.app.name]} and "
+                f"{model.source} are both {model.app.name} models"
+            )
+        seen[model.app.name] = model.source
+    return models
+
+
+def load(model: ServedModel, max_batch: int, max_wait: float) -> None:
+    """Loads `model`'s predictor, answers its fixed inputs once (the first
+    call compiles), and gives it a batcher."""
+    model.predictor = model.app.predictor(model.folder)
+    warm = _warm_inputs(model)
+    # Every batch size the batcher pads to, so that no request waits for a
+    # compilation of its batch's shape (`batcher.padded_size`).
+    size = 1
+    while True:
+        model.predictor((warm * size)[:size])
+        if size >= max_batch:
+            break
+        size = min(2 * size, max_batch)
+    model.batcher = MicroBatcher(model.predictor, max_batch, max_wait)
+
+
+def _warm_inputs(model: ServedModel) -> list:
+    from attention_zoo.presets import fixed_inputs
+
+    if model.metadata.get("fixed_outputs"):
+        inputs = fixed_inputs(model.folder)[:1]
+        return [p.read_bytes() if isinstance(p, Path) else p for p in inputs]
+    if model.images:
+        import numpy as np
+
+        from attention_zoo.image_codec import encode_png
+
+        return [encode_png(np.zeros((32, 32, 3), "uint8"))]
+    return ["hello"]

@@ -1,0 +1,287 @@
+"""The ASGI application of `attention-zoo serve` (FastAPI on uvicorn).
+
+Routes: `POST /v1/{app}/predict`, `GET /v1/models`, `GET /healthz` (the
+process answers), `GET /readyz` (every model loaded and warmed up),
+`GET /openapi.json`, and the attention explorer at `/`. Every error is a
+JSON body `{"error": ..., "field": ...}` with a 4xx status for a bad
+request and 500 for a failure inside a model, after which the server
+keeps serving.
+"""
+
+# No `from __future__ import annotations`: FastAPI reads the route
+# functions' annotations, and `PredictRequest` is local to `create_app`.
+
+import asyncio
+import base64
+import binascii
+import contextlib
+import signal
+import sys
+import threading
+from importlib import resources
+
+from attention_zoo.serving.answers import answer
+from attention_zoo.serving.limits import (
+    MAX_BODY_BYTES,
+    MAX_IMAGE_BYTES,
+    MAX_INPUTS,
+    MAX_TEXT_CHARS,
+    BodyLimit,
+)
+from attention_zoo.serving.models import ServedModel, load, resolve
+
+EXTRA_HINT = "pip install 'attention-zoo[serve]'"
+
+
+def _fastapi():
+    try:
+        import fastapi
+    except ImportError as error:
+        raise ImportError(
+            f"attention-zoo serve needs the serve extra: {EXTRA_HINT} ({error})"
+        ) from None
+    return fastapi
+
+
+def create_app(
+    presets=(),
+    runs=(),
+    max_batch: int = 64,
+    max_wait_ms: float = 5.0,
+    models: list[ServedModel] | None = None,
+):
+    """The ASGI application serving `presets` and `runs` (or `models`).
+
+    The models load in a background thread once the application starts
+    (`/readyz` answers 503 until they have); `max_batch` and `max_wait_ms`
+    bound each model's micro-batching (`batcher.MicroBatcher`).
+    """
+    fastapi = _fastapi()
+    from fastapi.exceptions import RequestValidationError
+    from fastapi.responses import HTMLResponse, JSONResponse
+    from fastapi.staticfiles import StaticFiles
+    from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+    from starlette.exceptions import HTTPException as StarletteHTTPException
+
+    from attention_zoo.applications.common.config import MAX_BEAM_WIDTH
+
+    served = models if models is not None else resolve(presets, runs)
+    by_app = {m.app.name: m for m in served}
+    state = {"loaded": False, "ready": False, "error": None}
+
+    def load_all():
+        try:
+            for model in served:
+                load(model, max_batch, max_wait_ms / 1000)
+            state["loaded"] = True
+        except Exception as error:  # /readyz names it; the process stays up
+            state["error"] = f"{type(error).__name__}: {error}"
+            print(f"attention-zoo serve: error: {state['error']}", file=sys.stderr)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        thread = threading.Thread(target=load_all, daemon=True)
+        thread.start()
+
+        async def start_batchers():
+            while thread.is_alive():
+                await asyncio.sleep(0.05)
+            if state["loaded"]:
+                for model in served:
+                    model.batcher.start()
+                state["ready"] = True
+
+        starting = asyncio.get_running_loop().create_task(start_batchers())
+        yield
+        starting.cancel()
+        for model in served:
+            if model.batcher is not None:
+                await model.batcher.stop()
+
+    app = fastapi.FastAPI(
+        title="attention-zoo",
+        summary="Attention models: outputs, scores, validity and attention.",
+        lifespan=lifespan,
+        docs_url=None,  # the Swagger page loads its scripts from a CDN
+        redoc_url=None,
+    )
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+
+    def error(status: int, message: str, field: str | None = None):
+        return JSONResponse({"error": message, "field": field}, status_code=status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request, exc):
+        first = exc.errors()[0]
+        if first.get("type") == "json_invalid":
+            return error(400, f"the body is not valid JSON: {first.get('msg')}", "body")
+        field = _field_name(first.get("loc", ()))
+        return error(422, f"{field}: {first.get('msg')}", field)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request, exc):
+        field = "body" if exc.status_code == 413 else None
+        return error(exc.status_code, str(exc.detail), field)
+
+    @app.exception_handler(Exception)
+    async def crash(request, exc):
+        return error(500, f"internal error: {type(exc).__name__}: {exc}")
+
+    class PredictRequest(BaseModel):
+        """Inputs of one application and the search options."""
+
+        model_config = ConfigDict(extra="forbid")
+        inputs: list[StrictStr] = Field(
+            min_length=1,
+            max_length=MAX_INPUTS,
+            description="texts, or base64-encoded images for captioning",
+        )
+        beam_width: StrictInt | None = Field(
+            None, ge=1, le=MAX_BEAM_WIDTH, description="beams (1: greedy)"
+        )
+        attention: StrictBool = Field(
+            False, description="return each answer's attention and tokens"
+        )
+        n_best: StrictBool = Field(
+            False,
+            description="return every hypothesis of the search with its score "
+            "(the applications whose /v1/models entry says n_best)",
+        )
+
+    @app.get("/healthz")
+    async def healthz():
+        return {"status": "ok"}
+
+    @app.get("/readyz")
+    async def readyz():
+        if state["ready"]:
+            return {"status": "ready", "models": sorted(by_app)}
+        if state["error"]:
+            return error(503, f"a model failed to load: {state['error']}")
+        return error(503, "loading and warming up the models")
+
+    @app.get("/v1/models")
+    async def list_models():
+        return {"ready": state["ready"], "models": [m.describe() for m in served]}
+
+    @app.post("/v1/{app_name}/predict")
+    async def predict(app_name: str, request: PredictRequest):
+        model = by_app.get(app_name)
+        if model is None:
+            return error(
+                404,
+                f"no model serves {app_name[:100]!r}; loaded: {', '.join(sorted(by_app))}",
+                "app",
+            )
+        if not state["ready"]:
+            return error(503, "the models are still loading; try again shortly")
+        options = {}
+        if request.beam_width is not None:
+            if model.beam_width is None:
+                return error(
+                    422,
+                    f"{app_name} has no beam search: leave beam_width out",
+                    "beam_width",
+                )
+            options["beam_width"] = request.beam_width
+        if request.n_best:
+            if not model.n_best:
+                return error(
+                    422, f"{app_name} gives no n-best list: leave n_best out", "n_best"
+                )
+            options["n_best"] = True
+        inputs, problem = _read_inputs(model, request.inputs)
+        if problem:
+            return error(422, problem[1], problem[0])
+        try:
+            items = await model.batcher.submit(inputs, **options)
+        except Exception as exc:  # inside the model: 500, the server goes on
+            return error(
+                500, f"the {app_name} model failed: {type(exc).__name__}: {exc}"
+            )
+        grid = getattr(model.predictor, "grid_shape", None) if model.images else None
+        return {
+            "app": app_name,
+            "answers": [answer(i, request.attention, grid) for i in items],
+        }
+
+    static = resources.files("attention_zoo.serving") / "static"
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def explorer():
+        return (static / "explorer.html").read_text(encoding="utf-8")
+
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    app.state.models = served
+    app.state.status = state
+    return app
+
+
+def _field_name(location) -> str:
+    """`inputs[3]` from pydantic's `("body", "inputs", 3)`."""
+    name = ""
+    for part in location:
+        if part == "body":
+            continue
+        name += f"[{part}]" if isinstance(part, int) else (f".{part}" if name else part)
+    return name or "body"
+
+
+def _read_inputs(model: ServedModel, inputs: list[str]):
+    """The predictor's inputs, or `(field, message)` for the first bad one."""
+    if not model.images:
+        for i, text in enumerate(inputs):
+            if len(text) > MAX_TEXT_CHARS:
+                return None, (
+                    f"inputs[{i}]",
+                    f"inputs[{i}] has {len(text):,} characters; at most "
+                    f"{MAX_TEXT_CHARS:,}",
+                )
+        return inputs, None
+    images = []
+    for i, text in enumerate(inputs):
+        try:
+            image = base64.b64decode(text, validate=True)
+        except (binascii.Error, ValueError):
+            return None, (f"inputs[{i}]", f"inputs[{i}] is not base64")
+        if len(image) > MAX_IMAGE_BYTES:
+            return None, (
+                f"inputs[{i}]",
+                f"inputs[{i}] holds {len(image):,} bytes; at most {MAX_IMAGE_BYTES:,}",
+            )
+        try:
+            model.predictor.check(image)
+        except Exception as exc:  # InputError: an image that does not decode
+            return None, (f"inputs[{i}]", f"inputs[{i}]: {exc}")
+        images.append(image)
+    return images, None
+
+
+def serve(
+    presets=(),
+    runs=(),
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    max_batch: int = 64,
+    max_wait_ms: float = 5.0,
+) -> int:
+    """Runs the server until SIGINT or SIGTERM, which let the requests in
+    flight finish; returns 0."""
+    _fastapi()
+    try:
+        import uvicorn
+    except ImportError as error:
+        raise ImportError(
+            f"attention-zoo serve needs the serve extra: {EXTRA_HINT} ({error})"
+        ) from None
+    app = create_app(presets, runs, max_batch, max_wait_ms)
+    # Uvicorn drains the requests in flight on SIGTERM or SIGINT, then
+    # raises the signal again under the handler that was there before it
+    # started: the default one would end the process with status -15, which
+    # a service manager reads as a crash. This one lets `serve` return 0.
+    for stop in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(stop, lambda signum, frame: None)
+    uvicorn.run(
+        app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=30
+    )
+    return 0
