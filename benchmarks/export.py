@@ -83,6 +83,14 @@ def main(argv=None) -> None:
         default=None,
         help="inputs of the batch (default 1000; 100 images for captioning)",
     )
+    parser.add_argument(
+        "--variants",
+        nargs="*",
+        default=None,
+        help="rows to measure, by label (default: all; the first one measured "
+        "is the reference of 'same text as Keras'): "
+        + ", ".join(repr(v[0]) for v in VARIANTS),
+    )
     args = parser.parse_args(argv)
     print(
         "| preset | format | size (MB) | load (s) | single p50 (ms) | "
@@ -101,7 +109,8 @@ def main(argv=None) -> None:
         with tempfile.TemporaryDirectory() as root:
             # One process per export, as a user runs it (tf2onnx slows down
             # converting a model after others in one process).
-            for fmt in ("saved_model", "litert", "onnx"):
+            wanted = [v for v in VARIANTS if not args.variants or v[0] in args.variants]
+            for fmt in dict.fromkeys(f for _, f, _ in wanted if f):
                 out = Path(root) / fmt
                 subprocess.run(
                     [sys.executable, "-m", "attention_zoo", app.name, "export"]
@@ -109,7 +118,7 @@ def main(argv=None) -> None:
                     check=True,
                     capture_output=True,
                 )
-            for label, fmt, precision in VARIANTS:
+            for label, fmt, precision in wanted:
                 folder = Path(root) / (fmt or "")
                 start = time.perf_counter()
                 if fmt is None:
