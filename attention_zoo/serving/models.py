@@ -26,8 +26,9 @@ class ServedModel:
 
     @property
     def images(self) -> bool:
-        """Whether its inputs are images (base64 in the API)."""
-        return self.app.name == "captioning"
+        """Whether its inputs are images (base64 in the API): what its
+        command line calls its inputs (`Command.inputs`)."""
+        return self.app.command.inputs == "images"
 
     @property
     def beam_width(self) -> int | None:

@@ -86,8 +86,13 @@ class ExportedCaptioner(Captioner):
         pixels = np.zeros((1, self.image_size, self.image_size, 3), "float32")
         return int(np.asarray(self.runner(pixels)["pooled"]).shape[-1])
 
-    def answer_images(self, images, beam_width, batch_size: int):
+    def answer_images(self, images, beam_width, batch_size: int, n_best=False):
         check_width("captioner", self.exported_width, beam_width)
+        if n_best:
+            raise ValueError(
+                "An exported captioner keeps the best caption only: leave n_best "
+                "out. Received: n_best=True"
+            )
         captions, attention, scores, means = [], [], [], []
         for start in range(0, len(images), batch_size):
             pixels = np.stack(
@@ -101,4 +106,4 @@ class ExportedCaptioner(Captioner):
             for mine, theirs in zip((captions, attention, scores), more):
                 mine.extend(theirs)
             means.append(np.asarray(out["pooled"], "float64"))
-        return captions, attention, scores, np.concatenate(means)
+        return captions, attention, scores, np.concatenate(means), None

@@ -219,13 +219,15 @@ def make_caption_fn(
     max_length: int,
     beam_width: int = 1,
     alpha: float = 0.0,
+    keep_beams: bool = False,
 ):
     """`caption(features (B, L, C)) -> (tokens (B, max_length), attention
     (B, max_length, L), scores (B,))`, `scores` the log-probability per
     token of each caption (`search_words`).
 
     Greedy search for `beam_width=1`, else beam search with GNMT length
-    penalty `alpha`, keeping the best hypothesis (`search_words`).
+    penalty `alpha`, keeping the best hypothesis, or with `keep_beams` every
+    hypothesis, best first, on an axis after the batch (`search_words`).
     """
     projection = caption_model.get_layer("feature_projection")
     try:
@@ -243,7 +245,10 @@ def make_caption_fn(
         memory = projection(features)
         if position is not None:
             memory = position(memory)
-        return search_words(step_fn, decoder, memory, max_length, beam_width, alpha)
+        return search_words(
+            step_fn, decoder, memory, max_length, beam_width, alpha,
+            keep_beams=keep_beams,
+        )  # fmt: skip
 
     return caption
 

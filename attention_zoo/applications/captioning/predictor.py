@@ -105,24 +105,31 @@ class Captioner(RunPredictor):
             jit_compile=False,
         )
 
-    def _search_fn(self, beam_width: int):
-        """The compiled decoding function: features to tokens and attention."""
+    def _search_fn(self, beam_width: int, keep_beams: bool = False):
+        """The compiled decoding function: features to tokens and attention
+        (every hypothesis with `keep_beams`)."""
         return self.compiled(
-            beam_width,
+            (beam_width, keep_beams) if keep_beams else beam_width,
             lambda: models.make_caption_fn(
                 self.model,
                 self.max_length,
                 beam_width=beam_width,
                 alpha=self.config["alpha"] if beam_width > 1 else 0.0,
+                keep_beams=keep_beams,
             ),
             tuple(self.model.get_layer("features").output.shape[1:]),
         )
 
-    def _caption_features(self, features, beam_width=None, batch_size: int = 64):
+    def _caption_features(
+        self, features, beam_width=None, batch_size: int = 64, n_best: bool = False
+    ):
         """Captions, attention `(T, L)` and scores (log-probability per
-        token) per row of cached features."""
-        fn = self._search_fn(beam_width or self.beam_width)
-        return self._run(fn, features, batch_size, lambda b: b.astype("float32"))
+        token) per row of cached features; with `n_best`, then the n-best
+        list of each (`_run`)."""
+        fn = self._search_fn(beam_width or self.beam_width, n_best)
+        return self._run(
+            fn, features, batch_size, lambda b: b.astype("float32"), n_best
+        )
 
     def _caption_images(self, images, beam_width=None, batch_size: int = 32):
         """Captions, attention and scores for the images `rgb_array` reads."""
@@ -146,7 +153,11 @@ class Captioner(RunPredictor):
             raise InputError(str(error)) from None
 
     def predict_items(
-        self, inputs, beam_width: int | None = None, batch_size: int = 32
+        self,
+        inputs,
+        beam_width: int | None = None,
+        batch_size: int = 32,
+        n_best: bool = False,
     ) -> list[dict]:
         """`{"text", "score", "valid", "reason", "distance", "tokens",
         "attention"}` per image.
@@ -164,7 +175,11 @@ class Captioner(RunPredictor):
             inputs: the images.
             beam_width: 1 for greedy search; default: the run's.
             batch_size: images encoded and captioned at once.
+            n_best: add `n_best`, every hypothesis of the search, best
+                first: `{"text", "score"}` each (one under greedy search).
         """
+        if not isinstance(n_best, bool):
+            raise TypeError(f"`n_best` must be a bool. Received: n_best={n_best!r}")
         if (hasattr(inputs, "ndim") and inputs.ndim in (2, 3)) or hasattr(
             inputs, "mode"
         ):
@@ -172,11 +187,11 @@ class Captioner(RunPredictor):
         images = [rgb_array(i) for i in inputs]
         if not images:
             return []
-        captions, attention, scores, means = self.answer_images(
-            images, beam_width, batch_size
+        captions, attention, scores, means, alternatives = self.answer_images(
+            images, beam_width, batch_size, n_best
         )
         distances = self.distances(means)
-        return [
+        items = [
             {
                 "text": detokenize(caption.split()),
                 "score": score,
@@ -190,11 +205,15 @@ class Captioner(RunPredictor):
                 captions, attention, scores, distances
             )
         ]
+        for item, more in zip(items, alternatives or ()):
+            item["n_best"] = more
+        return items
 
-    def answer_images(self, images, beam_width, batch_size: int):
+    def answer_images(self, images, beam_width, batch_size: int, n_best=False):
         """Hook: captions, attention `(T, L)` and scores per image (`_run`),
-        and the images' pooled features `(N, C)` (`domain.pooled`), of RGB
-        arrays (an exported captioner runs its core instead:
+        the images' pooled features `(N, C)` (`domain.pooled`), and the
+        n-best list of each image with `n_best` (else None), of RGB arrays
+        (an exported captioner runs its core instead:
         `exported.ExportedCaptioner`)."""
         # Encoded once: the features give the captions and the distances.
         features = np.concatenate(
@@ -208,10 +227,13 @@ class Captioner(RunPredictor):
                 )
             ]
         )
-        captions, attention, scores = self._caption_features(
-            features, beam_width, batch_size
+        captions, attention, scores, *alternatives = self._caption_features(
+            features, beam_width, batch_size, n_best
         )
-        return captions, attention, scores, pooled(features)
+        return (
+            captions, attention, scores, pooled(features),
+            alternatives[0] if alternatives else None,
+        )  # fmt: skip
 
     def distances(self, means) -> list[float]:
         """Each image's distance to the training images (`domain`) from its
@@ -228,13 +250,33 @@ class Captioner(RunPredictor):
             return "the model wrote no word"
         return ""
 
-    def _run(self, fn, inputs, batch_size, prepare):
-        captions, attention, scores = [], [], []
+    def _run(self, fn, inputs, batch_size, prepare, n_best: bool = False):
+        """Captions, attention and scores of `fn`'s search over `inputs`;
+        with `n_best` (a search that kept its beams), the best of each and
+        then its n-best list, `{"text", "score"}` per hypothesis."""
+        captions, attention, scores, alternatives = [], [], [], []
         batches = self.run_batches(fn, inputs, batch_size, prepare)
         for _, tokens, weights, row_scores in batches:
+            if n_best:
+                for row, beam_scores in zip(tokens, row_scores):
+                    texts = [self.vocabulary.decode(r) for r in row]
+                    alternatives.append(
+                        [
+                            {
+                                "text": detokenize(t.split()),
+                                "score": float(s) if np.isfinite(s) else None,
+                            }
+                            for t, s in zip(texts, beam_scores)
+                        ]
+                    )
+                tokens, weights, row_scores = (
+                    tokens[:, 0], weights[:, 0], row_scores[:, 0]
+                )  # fmt: skip
             more = self.captions(tokens, weights, row_scores)
             for mine, theirs in zip((captions, attention, scores), more):
                 mine.extend(theirs)
+        if n_best:
+            return captions, attention, scores, alternatives
         return captions, attention, scores
 
     def captions(self, tokens, attention, scores):

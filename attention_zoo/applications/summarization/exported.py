@@ -69,8 +69,13 @@ class ExportedSummarizer(Summarizer):
     def load_summarization_model(self):
         return None
 
-    def _search_fn(self, beam_width: int):
+    def _search_fn(self, beam_width: int, keep_beams: bool = False):
         check_width("summarizer", self.exported_width, beam_width)
+        if keep_beams:
+            raise ValueError(
+                "An exported summarizer keeps the best summary only: leave n_best "
+                "out. Received: n_best=True"
+            )
 
         def search(x):
             out = self.runner(x)

@@ -110,7 +110,11 @@ def compile_model(
 
 
 def make_summarize_fn(
-    model: keras.Model, max_length: int, beam_width: int = 1, alpha: float = 0.0
+    model: keras.Model,
+    max_length: int,
+    beam_width: int = 1,
+    alpha: float = 0.0,
+    keep_beams: bool = False,
 ):
     """`summarize(source_ids (B, Tx), extended_ids (B, Tx)) -> dict` of the
     best output's `tokens` `(B, max_length)`, `attention` `(B, max_length,
@@ -118,8 +122,9 @@ def make_summarize_fn(
     copy attention, `p_gen` `(B, max_length, 1)`.
 
     Greedy search for `beam_width=1`, else beam search with GNMT length
-    penalty `alpha`. With copy attention the tokens are extended ids: one
-    at or beyond the vocabulary size is the source word at that position.
+    penalty `alpha`; with `keep_beams`, every hypothesis, best first, on an
+    axis after the batch. With copy attention the tokens are extended ids:
+    one at or beyond the vocabulary size is the source word at that position.
     """
     encode = source_encoder(model, PAD_ID)
     decoder = model.get_layer("decoder")
@@ -155,6 +160,7 @@ def make_summarize_fn(
             pad_token=PAD_ID,
             alpha=alpha,
             extra_constants=extra,
+            keep_beams=keep_beams,
         )
         return {k: out[k] for k in keys if k in out}
 

@@ -85,12 +85,13 @@ class Summarizer(RunPredictor):
         )
         return model
 
-    def _search_fn(self, beam_width: int):
+    def _search_fn(self, beam_width: int, keep_beams: bool = False):
         """The compiled search: `(B, 2, Tx)` ids and extended ids to tokens,
-        attention, p_gen, scores and lengths (`search_outputs`)."""
+        attention, p_gen, scores and lengths (`search_outputs`), of every
+        hypothesis with `keep_beams`."""
         return self.compiled(
-            beam_width,
-            lambda: search_outputs(self.model, beam_width, self.alpha),
+            (beam_width, keep_beams) if keep_beams else beam_width,
+            lambda: search_outputs(self.model, beam_width, self.alpha, keep_beams),
             (2, MAX_SOURCE_TOKENS),
             "int32",
         )
@@ -108,7 +109,11 @@ class Summarizer(RunPredictor):
         return sum(w not in self.vocabulary.index for w in words) / len(words)
 
     def predict_items(
-        self, inputs, beam_width: int | None = None, batch_size: int = 64
+        self,
+        inputs,
+        beam_width: int | None = None,
+        batch_size: int = 64,
+        n_best: bool = False,
     ) -> list[dict]:
         """One dict per text: `input`, `text` (the summary), `score`,
         `valid`, `reason`, `attention` `(summary words + 1, source words)`
@@ -117,16 +122,46 @@ class Summarizer(RunPredictor):
         each was copied from the source) and `source_tokens`.
 
         The summarizer's one prediction path (`RunPredictor.__call__`).
+
+        Args:
+            inputs: the texts.
+            beam_width: 1 for greedy search; default: the run's.
+            batch_size: texts summarized at once.
+            n_best: add `n_best`, every hypothesis of the search in its
+                order (best first by its length-penalized score):
+                `{"text", "score"}` each (one under greedy search).
         """
         texts = as_texts(inputs)
+        if not isinstance(n_best, bool):
+            raise TypeError(f"`n_best` must be a bool. Received: n_best={n_best!r}")
         width = beam_width or self.beam_width
-        fn = self._search_fn(width)
+        fn = self._search_fn(width, n_best) if n_best else self._search_fn(width)
         items = []
         batches = self.run_batches(fn, texts, batch_size, self._encode)
         for chunk, tokens, attention, p_gen, scores, lengths in batches:
             for j, text in enumerate(chunk):
-                score = self._mean_log_prob(scores[j], lengths[j], width)
-                items.append(self._item(text, tokens[j], attention[j], p_gen[j], score))
+                if not n_best:
+                    score = self._mean_log_prob(scores[j], lengths[j], width)
+                    items.append(
+                        self._item(text, tokens[j], attention[j], p_gen[j], score)
+                    )
+                    continue
+                beams = [
+                    self._item(
+                        text,
+                        tokens[j, k],
+                        attention[j, k],
+                        p_gen[j, k],
+                        self._mean_log_prob(scores[j, k], lengths[j, k], width),
+                    )
+                    for k in range(tokens.shape[1])
+                ]
+                finite = [math.isfinite(b["score"]) for b in beams]
+                beams[0]["n_best"] = [
+                    {"text": b["text"], "score": b["score"] if ok else None}
+                    for b, ok in zip(beams, finite)
+                ]
+                items.append(beams[0])
         return items
 
     def _mean_log_prob(self, score, length, beam_width: int) -> float:
@@ -184,11 +219,14 @@ class Summarizer(RunPredictor):
         return ""
 
 
-def search_outputs(model, beam_width: int, alpha: float):
+def search_outputs(model, beam_width: int, alpha: float, keep_beams: bool = False):
     """`fn(x (B, 2, Tx) int32)`: the search of `model.make_summarize_fn` on
-    ids `x[:, 0]` and extended ids `x[:, 1]`, as the tuple `SEARCH_OUTPUTS`;
-    `p_gen` is 1 for a model without copy attention (every word generated)."""
-    summarize = models.make_summarize_fn(model, MAX_SUMMARY_TOKENS, beam_width, alpha)
+    ids `x[:, 0]` and extended ids `x[:, 1]`, as the tuple `SEARCH_OUTPUTS`
+    (of every hypothesis with `keep_beams`); `p_gen` is 1 for a model
+    without copy attention (every word generated)."""
+    summarize = models.make_summarize_fn(
+        model, MAX_SUMMARY_TOKENS, beam_width, alpha, keep_beams
+    )
 
     def fn(x):
         out = summarize(x[:, 0], x[:, 1])
