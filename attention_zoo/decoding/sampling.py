@@ -1,4 +1,7 @@
-"""Sampling: every token drawn from the model's distribution (Gumbel-max)."""
+"""Sampling: every token drawn from the model's distribution (Gumbel-max),
+optionally among its `top_k` most probable tokens (Fan et al. 2018) or its
+nucleus, the fewest most probable tokens whose probabilities add up to
+`top_p` (Holtzman et al. 2020)."""
 
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ def sample(
     pad_token: int = 0,
     temperature: float = 1.0,
     top_k: int | None = None,
+    top_p: float | None = None,
     seed=None,
 ):
     """Draw every token from the model's distribution.
@@ -51,13 +55,19 @@ def sample(
             tokens).
         top_k: optional positive int; sample among the `top_k` most probable
             tokens only.
+        top_p: optional float in `(0, 1]`; sample among the nucleus only:
+            the most probable tokens, in order, until their probabilities
+            (after `temperature` and `top_k`, as Holtzman et al. 2020 and
+            keras-hub's `TopPSampler` apply it) reach `top_p`; the most
+            probable token always belongs to it, and tokens tied with the
+            last one in are kept with it (`nucleus`).
         seed: int, `keras.random.SeedGenerator` (outside a raw `jax.jit`),
             or on JAX a key array.
 
     Returns:
         The dict described in `attention_zoo.decoding`; `scores` are the
         log-probabilities of the drawn tokens under the model (before
-        temperature and top-k).
+        temperature, top-k and top-p).
     """
     temperature = checked_real(
         "sample", "temperature", temperature, minimum=0.0, open_minimum=True
@@ -78,6 +88,10 @@ def sample(
             f"`top_k` must be a positive integer. Received: top_k={top_k!r}"
         )
     top_k = None if top_k is None else int(top_k)
+    if top_p is not None:
+        top_p = checked_real(
+            "sample", "top_p", top_p, minimum=0.0, maximum=1.0, open_minimum=True
+        )
     if is_int(seed):
         seed = int(seed)  # Keras's random functions refuse NumPy integers
     max_length, end_token, pad_token = check_lengths(max_length, end_token, pad_token)
@@ -101,6 +115,8 @@ def sample(
         if top_k is not None:
             kth = ops.top_k(logits, top_k, sorted=True)[0][:, -1:]
             logits = ops.where(logits < kth, -np.inf, logits)
+        if top_p is not None and top_p < 1.0:
+            logits = nucleus(logits, top_p)
         if "gumbel" not in noise:
             shape = (max_length, *ops.shape(log_probs))
             uniform = keras.random.uniform(shape, minval=1e-9, maxval=1.0, seed=seed)
@@ -118,3 +134,20 @@ def sample(
         pad_token,
         select,
     )
+
+
+def nucleus(logits, top_p: float):
+    """`logits` `(B, V)` with every token outside the nucleus set to -inf.
+
+    The nucleus is the most probable tokens of `softmax(logits)`, in
+    order, up to the first whose cumulative probability reaches `top_p`
+    (so the most probable one always); every token whose logit equals the
+    last one kept is kept too, so that the order of ties changes nothing.
+    """
+    vocab_size = logits.shape[-1] or ops.shape(logits)[-1]
+    ordered = ops.top_k(logits, vocab_size, sorted=True)[0]  # descending
+    probs = ops.softmax(ordered, axis=-1)
+    before = ops.cumsum(probs, axis=-1) - probs  # mass of the better tokens
+    inside = before < top_p
+    cutoff = ops.min(ops.where(inside, ordered, np.inf), axis=-1, keepdims=True)
+    return ops.where(logits < cutoff, -np.inf, logits)
