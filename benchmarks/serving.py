@@ -8,7 +8,7 @@ subprocess twice, micro-batched (`--max-batch 64 --max-wait-ms 5`) and not
 (`--max-batch 1 --max-wait-ms 0`: one call per request), and at each
 concurrency `c` that many client threads send one-input requests, each
 waiting for its answer before the next, until `--requests` answers or
-`--seconds` have passed.
+`--seconds` have passed (asyncio connections, not threads: `load`).
 
 Usage (needs `pip install 'attention-zoo[serve]'`):
 
@@ -19,6 +19,7 @@ Usage (needs `pip install 'attention-zoo[serve]'`):
 from __future__ import annotations
 
 import argparse
+import asyncio
 import http.client
 import json
 import os
@@ -26,7 +27,6 @@ import socket
 import statistics
 import subprocess
 import sys
-import threading
 import time
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -70,38 +70,57 @@ def start_server(preset: str, flags: list) -> tuple:
 def load(
     port: int, app: str, inputs: list, concurrency: int, requests: int, seconds: float
 ):
-    """(answers/s, latencies in s) of `concurrency` clients in a closed loop."""
+    """(answers/s, latencies in s) of `concurrency` clients in a closed loop.
+
+    The clients are asyncio connections writing HTTP/1.1 by hand, so that
+    the load costs little CPU next to the server on the same cores (64
+    threads of `http.client` spent about as much as the server they were
+    measuring).
+    """
+    return asyncio.run(_load(port, app, inputs, concurrency, requests, seconds))
+
+
+async def _load(port, app, inputs, concurrency, requests, seconds):
     latencies = []
-    lock = threading.Lock()
-    counter = iter(range(10**9))
+    counter = iter(range(requests))
     stop = time.monotonic() + seconds
+    head = (
+        f"POST /v1/{app}/predict HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n"
+    )
+    bodies = [json.dumps({"inputs": [x]}).encode() for x in inputs]
 
-    def client():
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-        while time.monotonic() < stop:
-            with lock:
-                i = next(counter)
-            if i >= requests:
-                return
-            body = json.dumps({"inputs": [inputs[i % len(inputs)]]})
-            start = time.perf_counter()
-            connection.request(
-                "POST", f"/v1/{app}/predict", body, {"content-type": "application/json"}
-            )
-            response = connection.getresponse()
-            response.read()
-            if response.status != 200:
-                raise RuntimeError(f"HTTP {response.status}")
-            with lock:
+    async def client():
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            for i in counter:
+                if time.monotonic() > stop:
+                    return
+                body = bodies[i % len(bodies)]
+                start = time.perf_counter()
+                writer.write(head.format(len(body)).encode() + body)
+                status, length = _response_head(await reader.readuntil(b"\r\n\r\n"))
+                await reader.readexactly(length)
+                if status != 200:
+                    raise RuntimeError(f"HTTP {status}")
                 latencies.append(time.perf_counter() - start)
+        finally:
+            writer.close()
 
-    threads = [threading.Thread(target=client) for _ in range(concurrency)]
     start = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    await asyncio.gather(*(client() for _ in range(concurrency)))
     return len(latencies) / (time.perf_counter() - start), latencies
+
+
+def _response_head(head: bytes) -> tuple[int, int]:
+    """The status and Content-Length of a response's head."""
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        if name.strip().lower() == "content-length":
+            return status, int(value)
+    raise RuntimeError(f"a response without Content-Length: {lines[0]}")
 
 
 def predictor_rate(preset: str, inputs: list, batch: int = 64) -> float:

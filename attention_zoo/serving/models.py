@@ -107,19 +107,21 @@ def load(model: ServedModel, max_batch: int, max_wait: float) -> None:
     """Loads `model`'s predictor, answers its fixed inputs once (the first
     call compiles), and gives it a batcher."""
     model.predictor = model.app.predictor(model.folder)
-    warm = _warm_inputs(model)
-    # Every batch size the batcher pads to, so that no request waits for a
-    # compilation of its batch's shape (`batcher.padded_size`).
-    size = 1
-    while True:
-        model.predictor((warm * size)[:size])
-        if size >= max_batch:
-            break
-        size = min(2 * size, max_batch)
+    # Every batch size the batcher pads to, at every source width the
+    # predictor pads to, so that no request waits for a compilation of its
+    # batch's shape (`batcher.padded_size`, `RunPredictor.shape_inputs`).
+    for warm in model.predictor.shape_inputs() or _warm_inputs(model):
+        size = 1
+        while True:
+            model.predictor([warm] * size)
+            if size >= max_batch:
+                break
+            size = min(2 * size, max_batch)
     model.batcher = MicroBatcher(model.predictor, max_batch, max_wait)
 
 
 def _warm_inputs(model: ServedModel) -> list:
+    """One input to warm a model whose input shape is fixed."""
     from attention_zoo.presets import fixed_inputs
 
     if model.metadata.get("fixed_outputs"):

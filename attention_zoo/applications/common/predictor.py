@@ -236,6 +236,13 @@ class RunPredictor:
             inputs = [inputs]
         return self.predict_items(inputs, **options)
 
+    def shape_inputs(self) -> list:
+        """Hook: inputs that between them reach every input shape the
+        compiled search takes (one per padded source length), which a
+        server warms up at each batch size before it is ready; empty where
+        the shape is fixed (the default)."""
+        return []
+
     def compiled(
         self,
         key,

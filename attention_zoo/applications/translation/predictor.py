@@ -112,6 +112,13 @@ class Translator(RunPredictor):
             "int32",
         )
 
+    def shape_inputs(self) -> list:
+        """One text per source width the search compiles for: `DECODE_PAD`,
+        twice that, ... up to `MAX_SOURCE_TOKENS` words (`encode`)."""
+        word = self.source_vocabulary.tokens[-1]  # any word of the vocabulary
+        widths = range(DECODE_PAD, MAX_SOURCE_TOKENS + DECODE_PAD, DECODE_PAD)
+        return [" ".join([word] * min(w, MAX_SOURCE_TOKENS)) for w in widths]
+
     def encode(self, texts):
         """Source ids `(N, T)` padded to a multiple of `DECODE_PAD`, and lengths."""
         ids = [self.source_vocabulary.encode(t)[:MAX_SOURCE_TOKENS] for t in texts]
