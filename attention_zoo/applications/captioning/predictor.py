@@ -175,8 +175,9 @@ class Captioner(RunPredictor):
             inputs: the images.
             beam_width: 1 for greedy search; default: the run's.
             batch_size: images encoded and captioned at once.
-            n_best: add `n_best`, every hypothesis of the search, best
-                first: `{"text", "score"}` each (one under greedy search).
+            n_best: add `n_best`, every hypothesis of the search in its
+                order (best first by its length-penalized score):
+                `{"text", "score"}` each (one under greedy search).
         """
         if not isinstance(n_best, bool):
             raise TypeError(f"`n_best` must be a bool. Received: n_best={n_best!r}")
