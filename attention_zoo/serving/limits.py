@@ -15,6 +15,11 @@ MAX_IMAGE_BYTES = 8 * 1024 * 1024
 MAX_BODY_BYTES = 12 * 1024 * 1024
 
 
+def body_limit_message(limit: int) -> str:
+    """The error of a body over `limit` bytes."""
+    return f"the request body is over {limit:,} bytes"
+
+
 class BodyLimit:
     """ASGI middleware: a request body over `limit` bytes gets a 413 JSON
     error, judged by its Content-Length or, for a chunked body, as it
@@ -50,7 +55,7 @@ class BodyLimit:
 
     @property
     def message(self) -> str:
-        return f"the request body is over {self.limit:,} bytes"
+        return body_limit_message(self.limit)
 
     async def _refuse(self, send):
         body = json.dumps({"error": self.message, "field": "body"}).encode()
