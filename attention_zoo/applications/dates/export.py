@@ -11,6 +11,7 @@ from attention_zoo.applications.dates import model as models
 from attention_zoo.applications.dates.graph_rules import (
     calendar_dates,
     numeric_agreement,
+    year_agreement,
 )
 from attention_zoo.applications.dates.predictor import Normalizer
 
@@ -25,7 +26,9 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
     (`jit_compile`), which plain TensorFlow runs without attention_zoo.
     `text` is the model's answer ("" for `<invalid>`), `score` its
     log-probability, `valid` = a real calendar date, the one reading of an
-    all-numeric input (`readings.agrees`) and score >= the run's threshold.
+    all-numeric input (`readings.agrees`), a year the input writes if it
+    writes four-digit numbers (`readings.year_disagreement`) and score >=
+    the run's threshold.
     Documented rule for inputs the model cannot read: an empty
     input, or one longer than Tx characters once normalized, gives the
     empty string, all-zero attention, `valid` False and score -inf.
@@ -71,7 +74,7 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
         )
         scores = tf.where(readable, tf.cast(scores, tf.float32), -math.inf)
         valid = calendar_dates(decoded) & numeric_agreement(normalized, decoded)
-        valid = valid & (scores >= threshold)
+        valid = valid & year_agreement(normalized, decoded) & (scores >= threshold)
         return {
             "text": decoded,
             "attention": attention,

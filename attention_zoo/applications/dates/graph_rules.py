@@ -1,7 +1,8 @@
 """The validity rules in TensorFlow ops, for the SavedModel's graph.
 
-The graph twins of `data.is_calendar_date` and of `readings.agrees` (the rule
-for all-numeric inputs): the exported model must judge its answers as the
+The graph twins of `data.is_calendar_date`, of `readings.agrees` (the rule
+for all-numeric inputs) and of `readings.year_disagreement` (the
+written-year rule): the exported model must judge its answers as the
 Python predictor does, and plain TensorFlow (without attention_zoo) must be
 able to run the judgement. `tests/applications/dates/test_graph_rules.py`
 checks both twins against the Python rules.
@@ -123,3 +124,17 @@ def numeric_agreement(texts, answers):
         matches = matches | (ok & same)
         others = others | (ok & tf.logical_not(same))
     return tf.logical_not(numeric) | (matches & tf.logical_not(others))
+
+
+def year_agreement(texts, answers):
+    """bool `(B,)`: the graph twin of `not readings.year_disagreement(text,
+    answer)`: True for a text without a four-digit number, or whose answer
+    is empty or has one of them as its year."""
+    import tensorflow as tf
+
+    runs = tf.strings.split(tf.strings.regex_replace(texts, "[^0-9]+", " "))
+    four = tf.strings.length(runs) == 4
+    year = tf.strings.substr(answers, 0, 4)[:, None]
+    written = tf.reduce_any(four, axis=1)
+    grounded = tf.reduce_any(four & tf.equal(runs, year), axis=1)
+    return tf.logical_not(written) | tf.equal(answers, "") | grounded

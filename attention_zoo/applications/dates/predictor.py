@@ -16,6 +16,7 @@ from attention_zoo.applications.dates.readings import (
     agrees,
     disagreement,
     numeric_readings,
+    year_disagreement,
 )
 
 # The validity threshold is the score that this share of the validation
@@ -98,7 +99,9 @@ class Normalizer(RunPredictor):
         isos = self.iso.decode(ids)
         valid = np.array(
             [
-                data.is_calendar_date(iso) and agrees(data.normalize(text), iso)
+                data.is_calendar_date(iso)
+                and agrees(data.normalize(text), iso)
+                and not year_disagreement(data.normalize(text), iso)
                 for text, iso in zip(texts, isos)
             ],
             bool,
@@ -172,6 +175,9 @@ class Normalizer(RunPredictor):
             return f"not a real calendar date ({iso})"
         if numbers:
             return numbers
+        year = year_disagreement(data.normalize(text), iso)
+        if year:
+            return year
         if score < self.threshold:
             return f"low confidence (score {score:.2f} < {self.threshold:.2f})"
         return ""

@@ -27,6 +27,9 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+# A run of exactly four digits, not part of a longer number.
+_FOUR_DIGITS = re.compile(r"(?<![0-9])[0-9]{4}(?![0-9])")
+
 PIVOT = 69
 MIN_DATE, MAX_DATE = dt.date(1900, 1, 1), dt.date(2099, 12, 31)
 _NUMERIC = re.compile(r"[0-9 ./-]+")
@@ -95,3 +98,28 @@ def disagreement(readings: set[str] | None, answer: str) -> str:
         return "ambiguous: it reads as " + " or ".join(sorted(readings))
     (only,) = readings
     return f"its numbers read {only}, not {answer or 'no date'}"
+
+
+def written_years(text: str) -> list[str]:
+    """The four-digit numbers of `text`: the years it may write out."""
+    return _FOUR_DIGITS.findall(text)
+
+
+def year_disagreement(text: str, answer: str) -> str:
+    """The written-year rule: an input that writes four-digit numbers is
+    answered with one of them as the year ("" when it is, or when it writes
+    none). The model reads years 1900-2099 only; outside them it copied the
+    last digits and made up the first (`14 July 1789` read as 1989-07-14,
+    with a confident score), so the answer's year must be grounded in the
+    input's digits, not in what the model saw in training."""
+    years = written_years(text)
+    if not years or not answer or answer[:4] in years:
+        return ""
+    written = " or ".join(dict.fromkeys(years))
+    outside = [y for y in years if not MIN_DATE.year <= int(y) <= MAX_DATE.year]
+    if outside and len(outside) == len(years):
+        return (
+            f"its year {written} is outside the years the model reads "
+            f"({MIN_DATE.year}-{MAX_DATE.year}); it answered {answer[:4]}"
+        )
+    return f"it writes the year {written}, not {answer[:4]}"

@@ -104,3 +104,32 @@ def test_in_graph_numeric_rule_matches_python():
     # The pairs exercise every outcome: agreement, ambiguity, no reading.
     assert sum(expected) > 500 and len(expected) - sum(expected) > 500
     assert sum(len(numeric_readings(t) or ()) > 1 for t in texts) > 50
+
+
+def test_in_graph_year_rule_matches_python():
+    import tensorflow as tf
+
+    from attention_zoo.applications.dates.graph_rules import year_agreement
+    from attention_zoo.applications.dates.readings import year_disagreement
+
+    texts = [
+        "14 july 1789",
+        "le 14 juillet 1989",
+        "room 1234, 3 may 1979",
+        "3 may 79",
+        "19790503",
+        "12345 1979",
+        "1979-05-03",
+        "the twenty-seventh of july 2095",
+        "",
+    ]
+    texts += [data.normalize(e.text) for e in data.generate(300, seed=3)]
+    answers = ["1989-07-14", "1979-05-03", "1789-07-14", "2095-07-27", ""]
+    pairs = [(t, a) for t in texts for a in answers]
+    got = year_agreement(
+        tf.constant([t for t, _ in pairs]), tf.constant([a for _, a in pairs])
+    ).numpy()
+    expected = [not year_disagreement(t, a) for t, a in pairs]
+    wrong = [p for p, g, e in zip(pairs, got, expected) if g != e]
+    assert not wrong, wrong[:10]
+    assert sum(expected) > 100 and len(expected) - sum(expected) > 100
