@@ -121,11 +121,7 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request, exc):
-        first = exc.errors()[0]
-        if first.get("type") == "json_invalid":
-            return error(400, f"the body is not valid JSON: {first.get('msg')}", "body")
-        field = _field_name(first.get("loc", ()))
-        return error(422, f"{field}: {first.get('msg')}", field)
+        return error(*_invalid_body(exc.errors()))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request, exc):
@@ -181,13 +177,7 @@ def create_app(
         try:
             request = PredictRequest.model_validate_json(body)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            if first.get("type") == "json_invalid":
-                return failure(
-                    400, f"the body is not valid JSON: {first.get('msg')}", "body"
-                )
-            field = _field_name(first.get("loc", ()))
-            return failure(422, f"{field}: {first.get('msg')}", field)
+            return failure(*_invalid_body(exc.errors()))
         model = by_app.get(app_name)
         if model is None:
             return failure(
@@ -228,7 +218,8 @@ def create_app(
         }
 
     # `PredictPath` answers these requests before FastAPI routes them (its
-    # per-request machinery cost 2.5x the date normalizer's own time); the
+    # per-request machinery cost about 1.6 ms a request under load, the
+    # date normalizer 0.6 ms a date: docs/design.md); the
     # route declares the API in the OpenAPI description and answers alike
     # should the application run without that middleware.
     app.add_middleware(PredictPath, answer=answer_request, limit=MAX_BODY_BYTES)
@@ -250,6 +241,16 @@ def create_app(
     app.state.models = served
     app.state.status = state
     return app
+
+
+def _invalid_body(errors) -> tuple[int, str, str]:
+    """`(status, message, field)` of pydantic's first error on a body:
+    400 for one that is no JSON, 422 naming the field otherwise."""
+    first = errors[0]
+    if first.get("type") == "json_invalid":
+        return 400, f"the body is not valid JSON: {first.get('msg')}", "body"
+    field = _field_name(first.get("loc", ()))
+    return 422, f"{field}: {first.get('msg')}", field
 
 
 def _field_name(location) -> str:
