@@ -10,9 +10,12 @@ from attention_zoo.applications.dates import data
 from attention_zoo.applications.dates import model as models
 from attention_zoo.applications.dates.graph_rules import (
     calendar_dates,
+    month_agreement,
+    month_table,
     numeric_agreement,
     year_agreement,
 )
+from attention_zoo.applications.dates.lexicon import load as load_lexicon
 from attention_zoo.applications.dates.predictor import Normalizer
 
 
@@ -27,8 +30,9 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
     `text` is the model's answer ("" for `<invalid>`), `score` its
     log-probability, `valid` = a real calendar date, the one reading of an
     all-numeric input (`readings.agrees`), a year the input writes if it
-    writes four-digit numbers (`readings.year_disagreement`) and score >=
-    the run's threshold.
+    writes four-digit numbers (`readings.year_disagreement`), a month the
+    input names if it writes letters (`lexicon.month_disagreement`) and
+    score >= the run's threshold.
     Documented rule for inputs the model cannot read: an empty
     input, or one longer than Tx characters once normalized, gives the
     empty string, all-zero attention, `valid` False and score -inf.
@@ -48,6 +52,7 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
     output_tokens = [t if len(t) == 1 else "" for t in data.IsoVocabulary.tokens]
     tables = TokenTables(normalizer.vocabulary.tokens, output_tokens, unknown_id=1)
     threshold = tf.constant(normalizer.threshold, tf.float32)
+    months = month_table(load_lexicon())
 
     def serve(text):
         normalized = normalize_strings(text)
@@ -74,7 +79,9 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
         )
         scores = tf.where(readable, tf.cast(scores, tf.float32), -math.inf)
         valid = calendar_dates(decoded) & numeric_agreement(normalized, decoded)
-        valid = valid & year_agreement(normalized, decoded) & (scores >= threshold)
+        valid = valid & year_agreement(normalized, decoded)
+        valid = valid & month_agreement(normalized, decoded, months)
+        valid = valid & (scores >= threshold)
         return {
             "text": decoded,
             "attention": attention,
@@ -83,5 +90,5 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
         }
 
     return write_saved_model(
-        output, serve, "text", [normalizer.model, tables.input_table], "dates"
+        output, serve, "text", [normalizer.model, tables.input_table, months], "dates"
     )

@@ -1,11 +1,11 @@
 """The validity rules in TensorFlow ops, for the SavedModel's graph.
 
 The graph twins of `data.is_calendar_date`, of `readings.agrees` (the rule
-for all-numeric inputs) and of `readings.year_disagreement` (the
-written-year rule): the exported model must judge its answers as the
+for all-numeric inputs), of `readings.year_disagreement` (the written-year
+rule) and of `lexicon.month_disagreement` (the month-word rule): the exported model must judge its answers as the
 Python predictor does, and plain TensorFlow (without attention_zoo) must be
 able to run the judgement. `tests/applications/dates/test_graph_rules.py`
-checks both twins against the Python rules.
+checks the twins against the Python rules.
 """
 
 from __future__ import annotations
@@ -138,3 +138,52 @@ def year_agreement(texts, answers):
     written = tf.reduce_any(four, axis=1)
     grounded = tf.reduce_any(four & tf.equal(runs, year), axis=1)
     return tf.logical_not(written) | tf.equal(answers, "") | grounded
+
+
+def month_table(lexicon):
+    """A TensorFlow table `word -> int32 mask` of `lexicon.load()`'s words:
+    bit m-1 set for each month m a word names, 0 for a neutral word, -1 (the
+    default) for a word the model was not taught. Build it outside the
+    served function and track it in the SavedModel."""
+    import tensorflow as tf
+
+    keys = list(lexicon)
+    masks = [sum(1 << (m - 1) for m in lexicon[k]) for k in keys]
+    return tf.lookup.StaticHashTable(
+        tf.lookup.KeyValueTensorInitializer(
+            tf.constant(keys), tf.constant(masks, tf.int32)
+        ),
+        default_value=-1,
+    )
+
+
+def month_agreement(texts, answers, table):
+    """bool `(B,)`: the graph twin of `not lexicon.month_disagreement(text,
+    answer)`, with `table` from `month_table`."""
+    import tensorflow as tf
+
+    found = tf.strings.split(tf.strings.regex_replace(texts, r"[^\pL\pM]+", " "))
+    masks = tf.ragged.map_flat_values(table.lookup, found)
+    bits = tf.bitwise.left_shift(1, tf.range(12))
+    named = tf.ragged.map_flat_values(
+        lambda m: (m[:, None] >= 0) & (tf.bitwise.bitwise_and(m[:, None], bits) != 0),
+        masks,
+    )
+    named = tf.reduce_any(named, axis=1)  # (B, 12): the months it names
+    iso = tf.strings.regex_full_match(answers, r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+    # substr fails past a string's end: read the month of ISO answers only.
+    month = _number(tf.strings.substr(tf.where(iso, answers, "0000-00-00"), 5, 2), iso)
+    is_named = tf.reduce_any(
+        named & tf.equal(tf.range(1, 13)[None, :], month[:, None]), axis=1
+    )
+    # lexicon.digits: without its words, from its first digit to its last.
+    core = tf.strings.regex_replace(texts, r"[\pL\pM]+", " ")
+    core = tf.strings.regex_replace(core, r"^[^0-9]+|[^0-9]+$", "")
+    numeric = tf.strings.regex_full_match(core, r"[0-9 ./-]+")
+    by_digits = numeric & numeric_agreement(core, answers)
+    writes_letters = found.row_lengths() > 0
+    return (
+        tf.logical_not(writes_letters)
+        | tf.logical_not(iso)
+        | tf.where(tf.reduce_any(named, axis=1), is_named, by_digits)
+    )

@@ -12,6 +12,7 @@ from attention_zoo.applications.common import InputError, RunPredictor, output_f
 from attention_zoo.applications.common.predictor import as_texts
 from attention_zoo.applications.dates import data
 from attention_zoo.applications.dates import model as models
+from attention_zoo.applications.dates.lexicon import month_disagreement
 from attention_zoo.applications.dates.readings import (
     agrees,
     disagreement,
@@ -97,12 +98,14 @@ class Normalizer(RunPredictor):
         texts = list(texts)
         ids, attention, scores = self._decode(texts, batch_size)
         isos = self.iso.decode(ids)
+        normalized = [data.normalize(text) for text in texts]
         valid = np.array(
             [
                 data.is_calendar_date(iso)
-                and agrees(data.normalize(text), iso)
-                and not year_disagreement(data.normalize(text), iso)
-                for text, iso in zip(texts, isos)
+                and agrees(text, iso)
+                and not year_disagreement(text, iso)
+                and not month_disagreement(text, iso)
+                for text, iso in zip(normalized, isos)
             ],
             bool,
         )
@@ -175,9 +178,10 @@ class Normalizer(RunPredictor):
             return f"not a real calendar date ({iso})"
         if numbers:
             return numbers
-        year = year_disagreement(data.normalize(text), iso)
-        if year:
-            return year
+        for rule in (year_disagreement, month_disagreement):
+            why = rule(data.normalize(text), iso)
+            if why:
+                return why
         if score < self.threshold:
             return f"low confidence (score {score:.2f} < {self.threshold:.2f})"
         return ""

@@ -133,3 +133,41 @@ def test_in_graph_year_rule_matches_python():
     wrong = [p for p, g, e in zip(pairs, got, expected) if g != e]
     assert not wrong, wrong[:10]
     assert sum(expected) > 100 and len(expected) - sum(expected) > 100
+
+
+def test_in_graph_month_rule_matches_python():
+    import tensorflow as tf
+
+    from attention_zoo.applications.dates.graph_rules import (
+        month_agreement,
+        month_table,
+    )
+    from attention_zoo.applications.dates.lexicon import load, month_disagreement
+
+    texts = [
+        "5. toukokuuta 1970",
+        "3 mai 1979",
+        "jeudi 3 mai 1979 (uk)",
+        "jeudi 03/05/1979",
+        "le 23/09/1987",
+        "date: 23/09/1987 (uk)",
+        "jeudi 23 1987",
+        "mar., 3 mai 1979",
+        "२३ सितंबर १९८७",
+        "23 сентября 1987 г.",
+        "1979-05-03",
+        "",
+    ]
+    texts += [data.normalize(e.text) for e in data.generate(300, seed=4)]
+    answers = ["1979-05-03", "1979-03-05", "1987-09-23", "1987-07-23", "1970-10-05"]
+    answers += ["", "1979-5-03"]
+    pairs = [(t, a) for t in texts for a in answers]
+    got = month_agreement(
+        tf.constant([t for t, _ in pairs]),
+        tf.constant([a for _, a in pairs]),
+        month_table(load()),
+    ).numpy()
+    expected = [not month_disagreement(t, a) for t, a in pairs]
+    wrong = [p for p, g, e in zip(pairs, got, expected) if g != e]
+    assert not wrong, wrong[:10]
+    assert sum(expected) > 100 and len(expected) - sum(expected) > 100

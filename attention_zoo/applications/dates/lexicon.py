@@ -1,0 +1,159 @@
+"""The words the normalizer was taught, and the month-word rule.
+
+The model reads a month from a month word ("mai", "sept.", "Oktober") or
+from digits. Shown a month word in a language it was never taught
+(`5. toukokuuta 1970`, Finnish for 5 May) it still writes some month,
+copies the day and the year right, and is confident: its score cannot
+tell a guessed month from a read one. So validity asks the input: an
+answer to an input that writes letters is valid only if
+
+- the input names a month the model reads and the answer is that month
+  (any of them, where two languages name two months), or
+- the input names no month and its digits, without its words, are an
+  all-numeric date whose one reading is the answer (the numeric rule of
+  `readings`): `le 23/09/1987` is 1987-09-23 and nothing else. The
+  generator writes no such input, so this is the only way the model can
+  have read its month.
+
+The lexicon is what the generator writes (`formats.FORMATS`): every word
+(a run of Unicode letters and marks) of every format, over every day of a
+leap year, counted per month it was written with. A word written far more
+often with some months than with the average month names them (`_months`:
+"mai", "sept.", also a French seven, "mar", also a Tuesday); the others
+are neutral words (weekdays, spelled days, "de"). It is shipped as
+`lexicon.json`, built by `python -m attention_zoo.applications.dates.lexicon`, and
+tests/applications/dates/test_months.py checks that it is the generator's.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import json
+import re
+import unicodedata
+from pathlib import Path
+
+from attention_zoo.applications.dates.readings import disagreement, numeric_readings
+
+PATH = Path(__file__).with_name("lexicon.json")
+# A word with 31 days in 7 months (`thirty-first`, `y` in "treinta y uno")
+# is written with them 12 / 7 times as often as on average: no month.
+NAMING_RATIO = 3
+_ISO = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_ENDS = re.compile(r"^[^0-9]+|[^0-9]+$")
+# 2000: a leap year that two-digit-year formats write too (1969-2068).
+_LEAP_YEAR = [dt.date(2000, 1, 1) + dt.timedelta(days=i) for i in range(366)]
+
+
+def words(text: str) -> list[str]:
+    """The runs of letters and combining marks of `text`, in order (the
+    graph twin splits on RE2's `[^\\pL\\pM]`)."""
+    out, current = [], []
+    for ch in text:
+        if unicodedata.category(ch)[0] in "LM":
+            current.append(ch)
+        elif current:
+            out.append("".join(current))
+            current = []
+    if current:
+        out.append("".join(current))
+    return out
+
+
+def build(formats=None) -> dict[str, list[int]]:
+    """`{word: months}` of what `formats` (default all) write, normalized
+    as the model reads them: a month word's months (1-12), or `[]` for a
+    neutral word."""
+    from attention_zoo.applications.dates.data import normalize
+    from attention_zoo.applications.dates.formats import FORMATS
+
+    counts: dict[str, list[int]] = {}
+    for fmt in FORMATS if formats is None else formats:
+        for day in _LEAP_YEAR:
+            for word in words(normalize(fmt.render(day))):
+                counts.setdefault(word, [0] * 12)[day.month - 1] += 1
+    return {word: _months(counts[word]) for word in sorted(counts)}
+
+
+def _months(counts: list[int]) -> list[int]:
+    """The months (1-12) a word written `counts[m - 1]` times with month m
+    names: those it is written with at least `NAMING_RATIO` times as often
+    as with the average month. A weekday or a spelled day is written about
+    as often with every month; a month word with its own only; a homograph
+    ("mar": March and a Tuesday, "dez": December and ten) far more often
+    with its month than with the others."""
+    mean = sum(counts) / 12
+    return [m + 1 for m, count in enumerate(counts) if count >= NAMING_RATIO * mean]
+
+
+@functools.lru_cache(maxsize=1)
+def load() -> dict[str, tuple[int, ...]]:
+    """The shipped lexicon (`lexicon.json`)."""
+    entries = json.loads(PATH.read_text(encoding="utf-8"))["words"]
+    return {word: tuple(months) for word, months in entries.items()}
+
+
+def digits(text: str) -> str:
+    """`text` without its words, cut from its first digit to its last (the
+    graph twin: RE2's `[\\pL\\pM]+` -> " ", then `^[^0-9]+|[^0-9]+$` -> "")."""
+    out, in_word = [], False
+    for ch in text:
+        letter = unicodedata.category(ch)[0] in "LM"
+        if not letter:
+            out.append(ch)
+        elif not in_word:
+            out.append(" ")
+        in_word = letter
+    return _ENDS.sub("", "".join(out))
+
+
+def month_disagreement(text: str, answer: str, lexicon=None) -> str:
+    """The month-word rule (module docstring): why `answer` is not grounded
+    in `text` (normalized), "" when it is, when the answer is empty or not
+    an ISO date, or when the input writes no letters."""
+    lexicon = load() if lexicon is None else lexicon
+    found = words(text)
+    if not found or not _ISO.fullmatch(answer):
+        return ""
+    named = {w: lexicon[w] for w in found if lexicon.get(w)}
+    if named:
+        if any(int(answer[5:7]) in months for months in named.values()):
+            return ""
+        names = ", ".join(
+            f"{w!r} ({'/'.join(f'{m:02d}' for m in months)})"
+            for w, months in named.items()
+        )
+        return f"it names the month {names}, not {answer[5:7]}"
+    # No month word: the month can only come from its digits, read by the
+    # numeric rule (`readings`).
+    readings = numeric_readings(digits(text))
+    if readings == {answer}:
+        return ""
+    unknown = list(dict.fromkeys(w for w in found if w not in lexicon))
+    if unknown:
+        return (
+            "it names no month the model reads, and writes words it was not "
+            f"taught ({', '.join(map(repr, unknown[:3]))}): the month is a guess"
+        )
+    return disagreement(readings, answer) or "it names no month, in words or digits"
+
+
+def main() -> None:
+    lexicon = build()
+    # One word a line, so that a change of the formats reads as a diff.
+    entries = ",\n".join(
+        f"{json.dumps(word, ensure_ascii=False)}: {json.dumps(months)}"
+        for word, months in lexicon.items()
+    )
+    built_by = json.dumps("python -m attention_zoo.applications.dates.lexicon")
+    PATH.write_text(
+        f'{{"built_by": {built_by},\n"words": {{\n{entries}\n}}}}\n',
+        encoding="utf-8",
+    )
+    named = sum(bool(m) for m in lexicon.values())
+    print(f"{PATH}: {named} month words, {len(lexicon) - named} neutral words")
+
+
+if __name__ == "__main__":
+    main()
