@@ -17,6 +17,24 @@ from attention_zoo.applications.common.config import (
 from attention_zoo.applications.common.distribute import distribute_field
 from attention_zoo.applications.dates.model import ATTENTIONS, MODELS
 
+
+def _languages(value) -> str | None:
+    """The `check` of `--languages`: a comma-separated subset of the
+    generator's languages."""
+    from attention_zoo.applications.dates.formats import LANGUAGES
+
+    if value is None:
+        return None
+    names = value.split(",") if isinstance(value, str) else None
+    if (
+        not names
+        or any(n not in LANGUAGES for n in names)
+        or len(set(names)) < len(names)
+    ):
+        return f"must be distinct languages of {','.join(LANGUAGES)}, comma-separated"
+    return None
+
+
 EXAMPLE_INPUTS = ["3rd of May 1979", "Sept. 14, 2001", "jeudi 3 mai 1979", "23.09.1987"]
 
 
@@ -82,6 +100,15 @@ class TrainConfig:
             "check": finite_positive,
             "help": "Adam's initial rate (default: 5e-3 for classic; for default "
             "3e-3, or 1e-2 with --attention monotonic or mocha)",
+        },
+    )
+    languages: str | None = field(
+        default=None,
+        metadata={
+            "check": _languages,
+            "help": "comma-separated languages whose date formats to train on "
+            "(default all: en,fr,de,es,it,pt,nl); all-numeric dates are always "
+            "in. Validity then reads month words of these languages only",
         },
     )
     max_minutes: float | None = max_minutes_field()

@@ -110,11 +110,17 @@ class Example:
 
 
 def generate(
-    n: int, seed: int = 0, max_length: int = TX, exclude=(), families=None
+    n: int,
+    seed: int = 0,
+    max_length: int = TX,
+    exclude=(),
+    families=None,
+    languages=None,
 ) -> list[Example]:
     """`n` dates with distinct normalized inputs, none of them in `exclude`.
 
-    A family (of `families`, default all), one of its formats and a date (uniform in 1900-2099,
+    A family (of `families`, default all), one of its formats (of
+    `languages`, default all; all-numeric formats are language `"any"`) and a date (uniform in 1900-2099,
     Faker; 1969-2068 for two-digit years) are drawn together; renderings
     that are all-numeric without exactly one reading, too long once
     normalized or already seen are redrawn.
@@ -124,7 +130,9 @@ def generate(
     fake.seed_instance(seed)
     by_family = {}
     for f in FORMATS:
-        if families is None or f.family in families:
+        if (families is None or f.family in families) and (
+            languages is None or f.language in languages
+        ):
             by_family.setdefault(f.family, []).append(f)
     # A family, then one of its formats: families are equally common whatever
     # their number of formats (seven languages of `separated` would
@@ -185,19 +193,26 @@ def make_splits(
     negatives: float = 0.0,
     max_length: int = TX,
     families=None,
+    languages=None,
 ):
     """Train, validation and test lists that never share a normalized input.
 
     `negatives` adds that many non-dates per date to training and validation
     (test stays dates only: `metrics.json` measures dates; the committed
-    non-dates measure refusals). `families` restricts the dates' formats.
+    non-dates measure refusals). `families` and `languages` restrict the
+    dates' formats (`generate`).
     """
-    train = generate(n_train, seed, max_length, families=families)
+    train = generate(n_train, seed, max_length, (), families, languages)
     val = generate(
-        n_val, seed + 1, max_length, {normalize(e.text) for e in train}, families
+        n_val,
+        seed + 1,
+        max_length,
+        {normalize(e.text) for e in train},
+        families,
+        languages,
     )
     taken = {normalize(e.text) for e in train + val}
-    test = generate(n_test, seed + 2, max_length, taken, families)
+    test = generate(n_test, seed + 2, max_length, taken, families, languages)
     if negatives:
         taken |= {normalize(e.text) for e in test}
         extra = generate_negatives(

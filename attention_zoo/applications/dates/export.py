@@ -15,7 +15,6 @@ from attention_zoo.applications.dates.graph_rules import (
     numeric_agreement,
     year_agreement,
 )
-from attention_zoo.applications.dates.lexicon import load as load_lexicon
 from attention_zoo.applications.dates.predictor import Normalizer
 
 
@@ -52,7 +51,7 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
     output_tokens = [t if len(t) == 1 else "" for t in data.IsoVocabulary.tokens]
     tables = TokenTables(normalizer.vocabulary.tokens, output_tokens, unknown_id=1)
     threshold = tf.constant(normalizer.threshold, tf.float32)
-    months = month_table(load_lexicon())
+    months = month_table(normalizer.lexicon)
 
     def serve(text):
         normalized = normalize_strings(text)

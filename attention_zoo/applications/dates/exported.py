@@ -32,7 +32,11 @@ def export_core(run_dir) -> CoreFunction:
         fn=search_core(predict),
         input_name="source_ids",
         shape=(None,),
-        data_files=("config.json", "vocabulary.json"),
+        data_files=tuple(
+            name
+            for name in ("config.json", "vocabulary.json", *Normalizer.optional_files)
+            if (normalizer.run_dir / name).is_file()
+        ),
     )
 
 
@@ -43,6 +47,7 @@ class ExportedNormalizer(Normalizer):
     `vocabulary.json`: the reference a port to another platform follows."""
 
     required_files = ("config.json", "vocabulary.json")
+    optional_files = Normalizer.optional_files
 
     def __init__(self, folder, runner, beam_width: int = 1):
         # The normalizer decodes greedily: its exports hold the greedy loop.

@@ -31,12 +31,15 @@ import datetime as dt
 import functools
 import json
 import re
+import types
 import unicodedata
 from pathlib import Path
 
 from attention_zoo.applications.dates.readings import disagreement, numeric_readings
 
 PATH = Path(__file__).with_name("lexicon.json")
+# A run trained on some languages (`--languages`) holds their lexicon.
+RUN_FILE = "lexicon.json"
 # A word with 31 days in 7 months (`thirty-first`, `y` in "treinta y uno")
 # is written with them 12 / 7 times as often as on average: no month.
 NAMING_RATIO = 3
@@ -61,15 +64,17 @@ def words(text: str) -> list[str]:
     return out
 
 
-def build(formats=None) -> dict[str, list[int]]:
-    """`{word: months}` of what `formats` (default all) write, normalized
-    as the model reads them: a month word's months (1-12), or `[]` for a
-    neutral word."""
+def build(languages=None) -> dict[str, list[int]]:
+    """`{word: months}` of what the formats of `languages` (default all)
+    write, normalized as the model reads them: a month word's months (1-12),
+    or `[]` for a neutral word."""
     from attention_zoo.applications.dates.data import normalize
     from attention_zoo.applications.dates.formats import FORMATS
 
     counts: dict[str, list[int]] = {}
-    for fmt in FORMATS if formats is None else formats:
+    for fmt in FORMATS:
+        if languages is not None and fmt.language not in languages:
+            continue
         for day in _LEAP_YEAR:
             for word in words(normalize(fmt.render(day))):
                 counts.setdefault(word, [0] * 12)[day.month - 1] += 1
@@ -87,11 +92,52 @@ def _months(counts: list[int]) -> list[int]:
     return [m + 1 for m, count in enumerate(counts) if count >= NAMING_RATIO * mean]
 
 
+def load(path=None):
+    """`{word: months}` of the lexicon file `path` (default: the shipped
+    `lexicon.json`, of every language, read-only; a run trained on some
+    languages holds its own).
+
+    Raises:
+        ValueError: when the file is not `{"words": {word: [months]}}`.
+    """
+    if path is None:
+        return _shipped()
+    return _parse(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
 @functools.lru_cache(maxsize=1)
-def load() -> dict[str, tuple[int, ...]]:
-    """The shipped lexicon (`lexicon.json`)."""
-    entries = json.loads(PATH.read_text(encoding="utf-8"))["words"]
+def _shipped():
+    # Read-only: every caller shares it.
+    return types.MappingProxyType(_parse(json.loads(PATH.read_text(encoding="utf-8"))))
+
+
+def _parse(document) -> dict[str, tuple[int, ...]]:
+    entries = document.get("words") if isinstance(document, dict) else None
+    if not isinstance(entries, dict) or not all(
+        isinstance(word, str)
+        and isinstance(months, list)
+        and all(type(m) is int and 1 <= m <= 12 for m in months)
+        for word, months in entries.items()
+    ):
+        raise ValueError(
+            'a lexicon must be {"words": {word: [months 1-12]}}. Received: '
+            f"{str(document)[:80]!r}"
+        )
     return {word: tuple(months) for word, months in entries.items()}
+
+
+def write(path, lexicon, built_by: str) -> None:
+    """Write `lexicon` (`build`) as JSON, one word a line, so that a change
+    of the formats reads as a diff; `built_by` says how."""
+    entries = ",\n".join(
+        f"{json.dumps(word, ensure_ascii=False)}: {json.dumps(months)}"
+        for word, months in lexicon.items()
+    )
+    built_by = json.dumps(built_by)
+    Path(path).write_text(
+        f'{{"built_by": {built_by},\n"words": {{\n{entries}\n}}}}\n',
+        encoding="utf-8",
+    )
 
 
 def digits(text: str) -> str:
@@ -112,7 +158,7 @@ def month_disagreement(text: str, answer: str, lexicon=None) -> str:
     """The month-word rule (module docstring): why `answer` is not grounded
     in `text` (normalized), "" when it is, when the answer is empty or not
     an ISO date, or when the input writes no letters."""
-    lexicon = load() if lexicon is None else lexicon
+    lexicon = _shipped() if lexicon is None else lexicon
     found = words(text)
     if not found or not _ISO.fullmatch(answer):
         return ""
@@ -141,16 +187,7 @@ def month_disagreement(text: str, answer: str, lexicon=None) -> str:
 
 def main() -> None:
     lexicon = build()
-    # One word a line, so that a change of the formats reads as a diff.
-    entries = ",\n".join(
-        f"{json.dumps(word, ensure_ascii=False)}: {json.dumps(months)}"
-        for word, months in lexicon.items()
-    )
-    built_by = json.dumps("python -m attention_zoo.applications.dates.lexicon")
-    PATH.write_text(
-        f'{{"built_by": {built_by},\n"words": {{\n{entries}\n}}}}\n',
-        encoding="utf-8",
-    )
+    write(PATH, lexicon, "python -m attention_zoo.applications.dates.lexicon")
     named = sum(bool(m) for m in lexicon.values())
     print(f"{PATH}: {named} month words, {len(lexicon) - named} neutral words")
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
 from attention_zoo.applications.common.predictor import as_texts
-from attention_zoo.applications.dates import data
+from attention_zoo.applications.dates import data, lexicon
 from attention_zoo.applications.dates import model as models
 from attention_zoo.applications.dates.lexicon import month_disagreement
 from attention_zoo.applications.dates.readings import (
@@ -30,6 +30,9 @@ class Normalizer(RunPredictor):
 
     app = "dates"
     required_files = ("model.keras", "config.json", "vocabulary.json")
+    # The words of the languages a run trained on (`--languages`); a run of
+    # every language reads the shipped lexicon.
+    optional_files = (lexicon.RUN_FILE,)
 
     def __init__(self, run_dir):
         super().__init__(run_dir)
@@ -43,6 +46,10 @@ class Normalizer(RunPredictor):
                 )
             )
         self.iso = data.IsoVocabulary()
+        self.lexicon = lexicon.load()
+        if (self.run_dir / lexicon.RUN_FILE).is_file():
+            with self.reading(lexicon.RUN_FILE):
+                self.lexicon = lexicon.load(self.run_dir / lexicon.RUN_FILE)
         self._predict = self.predict_function()
 
     def predict_function(self):
@@ -104,7 +111,7 @@ class Normalizer(RunPredictor):
                 data.is_calendar_date(iso)
                 and agrees(text, iso)
                 and not year_disagreement(text, iso)
-                and not month_disagreement(text, iso)
+                and not month_disagreement(text, iso, self.lexicon)
                 for text, iso in zip(normalized, isos)
             ],
             bool,
@@ -178,10 +185,12 @@ class Normalizer(RunPredictor):
             return f"not a real calendar date ({iso})"
         if numbers:
             return numbers
-        for rule in (year_disagreement, month_disagreement):
-            why = rule(data.normalize(text), iso)
-            if why:
-                return why
+        normalized = data.normalize(text)
+        why = year_disagreement(normalized, iso) or month_disagreement(
+            normalized, iso, self.lexicon
+        )
+        if why:
+            return why
         if score < self.threshold:
             return f"low confidence (score {score:.2f} < {self.threshold:.2f})"
         return ""

@@ -10,7 +10,7 @@ import numpy as np
 
 from attention_zoo.applications.common.training import config_arguments
 from attention_zoo.applications.common.training_loop import training_run
-from attention_zoo.applications.dates import data
+from attention_zoo.applications.dates import data, lexicon
 from attention_zoo.applications.dates import model as models
 from attention_zoo.applications.dates.config import EXAMPLE_INPUTS, TrainConfig
 from attention_zoo.applications.dates.evaluation import evaluate_examples
@@ -59,6 +59,9 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
     with training_run("dates", output, config, verbose, check) as run:
         default = config.model == "default"
         tx = data.TX if default else data.TX_CLASSIC
+        languages = None
+        if config.languages:
+            languages = (*config.languages.split(","), "any")  # "any": all-numeric
         train_set, val_set, test_set = data.make_splits(
             config.n_train,
             config.n_validation,
@@ -66,7 +69,15 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
             seed=config.seed,
             negatives=config.negatives if default else 0.0,
             max_length=tx,
+            languages=languages,
         )
+        if languages:
+            # Validity reads the month words of these languages only.
+            lexicon.write(
+                run.folder / lexicon.RUN_FILE,
+                lexicon.build(languages),
+                f"attention-zoo dates train --languages {config.languages}",
+            )
         (run.folder / "data").mkdir(parents=True, exist_ok=True)
         for name, examples in (
             ("train", train_set),

@@ -75,3 +75,52 @@ def test_months_it_reads_stay_valid(normalizer):
     items = normalizer(texts)
     assert [i["text"] for i in items] == ["1970-05-05", "2056-12-24", "1910-02-05"]
     assert all(i["valid"] for i in items), [i["reason"] for i in items]
+
+
+def test_languages_restrict_the_generated_formats_and_the_lexicon():
+    examples = data.generate(200, seed=1, languages=["it", "any"])
+    assert {e.language for e in examples} == {"it", "any"}
+    italian = lexicon.build(["it"])
+    assert italian["marzo"] == [3] and "janvier" not in italian
+
+
+def _preset_copy(tmp_path):
+    import shutil
+
+    from attention_zoo.presets import preset_folder
+
+    run = tmp_path / "run"
+    shutil.copytree(preset_folder("dates_multilingual"), run)
+    return run
+
+
+def test_a_run_reads_the_month_words_of_its_own_languages(tmp_path):
+    from attention_zoo.applications.dates.predictor import Normalizer
+
+    run = _preset_copy(tmp_path)
+    lexicon.write(run / lexicon.RUN_FILE, lexicon.build(["en", "any"]), "a test")
+    items = Normalizer(run)(["5 May 1970", "5. Mai 1970"])
+    assert [i["text"] for i in items] == ["1970-05-05"] * 2
+    assert items[0]["valid"] and not items[1]["valid"]
+    assert "words it was not taught ('mai')" in items[1]["reason"]
+
+
+def test_a_malformed_run_lexicon_is_an_error_naming_the_file(tmp_path):
+    from attention_zoo.applications.common.errors import MalformedFileError
+    from attention_zoo.applications.dates.predictor import Normalizer
+
+    run = _preset_copy(tmp_path)
+    (run / lexicon.RUN_FILE).write_text('{"words": {"mai": [13]}}', encoding="utf-8")
+    with pytest.raises(MalformedFileError, match="lexicon.json"):
+        Normalizer(run)
+
+
+def test_training_refuses_languages_it_does_not_generate(tmp_path):
+    from attention_zoo.applications.dates.config import TrainConfig
+    from attention_zoo.applications.dates.training import train
+
+    with pytest.raises(ValueError, match="`languages` must be distinct languages"):
+        train(tmp_path / "bad", TrainConfig(languages="en,xx"))
+    with pytest.raises(ValueError, match="Received: languages=.en,en."):
+        train(tmp_path / "bad", TrainConfig(languages="en,en"))
+    assert not (tmp_path / "bad").exists()

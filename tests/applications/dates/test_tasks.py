@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from attention_zoo.applications.cli import main
-from attention_zoo.applications.dates import data, formats
+from attention_zoo.applications.dates import data, formats, lexicon
 from attention_zoo.applications.dates import model as models
 from attention_zoo.applications.dates.config import TrainConfig
 from attention_zoo.applications.dates.export import export
@@ -23,7 +23,16 @@ def run(tmp_path_factory):
     if keras.backend.backend() != "tensorflow":
         pytest.skip("the application tests run on the TensorFlow backend")
     path = tmp_path_factory.mktemp("dates") / "run"
-    config = TrainConfig(epochs=1, n_train=2000, n_validation=200, n_test=1000, seed=4)
+    # Every language, named: the run holds its lexicon (`--languages`), which
+    # the SavedModel's month-word rule then reads.
+    config = TrainConfig(
+        epochs=1,
+        n_train=2000,
+        n_validation=200,
+        n_test=1000,
+        seed=4,
+        languages=",".join(formats.LANGUAGES),
+    )
     train(path, config, verbose=0)
     return path
 
@@ -123,6 +132,12 @@ def test_metrics_have_every_application_s_layout(run):
     written = json.loads((run / "metrics.json").read_text())
     assert set(written) == {"training", "test"}
     assert written["training"]["epochs"] == 1
+
+
+def test_the_run_holds_the_lexicon_of_its_languages(run):
+    written = lexicon.load(run / lexicon.RUN_FILE)
+    assert written == {w: tuple(m) for w, m in lexicon.build().items()}
+    assert Normalizer(run).lexicon == written
 
 
 def test_test_metrics_break_down_by_language_and_family(run):

@@ -1,0 +1,132 @@
+"""Dates in languages the normalizer was not taught: refused, never guessed.
+
+    python -m benchmarks.dates_languages                  # it and nl left out
+    python -m benchmarks.dates_languages --leave-out de,pt --train-size 30000
+    python -m benchmarks.dates_languages --quick          # smoke test
+
+Trains a default run (the recipe: 30,000 dates, 10 epochs) on the other
+languages (`attention-zoo dates train --languages ...`: their formats,
+all-numeric dates and non-dates; the run's validity reads their month
+words only), then answers new dates of every language with the run's
+`Normalizer`, validity and all. All-numeric dates
+have no language (the ambiguity rule decides them), so the languages left
+out are tested on their formats that write words.
+
+Per language: refused (not valid), valid and exact, valid and wrong (the
+confident guess the month-word rule exists to stop; target 0), and exact
+whatever the validity. A language left out shares some month words with
+the others (Italian "marzo" is Spanish, Dutch "juni" German): the model
+may read those, and a right answer to them is valid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+
+from attention_zoo.applications.dates import data
+from attention_zoo.applications.dates.config import TrainConfig
+from attention_zoo.applications.dates.formats import LANGUAGES
+from attention_zoo.applications.dates.predictor import Normalizer
+from attention_zoo.applications.dates.training import train
+from benchmarks import harness
+
+
+def language_rows(normalizer, examples, left_out) -> list:
+    items = normalizer([e.text for e in examples])
+    rows, wrong = [], []
+    for language in LANGUAGES:
+        pairs = [(e, i) for e, i in zip(examples, items) if e.language == language]
+        if not pairs:
+            continue
+        n = len(pairs)
+        refused = sum(not i["valid"] for _, i in pairs)
+        right = sum(i["valid"] and i["text"] == e.iso for e, i in pairs)
+        guessed = [(e, i) for e, i in pairs if i["valid"] and i["text"] != e.iso]
+        exact = sum(i["text"] == e.iso for e, i in pairs)
+        wrong += guessed
+        rows.append(
+            [
+                language + (" (left out)" if language in left_out else ""),
+                str(n),
+                f"{100 * refused / n:.1f}",
+                f"{100 * right / n:.1f}",
+                str(len(guessed)),
+                f"{100 * exact / n:.1f}",
+            ]
+        )
+    return rows, wrong
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--leave-out", default="it,nl")
+    parser.add_argument("--train-size", type=int, default=None)
+    parser.add_argument("--epochs", type=int, default=None)
+    parser.add_argument("--test-size", type=int, default=None, help="per language")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args(argv)
+    left_out = args.leave_out.split(",")
+    unknown = [x for x in left_out if x not in LANGUAGES]
+    if unknown or len(left_out) >= len(LANGUAGES):
+        parser.error(
+            f"--leave-out: some of {','.join(LANGUAGES)}. Received: {args.leave_out}"
+        )
+    kept = [x for x in LANGUAGES if x not in left_out]
+    train_size = args.train_size or (1500 if args.quick else 30000)
+    epochs = args.epochs or (1 if args.quick else 10)
+    test_size = args.test_size or (50 if args.quick else 300)
+    harness.print_facts(
+        harness.run_facts() + [f"load average: {harness.load_average()}"]
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        run = Path(folder) / "run"
+        config = TrainConfig(
+            n_train=train_size,
+            epochs=epochs,
+            n_test=200,
+            seed=args.seed,
+            languages=",".join(kept),
+        )
+        print(f"training on {','.join(kept)}: {config}", flush=True)
+        train(run, config, verbose=0)
+        seen = {
+            data.normalize(e.text)
+            for name in ("train", "validation", "test")
+            for e in data.load_examples(run / "data" / f"{name}.json")
+        }
+        examples = []
+        for i, language in enumerate(LANGUAGES):
+            new = data.generate(
+                test_size, args.seed + 100 + i, exclude=seen, languages=[language]
+            )
+            seen |= {data.normalize(e.text) for e in new}
+            examples += new
+        normalizer = Normalizer(run)
+        rows, wrong = language_rows(normalizer, examples, left_out)
+    print(
+        f"\n{train_size} training dates of {','.join(kept)} (+25 % non-dates), "
+        f"{epochs} epochs, seed {args.seed}; {test_size} new dates per language "
+        "(formats with words)\n"
+    )
+    harness.print_table(
+        [
+            "language",
+            "n",
+            "refused, %",
+            "valid and exact, %",
+            "valid and wrong",
+            "exact, %",
+        ],
+        rows,
+        True,
+    )
+    print(f"\nValid and wrong (target 0): {len(wrong)}")
+    for e, i in wrong[:20]:
+        print(f"- {e.text!r} ({e.language}) -> {i['text']}, expected {e.iso}")
+
+
+if __name__ == "__main__":
+    main()
