@@ -358,6 +358,9 @@ def test_cli_refuses_an_output_that_is_a_file(run, good_image, capsys, tmp_path)
     )
 
 
+# A second training (~100 s on 2 cores): test_sources.py reads the same
+# files without training; this proves the whole path end to end.
+@pytest.mark.slow
 def test_user_data_run_evaluates_from_another_directory(tmp_path, monkeypatch, capsys):
     if keras.backend.backend() != "tensorflow":
         pytest.skip("the application tests run on the TensorFlow backend")
@@ -389,6 +392,7 @@ def test_user_data_run_evaluates_from_another_directory(tmp_path, monkeypatch, c
     assert "| beam2 |" in capsys.readouterr().out
 
 
+@pytest.mark.slow  # a training of its own (~80 s on 2 cores)
 def test_fine_tuning_trains_the_last_encoder_blocks(tmp_path):
     if keras.backend.backend() != "tensorflow":
         pytest.skip("the application tests run on the TensorFlow backend")

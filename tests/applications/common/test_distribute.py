@@ -194,6 +194,9 @@ print(json.dumps({"val_loss": metrics["training"]["history"]["val_loss"],
 """
 
 
+# Two TensorFlow processes training together (~95 s on 2 cores); the
+# mirrored and data-parallel tests prove the shared path in CI.
+@pytest.mark.slow
 @pytest.mark.tf_only
 def test_multi_worker_two_processes_train_the_same_weights(tmp_path):
     """Two workers on 127.0.0.1 train one model: the same weights on both,
