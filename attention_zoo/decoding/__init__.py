@@ -24,7 +24,8 @@ constants copied per hypothesis.
 
 They are backend-agnostic (keras.ops only), batched, run inside
 `tf.function(jit_compile=True)` / `jax.jit`, and can be traced into a
-TensorFlow SavedModel. Each returns a dict:
+TensorFlow SavedModel; traced within `select_writes()`, into LiteRT and
+ONNX too. Each returns a dict:
 
 - `tokens`: int32 `(B, T)` (beam search: `(B, K, T)`), the generated tokens
   after the start token, up to and including `end_token`, then `pad_token`
@@ -42,6 +43,7 @@ before the loop, so that the buffers take the memory length `Tx` from its
 attention.
 """
 
+from attention_zoo.decoding._common import select_writes
 from attention_zoo.decoding.beam_search import beam_search
 from attention_zoo.decoding.best import best_hypothesis
 from attention_zoo.decoding.greedy import greedy_search
@@ -61,4 +63,5 @@ __all__ = [
     "make_copy_step_fn",
     "make_step_fn",
     "sample",
+    "select_writes",
 ]

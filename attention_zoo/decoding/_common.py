@@ -4,6 +4,9 @@ greedy search and sampling."""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+
 from keras import ops, tree
 
 from attention_zoo._checks import is_int, static_shape
@@ -112,20 +115,41 @@ def until_done(max_length):
     return cond
 
 
-def write(buffer, t, value):
-    """buffer[:, t] = value, for a buffer (B, T, ...) and value (B, ...).
+# Set while a LiteRT or ONNX export traces a search (`select_writes`).
+_SELECT_WRITES = contextvars.ContextVar("attention_zoo_select_writes", default=False)
 
-    A select over the steps rather than `ops.slice_update`: on TensorFlow
-    that is `XlaDynamicUpdateSlice`, which tf2onnx cannot convert, so the
-    greedy loop would not reach ONNX. The select costs a pass over the
-    buffer a step, little beside the step's matrix products.
+
+@contextlib.contextmanager
+def select_writes():
+    """Within this block, the searches write a step into their buffers by a
+    select over the steps instead of `ops.slice_update`.
+
+    On TensorFlow `slice_update` is `XlaDynamicUpdateSlice`, which neither
+    tf2onnx nor the LiteRT converter lowers to builtin operators, so the
+    portable exports trace their searches in this block. Elsewhere the
+    select would cost a pass over the whole buffer at every step, which
+    for the attention history `(B, K, T, Tx)` of a beam search is more than
+    the step's own work.
     """
-    steps = buffer.shape[1]
-    at = ops.reshape(
-        ops.equal(ops.arange(steps, dtype="int32"), ops.cast(t, "int32")),
-        (1, steps) + (1,) * (len(buffer.shape) - 2),
-    )
-    return ops.where(at, ops.expand_dims(value, 1), buffer)
+    token = _SELECT_WRITES.set(True)
+    try:
+        yield
+    finally:
+        _SELECT_WRITES.reset(token)
+
+
+def write(buffer, t, value, axis: int = 1):
+    """`buffer[:, t] = value` (`axis` 1), or `buffer[:, :, t] = value` (2)."""
+    steps = buffer.shape[axis]
+    if _SELECT_WRITES.get():
+        at = ops.reshape(
+            ops.equal(ops.arange(steps, dtype="int32"), ops.cast(t, "int32")),
+            (1,) * axis + (steps,) + (1,) * (len(buffer.shape) - axis - 1),
+        )
+        return ops.where(at, ops.expand_dims(value, axis), buffer)
+    starts = [0] * len(buffer.shape)
+    starts[axis] = ops.cast(t, "int32")
+    return ops.slice_update(buffer, starts, ops.expand_dims(value, axis))
 
 
 def step_trace(attention) -> dict:
@@ -212,14 +236,3 @@ def run_token_loop(
         until_done(max_length), advance, loop_vars
     )
     return {"tokens": out_tokens, "scores": scores, "lengths": lengths, **out_trace}
-
-
-def write_beam(buffer, t, value):
-    """buffer[:, :, t] = value, for a buffer (B, K, T, ...) and value (B, K, ...):
-    a select over the steps, as `write` and for its reason."""
-    steps = buffer.shape[2]
-    at = ops.reshape(
-        ops.equal(ops.arange(steps, dtype="int32"), ops.cast(t, "int32")),
-        (1, 1, steps) + (1,) * (len(buffer.shape) - 3),
-    )
-    return ops.where(at, ops.expand_dims(value, 2), buffer)

@@ -13,7 +13,7 @@ from attention_zoo.decoding._common import (
     never_pad,
     step_trace,
     until_done,
-    write_beam,
+    write,
 )
 from attention_zoo.decoding.penalties import coverage_penalty, length_penalty
 from attention_zoo.decoding.step import shares_constants
@@ -58,10 +58,12 @@ def beam_search(
     step when the `beam_width` best of the `beam_width * V` extensions are
     kept. A hypothesis that has emitted `end_token` is frozen: its only
     extension is `pad_token` at no cost, so its score, length and coverage no
-    longer change while it keeps competing for a place in the beam. The
-    token and attention histories are reordered along the back-pointers at
-    every step, so the attention returned for a hypothesis is the attention
-    that produced its tokens.
+    longer change while it keeps competing for a place in the beam. Each
+    step writes its tokens, its attention and each hypothesis's parent
+    (back-pointer) once; the histories are followed back along the
+    back-pointers after the loop, so the attention returned for a
+    hypothesis is the attention that produced its tokens, at a cost of one
+    step's writes per step rather than a reorder of the whole history.
 
     Args:
         step_fn: as in `greedy_search`.
@@ -126,6 +128,7 @@ def beam_search(
         lengths,
         coverage,
         out_tokens,
+        out_parents,
         out_trace,
     ):
         logits, state, trace = step_fn(tokens, state, constants)
@@ -174,18 +177,16 @@ def beam_search(
             (batch, k),
         )
         flat_parent = rows(parent, k)
-        lengths, parent_finished, coverage, out_tokens = (
-            _reorder(x, flat_parent)
-            for x in (new_lengths, finished, new_coverage, out_tokens)
+        lengths, parent_finished, coverage = (
+            _reorder(x, flat_parent) for x in (new_lengths, finished, new_coverage)
         )
         chosen = ops.where(parent_finished, pad_token, chosen)
-        out_tokens = write_beam(out_tokens, t, chosen)
+        # Step t of hypothesis k: its token at [k], its parent's attention
+        # at [parent[k]] (as computed, by the slot before the selection).
+        out_tokens = write(out_tokens, t, chosen, axis=2)
+        out_parents = write(out_parents, t, parent, axis=2)
         out_trace = {
-            name: write_beam(
-                _reorder(out_trace[name], flat_parent),
-                t,
-                _reorder(value, flat_parent),
-            )
+            name: write(out_trace[name], t, value, axis=2)
             for name, value in trace.items()
         }
         finished = ops.logical_or(parent_finished, ops.equal(chosen, end_token))
@@ -200,6 +201,7 @@ def beam_search(
             lengths,
             coverage,
             out_tokens,
+            out_parents,
             out_trace,
         )
 
@@ -222,10 +224,46 @@ def beam_search(
         ops.zeros((batch, k), "int32"),
         None,
         ops.full((batch, k, max_length), pad_token, "int32"),
+        # Steps the loop does not reach keep every hypothesis in its slot.
+        ops.broadcast_to(
+            ops.arange(k, dtype="int32")[None, :, None], (batch, k, max_length)
+        ),
         None,
     )
 
-    (_, _, _, _, _, scores, lengths, _, out_tokens, out_trace) = ops.while_loop(
-        until_done(max_length), advance, loop_vars
+    (_, _, _, _, _, scores, lengths, _, out_tokens, out_parents, out_trace) = (
+        ops.while_loop(until_done(max_length), advance, loop_vars)
     )
+    tokens_at, trace_at = _paths(out_parents)
+    out_tokens = ops.take_along_axis(out_tokens, tokens_at, axis=1)
+    out_trace = {
+        name: ops.take_along_axis(value, trace_at[..., None], axis=1)
+        for name, value in out_trace.items()
+    }
     return {"tokens": out_tokens, "scores": scores, "lengths": lengths, **out_trace}
+
+
+def _paths(parents):
+    """The slots each final hypothesis went through, from its back-pointers
+    `parents` (B, K, T): `(tokens_at, trace_at)`, both (B, K, T).
+
+    The final hypothesis k wrote step T-1's token from slot k, and step t's
+    token from slot `s_t`, where `s_{T-1} = k` and `s_{t-1} =
+    parents[s_t, t]`; step t's attention was computed by the slot before the
+    selection, `parents[s_t, t]`. A loop over the steps of `(B, K)` int
+    gathers; the histories themselves are gathered once, after it.
+    """
+    batch, k, steps = ops.shape(parents)
+    slots = ops.broadcast_to(ops.arange(k, dtype="int32")[None, :], (batch, k))
+
+    def back(i, carry):
+        slots, tokens_at, trace_at = carry
+        t = steps - 1 - i
+        parent = ops.take_along_axis(ops.take(parents, t, axis=2), slots, axis=1)
+        tokens_at = write(tokens_at, t, slots, axis=2)
+        trace_at = write(trace_at, t, parent, axis=2)
+        return parent, tokens_at, trace_at
+
+    zeros = ops.zeros_like(parents)
+    _, tokens_at, trace_at = ops.fori_loop(0, steps, back, (slots, zeros, zeros))
+    return tokens_at, trace_at

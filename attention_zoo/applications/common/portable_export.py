@@ -28,6 +28,7 @@ from pathlib import Path
 
 from attention_zoo import owned_folders
 from attention_zoo.applications.common.run_folder import output_folder
+from attention_zoo.decoding import select_writes
 
 PORTABLE_FORMATS = ("litert", "onnx")
 FORMATS = ("saved_model", *PORTABLE_FORMATS)
@@ -131,7 +132,8 @@ def litert_blobs(core: CoreFunction) -> dict:
     spec = tf.TensorSpec(
         (core.litert_batch, *core.shape), core.dtype, name=core.input_name
     )
-    concrete = tf.function(core.fn, autograph=False).get_concrete_function(spec)
+    with select_writes():  # no XlaDynamicUpdateSlice: it has no builtin
+        concrete = tf.function(core.fn, autograph=False).get_concrete_function(spec)
     # The weights frozen into constants first (the converter keeps the
     # variables read inside the WHILE body as resource variables, which the
     # interpreter reads uninitialised), then through a SavedModel, from
@@ -169,9 +171,10 @@ def onnx_model(core: CoreFunction):
         raise _missing_extra("export --format onnx", error) from None
     function = tf.function(core.fn, autograph=False)
     spec = tf.TensorSpec((None, *core.shape), core.dtype, name=core.input_name)
-    proto, _ = tf2onnx.convert.from_function(
-        function, input_signature=[spec], opset=ONNX_OPSET
-    )
+    with select_writes():  # tf2onnx cannot convert XlaDynamicUpdateSlice
+        proto, _ = tf2onnx.convert.from_function(
+            function, input_signature=[spec], opset=ONNX_OPSET
+        )
     return proto
 
 
