@@ -10,10 +10,8 @@ from attention_zoo.applications.dates import data
 from attention_zoo.applications.dates import model as models
 from attention_zoo.applications.dates.graph_rules import (
     calendar_dates,
-    month_agreement,
     month_table,
-    numeric_agreement,
-    year_agreement,
+    rules_agreement,
 )
 from attention_zoo.applications.dates.predictor import Normalizer
 
@@ -77,9 +75,7 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
             readable, tables.decode(iso_ids, stop_ids=stops), tf.constant("")
         )
         scores = tf.where(readable, tf.cast(scores, tf.float32), -math.inf)
-        valid = calendar_dates(decoded) & numeric_agreement(normalized, decoded)
-        valid = valid & year_agreement(normalized, decoded)
-        valid = valid & month_agreement(normalized, decoded, months)
+        valid = calendar_dates(decoded) & rules_agreement(normalized, decoded, months)
         valid = valid & (scores >= threshold)
         return {
             "text": decoded,

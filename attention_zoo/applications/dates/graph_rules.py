@@ -2,9 +2,10 @@
 
 The graph twins of `data.is_calendar_date`, of `readings.agrees` (the rule
 for all-numeric inputs), of `readings.year_disagreement` (the written-year
-rule) and of `lexicon.month_disagreement` (the month-word rule): the exported model must judge its answers as the
-Python predictor does, and plain TensorFlow (without attention_zoo) must be
-able to run the judgement. `tests/applications/dates/test_graph_rules.py`
+rule) and of `lexicon.month_disagreement` (the month-word rule), and
+`rules_agreement`, the last three at once: the exported model must judge
+its answers as the Python predictor does, and plain TensorFlow (without
+attention_zoo) must be able to run the judgement. `tests/applications/dates/test_graph_rules.py`
 checks the twins against the Python rules.
 """
 
@@ -160,9 +161,45 @@ def month_table(lexicon):
 def month_agreement(texts, answers, table):
     """bool `(B,)`: the graph twin of `not lexicon.month_disagreement(text,
     answer)`, with `table` from `month_table`."""
+    found, digits = _words_and_digits(texts)
+    return _months_agree(
+        found, digits, answers, table, numeric_agreement(digits, answers)
+    )
+
+
+def rules_agreement(texts, answers, table):
+    """bool `(B,)`: the numeric, written-year and month-word rules together
+    (`numeric_agreement & year_agreement & month_agreement`), with the
+    numeric rule's candidates parsed once for the first and the last: the
+    SavedModel runs this on every call, one string or a thousand."""
+    import tensorflow as tf
+
+    found, digits = _words_and_digits(texts)
+    # `digits` is the text itself where it writes no letter, so this is
+    # numeric_agreement(texts) on all-numeric texts.
+    by_digits = numeric_agreement(digits, answers)
+    numeric = tf.strings.regex_full_match(texts, r"[0-9 ./-]+")
+    return (
+        (tf.logical_not(numeric) | by_digits)
+        & year_agreement(texts, answers)
+        & _months_agree(found, digits, answers, table, by_digits)
+    )
+
+
+def _words_and_digits(texts):
+    """The words of each text (ragged, `lexicon.words`) and its digits
+    (`lexicon.digits`; the text itself where it writes no letter)."""
     import tensorflow as tf
 
     found = tf.strings.split(tf.strings.regex_replace(texts, r"[^\pL\pM]+", " "))
+    core = tf.strings.regex_replace(texts, r"[\pL\pM]+", " ")
+    core = tf.strings.regex_replace(core, r"^[^0-9]+|[^0-9]+$", "")
+    return found, tf.where(found.row_lengths() > 0, core, texts)
+
+
+def _months_agree(found, digits, answers, table, by_digits):
+    import tensorflow as tf
+
     masks = tf.ragged.map_flat_values(table.lookup, found)
     bits = tf.bitwise.left_shift(1, tf.range(12))
     named = tf.ragged.map_flat_values(
@@ -176,11 +213,8 @@ def month_agreement(texts, answers, table):
     is_named = tf.reduce_any(
         named & tf.equal(tf.range(1, 13)[None, :], month[:, None]), axis=1
     )
-    # lexicon.digits: without its words, from its first digit to its last.
-    core = tf.strings.regex_replace(texts, r"[\pL\pM]+", " ")
-    core = tf.strings.regex_replace(core, r"^[^0-9]+|[^0-9]+$", "")
-    numeric = tf.strings.regex_full_match(core, r"[0-9 ./-]+")
-    by_digits = numeric & numeric_agreement(core, answers)
+    # No month word: the one reading of its digits (lexicon.digits).
+    by_digits = tf.strings.regex_full_match(digits, r"[0-9 ./-]+") & by_digits
     writes_letters = found.row_lengths() > 0
     return (
         tf.logical_not(writes_letters)

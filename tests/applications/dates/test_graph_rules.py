@@ -5,7 +5,11 @@ import random
 import pytest
 
 from attention_zoo.applications.dates import data
-from attention_zoo.applications.dates.readings import agrees, numeric_readings
+from attention_zoo.applications.dates.readings import (
+    agrees,
+    numeric_readings,
+    year_disagreement,
+)
 
 pytestmark = pytest.mark.tf_only
 
@@ -110,7 +114,6 @@ def test_in_graph_year_rule_matches_python():
     import tensorflow as tf
 
     from attention_zoo.applications.dates.graph_rules import year_agreement
-    from attention_zoo.applications.dates.readings import year_disagreement
 
     texts = [
         "14 july 1789",
@@ -141,6 +144,7 @@ def test_in_graph_month_rule_matches_python():
     from attention_zoo.applications.dates.graph_rules import (
         month_agreement,
         month_table,
+        rules_agreement,
     )
     from attention_zoo.applications.dates.lexicon import load, month_disagreement
 
@@ -168,6 +172,20 @@ def test_in_graph_month_rule_matches_python():
         month_table(load()),
     ).numpy()
     expected = [not month_disagreement(t, a) for t, a in pairs]
+    wrong = [p for p, g, e in zip(pairs, got, expected) if g != e]
+    assert not wrong, wrong[:10]
+    assert sum(expected) > 100 and len(expected) - sum(expected) > 100
+    # The three rules at once, as the SavedModel runs them.
+    pairs += [(t, a) for t in _numeric_texts(300, seed=5) for a in ["2005-04-03", ""]]
+    got = rules_agreement(
+        tf.constant([t for t, _ in pairs]),
+        tf.constant([a for _, a in pairs]),
+        month_table(load()),
+    ).numpy()
+    expected = [
+        agrees(t, a) and not year_disagreement(t, a) and not month_disagreement(t, a)
+        for t, a in pairs
+    ]
     wrong = [p for p, g, e in zip(pairs, got, expected) if g != e]
     assert not wrong, wrong[:10]
     assert sum(expected) > 100 and len(expected) - sum(expected) > 100
