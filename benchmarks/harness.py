@@ -126,6 +126,22 @@ def sample_times(
     return samples
 
 
+def matmul_flops(n: int = 2048, repeats: int = 7) -> float:
+    """The float32 FLOP/s this backend reaches on this machine for an
+    `(n, n) @ (n, n)` matmul (2 n^3 operations; the median of `repeats`):
+    the measured limit that the benchmarks' "share of the machine's limit"
+    divides by."""
+    rng = np.random.default_rng(0)
+    a, b = (
+        keras.ops.convert_to_tensor(rng.standard_normal((n, n)), "float32")
+        for _ in range(2)
+    )
+    seconds = statistics.median(
+        sample_times(lambda: to_numpy(keras.ops.matmul(a, b)), repeats, warmup=2)
+    )
+    return 2 * n**3 / seconds
+
+
 def to_numpy(structure):
     """Wait for the results and bring them to the host."""
     return keras.tree.map_structure(ops.convert_to_numpy, structure)

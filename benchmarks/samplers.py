@@ -3,8 +3,8 @@
 keras-hub's `GreedySampler` and `BeamSampler` are what a Keras user would
 pick for decoding (Keras 3, every backend, `ops.while_loop`). This script
 drives them and `attention_zoo.decoding` with one step function: the shipped
-translator's (`bible_en_es`: a bidirectional LSTM encoder, an LSTM decoder
-with Luong attention, 8,000 target words), on the same batch of encoded
+translator's (`bible_en_es`: a bidirectional GRU encoder, a GRU decoder
+with Bahdanau attention, 5,000 target words), on the same batch of encoded
 test-slice verses, the same constants (the decoder reads them once per
 sequence, for every hypothesis) and the same backend compilation (XLA on
 TensorFlow, `jax.jit` on JAX), timed interleaved.
@@ -124,6 +124,24 @@ def build(preset: str, beam_width: int, max_length: int):
     return translator, model.weights, fns
 
 
+def step_flops(model, source_width: int) -> int:
+    """Floating-point operations (a multiply-add is 2) of one decoder step
+    for one hypothesis, counted from the weights' shapes: a product with
+    every matrix of the decoder and the output layer but the key
+    projection (applied once per sequence, before the loop), plus the
+    attention over the `source_width` positions (each position's score
+    against `attention_v`, and the context, the weighted sum of the
+    memory). Gates, softmax and other elementwise work are left out."""
+    weights = model.get_layer("decoder").weights + model.get_layer("logits").weights
+    flops, memory_width, attention_units = 0, 0, 0
+    for w in weights:
+        if "key_dense" in w.path and len(w.shape) == 2:
+            memory_width, attention_units = w.shape
+        elif len(w.shape) == 2:
+            flops += 2 * w.shape[0] * w.shape[1]
+    return flops + 2 * source_width * (attention_units + memory_width)
+
+
 def until_end(row, end_id: int) -> tuple:
     """A sequence up to and with its first `<end>` (all of it without one)."""
     row = [int(t) for t in row]
@@ -153,6 +171,7 @@ def main(argv=None) -> int:
     max_length = args.max_length or MAX_OUTPUT_TOKENS
     harness.print_header("Our searches against keras-hub's samplers")
     translator, variables, fns = build(args.preset, args.beam_width, max_length)
+    limit = harness.matmul_flops()
     from attention_zoo.applications import registry
 
     app = registry.get("translation")
@@ -182,11 +201,16 @@ def main(argv=None) -> int:
         },
         args.repeats,
     )
+    per_step = step_flops(translator.model, source_ids.shape[1])
     rows = []
-    for ours, theirs in pairs:
+    for (ours, theirs), width in zip(pairs, (1, args.beam_width)):
         for name in (ours, theirs):
             rate = args.batch / timings[name].median
             ratio = timings[theirs].median / timings[name].median
+            # The useful work: every hypothesis of a sequence, for as many
+            # steps as the search's answer has tokens (its <end> included).
+            steps = sum(len(until_end(r, END_ID)) for r in outputs[name])
+            flops = per_step * width * steps / timings[name].median
             rows.append(
                 [
                     name,
@@ -194,10 +218,18 @@ def main(argv=None) -> int:
                     harness.fmt_ms(timings[name]),
                     f"{ratio:.2f}x" if name == ours else "1.00x",
                     f"{100 * same[ours]:.1f} %",
+                    f"{100 * flops / limit:.1f} %",
                 ]
             )
     harness.print_table(
-        ["search", "sequences/s", "ms per batch", "speed vs keras-hub", "same output"],
+        [
+            "search",
+            "sequences/s",
+            "ms per batch",
+            "speed vs keras-hub",
+            "same output",
+            "share of the machine's limit",
+        ],
         rows,
     )
     harness.print_facts(
@@ -205,6 +237,10 @@ def main(argv=None) -> int:
             f"preset {args.preset}, batch {args.batch} verses of its test slice, "
             f"source width {source_ids.shape[1]}, at most {max_length} tokens, "
             f"{keras.backend.backend()} ({mode}), {args.repeats} interleaved repeats",
+            f"share of the machine's limit: {per_step / 1e6:.2f} MFLOP a decoder "
+            "step and hypothesis (`step_flops`) x steps of the answers / time, "
+            f"over {limit / 1e9:.1f} GFLOP/s, a 2048 x 2048 float32 matmul "
+            "measured in this run",
             *harness.run_facts(),
         ]
     )
