@@ -164,6 +164,30 @@ def leave_one_family_out(train_size, epochs, test_size, seed) -> list:
     return rows
 
 
+def date_flops(model, width: int, steps: int = data.TY + 1) -> int:
+    """Floating-point operations (a multiply-add is 2) of one date through
+    the default model, counted from the weights' shapes: per source
+    position of the `width` it reads, the encoder's kernels (both
+    directions) and the key projection; per decoder step (`steps`: the
+    greedy loop's longest, `TY + 1` with `<end>`), the decoder's other
+    kernels, the attention over the `width` positions and the output
+    layer. Gates, softmax and other elementwise work are left out."""
+    per_position = sum(
+        2 * w.shape[0] * w.shape[1]
+        for w in model.get_layer("encoder").weights
+        if len(w.shape) == 2
+    )
+    per_step, memory_width, attention_units = 0, 0, 0
+    for w in model.get_layer("decoder").weights + model.get_layer("logits").weights:
+        if "key_dense" in w.path and len(w.shape) == 2:
+            memory_width, attention_units = w.shape
+            per_position += 2 * memory_width * attention_units
+        elif len(w.shape) == 2:
+            per_step += 2 * w.shape[0] * w.shape[1]
+    per_step += 2 * width * (attention_units + memory_width)
+    return width * per_position + steps * per_step
+
+
 def serving_rows(normalizer, run, seed) -> list:
     import tensorflow as tf
 
@@ -182,17 +206,35 @@ def serving_rows(normalizer, run, seed) -> list:
         def local(texts):
             return lambda: normalizer._scored(texts)[1]
 
+        # The SavedModel reads the batch's longest input rounded up to a
+        # multiple of 8 (export.py); the in-process predictor all of tx.
+        longest = max(len(data.normalize(t)) for t in batch)
+        widths = {
+            "SavedModel": min(normalizer.tx, max(8, -(-longest // 8) * 8)),
+            "in-process compiled predictor": normalizer.tx,
+        }
         cases = {
             "SavedModel": (saved(one), saved(many)),
             "in-process compiled predictor": (local(batch[:1]), local(batch)),
         }
+        limit = harness.matmul_flops()
         rows = []
         for name, (single, thousand) in cases.items():
             single_s = statistics.median(harness.sample_times(single, 200, warmup=3))
             batch_s = statistics.median(
                 harness.sample_times(thousand, 7, warmup=2, min_sample_s=0.2)
             )
-            rows.append([name, f"{1000 * single_s:.2f}", f"{1000 / batch_s:,.0f}"])
+            counted = ["n/a", "n/a"]  # the count is the default model's
+            if normalizer.kind == "default":
+                flops = date_flops(normalizer.model, widths[name])
+                counted = [
+                    f"{widths[name]}: {flops / 1e6:.2f}",
+                    f"{100 * flops * 1000 / batch_s / limit:.1f} %",
+                ]
+            rows.append(
+                [name, f"{1000 * single_s:.2f}", f"{1000 / batch_s:,.0f}", *counted]
+            )
+    print(f"Machine's limit: a 2048 x 2048 float32 matmul, {limit / 1e9:.1f} GFLOP/s.")
     return rows
 
 
@@ -228,7 +270,13 @@ def run_normalizer(args) -> None:
         print()
         if args.serving:
             harness.print_table(
-                ["", "one string, p50 ms", "batch of 1,000, dates/s"],
+                [
+                    "",
+                    "one string, p50 ms",
+                    "batch of 1,000, dates/s",
+                    "width read: MFLOP a date",
+                    "share of the machine's limit",
+                ],
                 serving_rows(normalizer, run, args.seed),
                 True,
             )
