@@ -8,9 +8,9 @@ Trains a default run (the recipe: 30,000 dates, 10 epochs) on the other
 languages (`attention-zoo dates train --languages ...`: their formats,
 all-numeric dates and non-dates; the run's validity reads their month
 words only), then answers new dates of every language with the run's
-`Normalizer`, validity and all. All-numeric dates
-have no language (the ambiguity rule decides them), so the languages left
-out are tested on their formats that write words.
+`Normalizer`, validity and all. All-numeric dates have no language (the
+ambiguity rule decides them), so the languages left out are tested on
+their formats that write words.
 
 Per language: refused (not valid), valid and exact, valid and wrong (the
 confident guess the month-word rule exists to stop; target 0), and exact

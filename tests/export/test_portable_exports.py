@@ -29,14 +29,16 @@ INT8_LOSS = {
     "captioning": 0.02,
 }
 # (application, preset, test-slice rows compared with the SavedModel).
-# The translator's beam search over an LSTM decoder is the summarizer's
+# The translator's beam search over a GRU decoder is the summarizer's
 # with another step function; its case (~100 s of conversions on 2 cores)
 # runs with the slow tests, not in CI.
 CASES = [
-    ("dates", "dates_multilingual", 300),
-    pytest.param(("translation", "bible_en_es", 12), marks=pytest.mark.slow),
-    ("summarization", "debian_synopsis", 12),
-    ("captioning", "shapes", 40),
+    pytest.param(("dates", "dates_multilingual", 300), id="dates"),
+    pytest.param(
+        ("translation", "bible_en_es", 12), id="translation", marks=pytest.mark.slow
+    ),
+    pytest.param(("summarization", "debian_synopsis", 12), id="summarization"),
+    pytest.param(("captioning", "shapes", 40), id="captioning"),
 ]
 
 
@@ -50,11 +52,7 @@ for fmt in {FORMATS!r}:
 """
 
 
-@pytest.fixture(
-    scope="module",
-    params=CASES,
-    ids=["dates", "translation", "summarization", "captioning"],
-)
+@pytest.fixture(scope="module", params=CASES)
 def case(request, tmp_path_factory):
     app, preset, rows = request.param
     root = tmp_path_factory.mktemp(app)

@@ -120,8 +120,9 @@ def generate(
     """`n` dates with distinct normalized inputs, none of them in `exclude`.
 
     A family (of `families`, default all), one of its formats (of
-    `languages`, default all; all-numeric formats are language `"any"`) and a date (uniform in 1900-2099,
-    Faker; 1969-2068 for two-digit years) are drawn together; renderings
+    `languages`, default all; all-numeric formats are language `"any"`)
+    and a date (uniform in 1900-2099, Faker; 1969-2068 for two-digit
+    years) are drawn together; renderings
     that are all-numeric without exactly one reading, too long once
     normalized or already seen are redrawn.
     """

@@ -5,8 +5,9 @@ for all-numeric inputs), of `readings.year_disagreement` (the written-year
 rule) and of `lexicon.month_disagreement` (the month-word rule), and
 `rules_agreement`, the last three at once: the exported model must judge
 its answers as the Python predictor does, and plain TensorFlow (without
-attention_zoo) must be able to run the judgement. `tests/applications/dates/test_graph_rules.py`
-checks the twins against the Python rules.
+attention_zoo) must be able to run the judgement.
+`tests/applications/dates/test_graph_rules.py` checks the twins against
+the Python rules.
 """
 
 from __future__ import annotations
@@ -142,10 +143,10 @@ def year_agreement(texts, answers):
 
 
 def month_table(lexicon):
-    """A TensorFlow table `word -> int32 mask` of `lexicon.load()`'s words:
-    bit m-1 set for each month m a word names, 0 for a neutral word, -1 (the
-    default) for a word the model was not taught. Build it outside the
-    served function and track it in the SavedModel."""
+    """A TensorFlow table `word -> int32 mask` of a lexicon's words
+    (`lexicon.load`): bit m-1 set for each month m a word names, 0 for a
+    neutral word, -1 (the default) for a word the model was not taught.
+    Build it outside the served function and track it in the SavedModel."""
     import tensorflow as tf
 
     keys = list(lexicon)

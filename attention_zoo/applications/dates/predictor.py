@@ -174,8 +174,10 @@ class Normalizer(RunPredictor):
     def reason(self, iso: str, score: float, text: str = "") -> str:
         """Why the answer `iso` (to the input `text`) is not valid ("" when
         it is). An input that cannot be a date says so first, then the
-        model's answer, then the numbers against it, then the score."""
-        readings = numeric_readings(data.normalize(text))
+        model's answer, then what the input writes against it (its numbers,
+        its year, its month word), then the score."""
+        normalized = data.normalize(text)
+        readings = numeric_readings(normalized)
         numbers = disagreement(readings, iso)
         if readings is not None and len(readings) != 1:
             return numbers
@@ -185,7 +187,6 @@ class Normalizer(RunPredictor):
             return f"not a real calendar date ({iso})"
         if numbers:
             return numbers
-        normalized = data.normalize(text)
         why = year_disagreement(normalized, iso) or month_disagreement(
             normalized, iso, self.lexicon
         )

@@ -85,8 +85,22 @@ def _numeric_texts(n, seed):
     return texts
 
 
-def test_in_graph_numeric_rule_matches_python():
+def _graph_judges_as_python(graph_rule, python_rule, pairs, *tables) -> list[bool]:
+    """Run `graph_rule(texts, answers, *tables)` on `pairs` of (normalized
+    text, answer), assert it agrees with `python_rule(text, answer)` on
+    every pair, and return the Python verdicts."""
     import tensorflow as tf
+
+    got = graph_rule(
+        tf.constant([t for t, _ in pairs]), tf.constant([a for _, a in pairs]), *tables
+    ).numpy()
+    expected = [python_rule(t, a) for t, a in pairs]
+    wrong = [p for p, g, e in zip(pairs, got, expected) if g != e]
+    assert not wrong, wrong[:10]
+    return expected
+
+
+def test_in_graph_numeric_rule_matches_python():
 
     from attention_zoo.applications.dates.graph_rules import numeric_agreement
 
@@ -99,19 +113,13 @@ def test_in_graph_numeric_rule_matches_python():
         readings = sorted(numeric_readings(text) or ())
         for answer in readings + ["", "1987-09-23", "2005-04-03"]:
             pairs.append((text, answer))
-    got = numeric_agreement(
-        tf.constant([t for t, _ in pairs]), tf.constant([a for _, a in pairs])
-    ).numpy()
-    expected = [agrees(t, a) for t, a in pairs]
-    wrong = [p for p, g, e in zip(pairs, got, expected) if g != e]
-    assert not wrong, wrong[:10]
+    expected = _graph_judges_as_python(numeric_agreement, agrees, pairs)
     # The pairs exercise every outcome: agreement, ambiguity, no reading.
     assert sum(expected) > 500 and len(expected) - sum(expected) > 500
     assert sum(len(numeric_readings(t) or ()) > 1 for t in texts) > 50
 
 
 def test_in_graph_year_rule_matches_python():
-    import tensorflow as tf
 
     from attention_zoo.applications.dates.graph_rules import year_agreement
 
@@ -129,17 +137,13 @@ def test_in_graph_year_rule_matches_python():
     texts += [data.normalize(e.text) for e in data.generate(300, seed=3)]
     answers = ["1989-07-14", "1979-05-03", "1789-07-14", "2095-07-27", ""]
     pairs = [(t, a) for t in texts for a in answers]
-    got = year_agreement(
-        tf.constant([t for t, _ in pairs]), tf.constant([a for _, a in pairs])
-    ).numpy()
-    expected = [not year_disagreement(t, a) for t, a in pairs]
-    wrong = [p for p, g, e in zip(pairs, got, expected) if g != e]
-    assert not wrong, wrong[:10]
+    expected = _graph_judges_as_python(
+        year_agreement, lambda t, a: not year_disagreement(t, a), pairs
+    )
     assert sum(expected) > 100 and len(expected) - sum(expected) > 100
 
 
 def test_in_graph_month_rule_matches_python():
-    import tensorflow as tf
 
     from attention_zoo.applications.dates.graph_rules import (
         month_agreement,
@@ -166,26 +170,21 @@ def test_in_graph_month_rule_matches_python():
     answers = ["1979-05-03", "1979-03-05", "1987-09-23", "1987-07-23", "1970-10-05"]
     answers += ["", "1979-5-03"]
     pairs = [(t, a) for t in texts for a in answers]
-    got = month_agreement(
-        tf.constant([t for t, _ in pairs]),
-        tf.constant([a for _, a in pairs]),
-        month_table(load()),
-    ).numpy()
-    expected = [not month_disagreement(t, a) for t, a in pairs]
-    wrong = [p for p, g, e in zip(pairs, got, expected) if g != e]
-    assert not wrong, wrong[:10]
+    table = month_table(load())
+    expected = _graph_judges_as_python(
+        month_agreement, lambda t, a: not month_disagreement(t, a), pairs, table
+    )
     assert sum(expected) > 100 and len(expected) - sum(expected) > 100
     # The three rules at once, as the SavedModel runs them.
     pairs += [(t, a) for t in _numeric_texts(300, seed=5) for a in ["2005-04-03", ""]]
-    got = rules_agreement(
-        tf.constant([t for t, _ in pairs]),
-        tf.constant([a for _, a in pairs]),
-        month_table(load()),
-    ).numpy()
-    expected = [
-        agrees(t, a) and not year_disagreement(t, a) and not month_disagreement(t, a)
-        for t, a in pairs
-    ]
-    wrong = [p for p, g, e in zip(pairs, got, expected) if g != e]
-    assert not wrong, wrong[:10]
+    expected = _graph_judges_as_python(
+        rules_agreement,
+        lambda t, a: (
+            agrees(t, a)
+            and not year_disagreement(t, a)
+            and not month_disagreement(t, a)
+        ),
+        pairs,
+        table,
+    )
     assert sum(expected) > 100 and len(expected) - sum(expected) > 100

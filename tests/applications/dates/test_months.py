@@ -124,3 +124,12 @@ def test_training_refuses_languages_it_does_not_generate(tmp_path):
     with pytest.raises(ValueError, match="Received: languages=.en,en."):
         train(tmp_path / "bad", TrainConfig(languages="en,en"))
     assert not (tmp_path / "bad").exists()
+
+
+def test_a_run_s_lexicon_travels_with_its_portable_export(tmp_path):
+    from attention_zoo.applications.dates.exported import export_core
+
+    run = _preset_copy(tmp_path)
+    assert lexicon.RUN_FILE not in export_core(run).data_files
+    lexicon.write(run / lexicon.RUN_FILE, lexicon.build(["en", "any"]), "a test")
+    assert lexicon.RUN_FILE in export_core(run).data_files
