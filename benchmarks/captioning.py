@@ -51,7 +51,7 @@ from attention_zoo.applications.captioning.scene_generator import (  # noqa: E40
     generate_scenes,
 )
 from attention_zoo.applications.captioning.training import train
-from benchmarks import harness  # noqa: E402
+from benchmarks import flops, harness  # noqa: E402
 
 
 def _rate(count, seconds):
@@ -101,6 +101,16 @@ def speed(config: TrainConfig, n_images: int, steps: int, repeats: int):
             warmup=0,
         )
         rows[name] = _rate(len(batches), min(times))
+    # The useful work of a training step: each caption's 12 words and <end>
+    # through the caption model (forward and backward), and for the
+    # end-to-end model each image through the frozen encoder (forward).
+    caption_step = batch * flops.TRAINING_FACTOR * flops.caption(caption_model, 13)
+    image = flops.layers_forward(encoder)
+    work = {
+        "cached features": caption_step,
+        "images (frozen encoder every step)": caption_step + batch * image,
+        "an image through the encoder": image,
+    }
     decode = {}
     encode = models.compiled(
         lambda x: encoder(x, training=False), (size, size, 3), jit_compile=False
@@ -123,7 +133,7 @@ def speed(config: TrainConfig, n_images: int, steps: int, repeats: int):
                 warmup=1,
             )
             decode[(width, source)] = _rate(batch, min(times))
-    return extraction, rows, decode
+    return extraction, rows, work, decode
 
 
 def lambdas(config: TrainConfig, values):
@@ -183,17 +193,44 @@ def main(argv=None):
         f"{config.feature_layer or 'default'}, initial state {config.initial_state}\n"
     )
     if not args.only_lambdas:
-        extraction, training, decode = speed(config, n_images, steps, args.repeats)
+        limit = harness.matmul_flops()
+        extraction, training, work, decode = speed(
+            config, n_images, steps, args.repeats
+        )
         print(f"## Speed ({n_images} scenes, batch 64, best of {args.repeats})\n")
-        print(f"feature extraction: {extraction:.1f} images/s (batch 32)\n")
+        image = work["an image through the encoder"]
+        print(
+            f"feature extraction: {extraction:.1f} images/s (batch 32), "
+            f"{image / 1e9:.3f} GFLOP an image, "
+            f"{100 * extraction * image / limit:.1f} % of the machine's limit\n"
+        )
         cached = training["cached features"]
         harness.print_table(
-            ["training input", "steps/s", "vs cached"],
             [
-                [k, f"{v:.2f}", harness.ratio_text(v, cached, 3)]
+                "training input",
+                "steps/s",
+                "vs cached",
+                "GFLOP a step",
+                "share of the machine's limit",
+            ],
+            [
+                [
+                    k,
+                    f"{v:.2f}",
+                    harness.ratio_text(v, cached, 3),
+                    f"{work[k] / 1e9:.2f}",
+                    f"{100 * v * work[k] / limit:.1f} %",
+                ]
                 for k, v in training.items()
             ],
             numeric_columns=True,
+        )
+        print(
+            "share of the machine's limit: the floating-point work of a step "
+            "(`benchmarks/flops.py`: 64 captions of 13 steps, 3x the forward "
+            "pass; the frozen encoder's forward pass) x steps/s, over "
+            f"{limit / 1e9:.1f} GFLOP/s, a 2048 x 2048 float32 matmul measured "
+            "in this run\n"
         )
         harness.print_table(
             ["decoding", "from features (captions/s)", "from images (captions/s)"],

@@ -35,6 +35,7 @@ from attention_zoo.applications.dates.export import export
 from attention_zoo.applications.dates.predictor import Normalizer
 from attention_zoo.applications.dates.training import train
 from benchmarks import harness
+from benchmarks.flops import sequence_to_sequence
 from tests.applications.dates.hand_written import read_non_dates, read_real_dates
 
 
@@ -164,30 +165,6 @@ def leave_one_family_out(train_size, epochs, test_size, seed) -> list:
     return rows
 
 
-def date_flops(model, width: int, steps: int = data.TY + 1) -> int:
-    """Floating-point operations (a multiply-add is 2) of one date through
-    the default model, counted from the weights' shapes: per source
-    position of the `width` it reads, the encoder's kernels (both
-    directions) and the key projection; per decoder step (`steps`: the
-    greedy loop's longest, `TY + 1` with `<end>`), the decoder's other
-    kernels, the attention over the `width` positions and the output
-    layer. Gates, softmax and other elementwise work are left out."""
-    per_position = sum(
-        2 * w.shape[0] * w.shape[1]
-        for w in model.get_layer("encoder").weights
-        if len(w.shape) == 2
-    )
-    per_step, memory_width, attention_units = 0, 0, 0
-    for w in model.get_layer("decoder").weights + model.get_layer("logits").weights:
-        if "key_dense" in w.path and len(w.shape) == 2:
-            memory_width, attention_units = w.shape
-            per_position += 2 * memory_width * attention_units
-        elif len(w.shape) == 2:
-            per_step += 2 * w.shape[0] * w.shape[1]
-    per_step += 2 * width * (attention_units + memory_width)
-    return width * per_position + steps * per_step
-
-
 def serving_rows(normalizer, run, seed) -> list:
     import tensorflow as tf
 
@@ -226,7 +203,9 @@ def serving_rows(normalizer, run, seed) -> list:
             )
             counted = ["n/a", "n/a"]  # the count is the default model's
             if normalizer.kind == "default":
-                flops = date_flops(normalizer.model, widths[name])
+                flops = sequence_to_sequence(
+                    normalizer.model, widths[name], data.TY + 1
+                )
                 counted = [
                     f"{widths[name]}: {flops / 1e6:.2f}",
                     f"{100 * flops * 1000 / batch_s / limit:.1f} %",

@@ -25,11 +25,20 @@ What is compared, and where the algorithms differ:
   best output where no hypothesis ends before the best one does. The
   table gives the share of identical best outputs.
 
+Why both sit far below the machine's limit: `--rows 16 64 256 1024` adds
+a table of our greedy search alone at those batch sizes (the same verses
+repeated), with the time of one loop step (the batch's time over its
+longest answer, the steps the loop runs) and the share of the machine's
+limit. If the time of a step grows much slower than its rows, a step
+costs fixed overhead (the loop, the ops' dispatch and small kernels), not
+floating-point work.
+
 Usage (keras-hub is a benchmark dependency, not one of the package's:
 `pip install keras-hub`):
 
     python -m benchmarks.samplers
     KERAS_BACKEND=jax python -m benchmarks.samplers --batch 64 --repeats 5
+    python -m benchmarks.samplers --rows 16 64 256 1024
 """
 
 from __future__ import annotations
@@ -44,7 +53,7 @@ import keras  # noqa: E402
 import numpy as np  # noqa: E402
 from keras import ops  # noqa: E402
 
-from benchmarks import harness  # noqa: E402
+from benchmarks import flops, harness  # noqa: E402
 from benchmarks.compiling import compile_fn  # noqa: E402
 
 
@@ -124,24 +133,6 @@ def build(preset: str, beam_width: int, max_length: int):
     return translator, model.weights, fns
 
 
-def step_flops(model, source_width: int) -> int:
-    """Floating-point operations (a multiply-add is 2) of one decoder step
-    for one hypothesis, counted from the weights' shapes: a product with
-    every matrix of the decoder and the output layer but the key
-    projection (applied once per sequence, before the loop), plus the
-    attention over the `source_width` positions (each position's score
-    against `attention_v`, and the context, the weighted sum of the
-    memory). Gates, softmax and other elementwise work are left out."""
-    weights = model.get_layer("decoder").weights + model.get_layer("logits").weights
-    flops, memory_width, attention_units = 0, 0, 0
-    for w in weights:
-        if "key_dense" in w.path and len(w.shape) == 2:
-            memory_width, attention_units = w.shape
-        elif len(w.shape) == 2:
-            flops += 2 * w.shape[0] * w.shape[1]
-    return flops + 2 * source_width * (attention_units + memory_width)
-
-
 def until_end(row, end_id: int) -> tuple:
     """A sequence up to and with its first `<end>` (all of it without one)."""
     row = [int(t) for t in row]
@@ -157,7 +148,16 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--max-length", type=int, default=None, help="default: the translator's"
     )
+    parser.add_argument(
+        "--rows",
+        type=int,
+        nargs="*",
+        default=[],
+        help="also time our greedy search alone at these batch sizes",
+    )
     args = parser.parse_args(argv)
+    if any(r < 1 for r in args.rows):
+        parser.error(f"--rows must be positive batch sizes; got {args.rows}")
     try:
         import keras_hub  # noqa: F401
     except ImportError as error:
@@ -201,7 +201,7 @@ def main(argv=None) -> int:
         },
         args.repeats,
     )
-    per_step = step_flops(translator.model, source_ids.shape[1])
+    per_step = flops.decoder_step(translator.model, source_ids.shape[1])
     rows = []
     for (ours, theirs), width in zip(pairs, (1, args.beam_width)):
         for name in (ours, theirs):
@@ -210,7 +210,7 @@ def main(argv=None) -> int:
             # The useful work: every hypothesis of a sequence, for as many
             # steps as the search's answer has tokens (its <end> included).
             steps = sum(len(until_end(r, END_ID)) for r in outputs[name])
-            flops = per_step * width * steps / timings[name].median
+            work = per_step * width * steps / timings[name].median
             rows.append(
                 [
                     name,
@@ -218,7 +218,7 @@ def main(argv=None) -> int:
                     harness.fmt_ms(timings[name]),
                     f"{ratio:.2f}x" if name == ours else "1.00x",
                     f"{100 * same[ours]:.1f} %",
-                    f"{100 * flops / limit:.1f} %",
+                    f"{100 * work / limit:.1f} %",
                 ]
             )
     harness.print_table(
@@ -238,13 +238,59 @@ def main(argv=None) -> int:
             f"source width {source_ids.shape[1]}, at most {max_length} tokens, "
             f"{keras.backend.backend()} ({mode}), {args.repeats} interleaved repeats",
             f"share of the machine's limit: {per_step / 1e6:.2f} MFLOP a decoder "
-            "step and hypothesis (`step_flops`) x steps of the answers / time, "
+            "step and hypothesis (`flops.decoder_step`) x steps of the answers / time, "
             f"over {limit / 1e9:.1f} GFLOP/s, a 2048 x 2048 float32 matmul "
             "measured in this run",
             *harness.run_facts(),
         ]
     )
+    if args.rows:
+        rows_table(translator, compiled[names[0]], texts, args, per_step, limit)
     return 0
+
+
+def rows_table(translator, greedy, texts, args, per_step, limit) -> None:
+    """Our greedy search at each of `args.rows` batch sizes: what a loop
+    step costs as the rows it multiplies grow."""
+    from attention_zoo.applications.common.text import END_ID
+
+    batches = {}
+    for rows in args.rows:
+        batch = (texts * (rows // len(texts) + 1))[:rows]
+        batches[rows], _ = translator.encode(batch)
+    outputs = {r: keras.ops.convert_to_numpy(greedy(x)) for r, x in batches.items()}
+    timings = harness.time_interleaved(
+        {r: (lambda x=x: harness.to_numpy(greedy(x))) for r, x in batches.items()},
+        args.repeats,
+    )
+    table = []
+    for rows, timing in timings.items():
+        lengths = [len(until_end(r, END_ID)) for r in outputs[rows]]
+        step_ms = 1e3 * timing.median / max(lengths)
+        work = per_step * sum(lengths) / timing.median
+        table.append(
+            [
+                f"{rows}",
+                f"{max(lengths)}",
+                f"{step_ms:.2f}",
+                f"{1e3 * step_ms / rows:.1f}",
+                f"{rows / timing.median:,.1f}",
+                f"{100 * work / limit:.1f} %",
+            ]
+        )
+    print("\nOur greedy search by batch size (the same verses repeated):\n")
+    harness.print_table(
+        [
+            "rows",
+            "loop steps",
+            "ms a step",
+            "µs a step and row",
+            "sequences/s",
+            "share of the machine's limit",
+        ],
+        table,
+        numeric_columns=True,
+    )
 
 
 if __name__ == "__main__":

@@ -70,7 +70,7 @@ from attention_zoo.applications.translation.predictor import (
     Translator,
 )
 from attention_zoo.applications.translation.training import build_model, train
-from benchmarks import harness  # noqa: E402
+from benchmarks import flops, harness  # noqa: E402
 from benchmarks.translation_decoding import (  # noqa: E402
     fixed_length_translate_fn,
     length_batches,
@@ -127,13 +127,24 @@ def throughput(config, splits, steps, verbose):
         x, y = batches[i]
         model.train_on_batch(x, y)
     steps = min(steps, len(batches))
-    tokens = sum(len(t) + 1 for _, b in batches.batches[:steps] for _, t in b)
+    timed = [pair for _, b in batches.batches[:steps] for pair in b]
+    tokens = sum(len(t) + 1 for _, t in timed)
+    # The useful work of the timed batches: each pair at its own lengths
+    # (the padding to the bucket is work the machine does, not the model).
+    work = flops.TRAINING_FACTOR * sum(
+        flops.sequence_to_sequence(model, len(s), len(t) + 1) for s, t in timed
+    )
     start = time.perf_counter()
     for i in range(steps):
         x, y = batches[i]
         model.train_on_batch(x, y)
     seconds = time.perf_counter() - start
-    result = {"tokens_per_second": tokens / seconds, "steps": steps}
+    result = {
+        "tokens_per_second": tokens / seconds,
+        "steps": steps,
+        "flops_per_token": work / tokens,
+        "flops_per_second": work / seconds,
+    }
     # Decoding cost at a fixed output length: `<end>` is never chosen, so
     # every sentence takes DECODE_STEPS steps whatever the briefly trained
     # weights would say (their output lengths differ between the forms).
@@ -294,6 +305,7 @@ def main(argv=None):
             )
 
     print("## Decoder forms (same sizes), training throughput and decoding\n")
+    limit = harness.matmul_flops()
     rows = []
     for form in ("parallel", "recurrent"):
         form_config = TrainConfig(epochs=1, decoder=form, **base)
@@ -302,6 +314,8 @@ def main(argv=None):
             [
                 form,
                 f"{t['tokens_per_second']:,.0f}",
+                f"{t['flops_per_token'] / 1e6:.2f}",
+                f"{100 * t['flops_per_second'] / limit:.1f} %",
                 f"{t['steps']}",
                 f"{t['decode_1']:.1f}",
                 f"{t['decode_4']:.1f}",
@@ -311,12 +325,21 @@ def main(argv=None):
         [
             "decoder",
             "train tokens/s",
+            "MFLOP a token",
+            "share of the machine's limit",
             "batches timed",
             f"greedy sent/s ({DECODE_STEPS} tokens)",
             f"beam 4 sent/s ({DECODE_STEPS} tokens)",
         ],
         rows,
         numeric_columns=True,
+    )
+    print(
+        "share of the machine's limit: the training's floating-point work a "
+        "target token (3x the forward pass, `benchmarks/flops.py`: each "
+        "pair at its own lengths) x tokens/s, over "
+        f"{limit / 1e9:.1f} GFLOP/s, a 2048 x 2048 float32 matmul measured "
+        "in this run\n"
     )
     print(
         f"load average (1, 5, 15 min): {harness.load_average()}; run folders in {output}"
