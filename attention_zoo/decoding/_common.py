@@ -180,8 +180,17 @@ def run_token_loop(
     end_token,
     pad_token,
     select,
+    shift_invariant: bool = False,
 ):
-    """Shared loop of greedy search and sampling; `select(log_probs, t)`."""
+    """Shared loop of greedy search and sampling; `select(log_probs, t)`.
+
+    With `shift_invariant` (`select` picks the same token when a row is
+    shifted by a constant, as an argmax does), `select` gets the logits
+    with `pad_token` masked instead of the log-probabilities, and only the
+    chosen token's log-probability is computed (its logit minus the row's
+    log-sum-exp): the loop skips writing a `(B, V)` row of
+    log-probabilities at every step (benchmarks/step_parts.py).
+    """
     max_length, end_token, pad_token = check_lengths(max_length, end_token, pad_token)
     check_batch(start_tokens, [("initial_state", initial_state)])
     start_tokens = ops.cast(start_tokens, "int32")
@@ -189,13 +198,25 @@ def run_token_loop(
 
     def advance(t, tokens, state, finished, scores, lengths, out_tokens, out_trace):
         logits, state, trace = step_fn(tokens, state, constants)
-        log_probs = ops.log_softmax(ops.cast(logits, "float32"), axis=-1)  # (B, V)
-        log_probs = never_pad(log_probs, pad_token, end_token)
-        chosen = ops.cast(select(log_probs, t), "int32")
-        chosen = ops.where(finished, pad_token, chosen)
-        vocab = ops.shape(log_probs)[-1]
-        flat = ops.arange(batch, dtype="int32") * vocab + chosen
-        token_log_prob = ops.take(ops.reshape(log_probs, (-1,)), flat)
+        logits = ops.cast(logits, "float32")  # (B, V)
+        vocab = ops.shape(logits)[-1]
+        if shift_invariant:
+            chosen = ops.cast(
+                select(never_pad(logits, pad_token, end_token), t), "int32"
+            )
+            chosen = ops.where(finished, pad_token, chosen)
+            flat = ops.arange(batch, dtype="int32") * vocab + chosen
+            token_log_prob = ops.take(ops.reshape(logits, (-1,)), flat) - ops.logsumexp(
+                logits, axis=-1
+            )
+        else:
+            log_probs = never_pad(
+                ops.log_softmax(logits, axis=-1), pad_token, end_token
+            )
+            chosen = ops.cast(select(log_probs, t), "int32")
+            chosen = ops.where(finished, pad_token, chosen)
+            flat = ops.arange(batch, dtype="int32") * vocab + chosen
+            token_log_prob = ops.take(ops.reshape(log_probs, (-1,)), flat)
         scores = scores + ops.where(finished, 0.0, token_log_prob)
         lengths = lengths + ops.cast(ops.logical_not(finished), "int32")
         trace = {

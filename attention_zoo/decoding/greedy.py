@@ -40,7 +40,8 @@ def greedy_search(
         max_length,
         end_token,
         pad_token,
-        lambda log_probs, t: first_argmax(log_probs),
+        lambda logits, t: first_argmax(logits),
+        shift_invariant=True,
     )
 
 
