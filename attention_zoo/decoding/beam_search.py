@@ -132,10 +132,17 @@ def beam_search(
         out_trace,
     ):
         logits, state, trace = step_fn(tokens, state, constants)
+        logits = ops.cast(logits, "float32")
         vocab = ops.shape(logits)[-1]
-        log_probs = ops.log_softmax(ops.cast(logits, "float32"), axis=-1)
-        log_probs = never_pad(log_probs, pad_token, end_token)
-        log_probs = ops.reshape(log_probs, (batch, k, vocab))  # (B, K, V)
+        # A hypothesis's extensions rank as its logits do (its log-probs are
+        # its logits shifted, its penalties one constant a hypothesis), so
+        # the best `k` of the `k * V` extensions are among each one's `k`
+        # best: only those `k * k` get log-probs, and no `(B, K, V)` row of
+        # log-probs is written (benchmarks/step_parts.py).
+        masked = ops.reshape(never_pad(logits, pad_token, end_token), (batch, k, -1))
+        # Extensions kept per hypothesis: all of a vocabulary smaller than k.
+        per_hypothesis = min(k, logits.shape[-1] or k)
+        log_norm = ops.reshape(ops.logsumexp(logits, axis=-1), (batch, k))
         trace = {
             name: ops.where(
                 finished[:, :, None], 0.0, ops.reshape(value, (batch, k, -1))
@@ -153,8 +160,11 @@ def beam_search(
         frozen = ops.where(
             ops.arange(vocab, dtype="int32")[None, None, :] == pad_token, 0.0, NEG_INF
         )
-        log_probs = ops.where(finished[:, :, None], frozen, log_probs)
-        candidate_sum = log_probs_sum[:, :, None] + log_probs  # (B, K, V)
+        masked = ops.where(finished[:, :, None], frozen, masked)
+        log_norm = ops.where(finished, 0.0, log_norm)
+        best_logits, best_tokens = ops.top_k(masked, per_hypothesis, sorted=True)
+        # (B, K, k): the sums of each hypothesis's `k` best extensions.
+        candidate_sum = log_probs_sum[:, :, None] + best_logits - log_norm[:, :, None]
         new_lengths = lengths + ops.cast(ops.logical_not(finished), "int32")  # (B, K)
         new_coverage = coverage + attention  # (B, K, Tx)
         candidate_scores = candidate_sum
@@ -168,13 +178,16 @@ def beam_search(
                 candidate_scores
                 + coverage_penalty(new_coverage, mask, beta)[:, :, None]
             )
-        flat_scores = ops.reshape(candidate_scores, (batch, k * vocab))
+        width = k * per_hypothesis
+        flat_scores = ops.reshape(candidate_scores, (batch, width))
+        # Ties go to the lower flat index, hypothesis first and then the
+        # token (`top_k` lists equal logits by id), as over all `k * V`.
         scores, index = ops.top_k(flat_scores, k, sorted=True)  # (B, K)
         index = ops.cast(index, "int32")
-        parent, chosen = index // vocab, index % vocab
-        log_probs_sum = ops.reshape(
-            ops.take(ops.reshape(candidate_sum, (-1,)), rows(index, k * vocab)),
-            (batch, k),
+        parent = index // per_hypothesis
+        chosen, log_probs_sum = (
+            ops.reshape(ops.take(ops.reshape(x, (-1,)), rows(index, width)), (batch, k))
+            for x in (ops.cast(best_tokens, "int32"), candidate_sum)
         )
         flat_parent = rows(parent, k)
         lengths, parent_finished, coverage = (
