@@ -1,7 +1,7 @@
 """Where a decoding step of the shipped translator spends its time, part by
 part, against the floating-point work each part does.
 
-`benchmarks/samplers.py` finds our searches (and keras-hub's) at 6-14 % of
+`benchmarks/samplers.py` finds our searches (and keras-hub's) near 10 % of
 the machine's matmul rate, and its `--rows` table finds the time of a step
 proportional to its rows from 16 to 1,024: not a fixed cost of the loop
 or of dispatching its ops, but work per row. This script times the parts
@@ -14,7 +14,10 @@ them (XLA on TensorFlow, `jax.jit` on JAX), interleaved:
   `v . tanh(W q + keys)` over every source position, the masked softmax,
   the context); the output layer alone (layer norm, 128 x 5,000 matrix);
 - what the searches do with the logits: `log_softmax` over 5,000 words,
-  greedy's `first_argmax`, and beam search's `top_k` of 4 over 4 x 5,000.
+  greedy's `first_argmax`, and beam search's `top_k` of 4 over 4 x 5,000
+  (as they did before this profile), then what they do instead:
+  `logsumexp` (greedy and beam search) and a `top_k` of 4 over each
+  hypothesis's 5,000 (beam search).
 
 For each: microseconds a row and the floating-point work counted for it
 (`benchmarks/flops.py`'s rule: products with matrices and the attention's
@@ -97,9 +100,15 @@ def parts(translator, rows: int) -> dict:
             0,
         ),
         "first_argmax (greedy)": (first_argmax, logits, 0),
-        "top_k 4 of 4 x 5,000 (beam)": (
+        "top_k 4 of 4 x 5,000 (beam, before)": (
             lambda x: ops.top_k(x, 4)[1],
             beam_scores,
+            0,
+        ),
+        "logsumexp (5,000)": (lambda x: ops.logsumexp(x, axis=-1), logits, 0),
+        "top_k 4 of 5,000 (beam, a hypothesis)": (
+            lambda x: ops.top_k(x, 4)[1],
+            logits,
             0,
         ),
     }
