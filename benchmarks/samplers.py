@@ -156,6 +156,11 @@ def main(argv=None) -> int:
         help="also time our greedy search alone at these batch sizes",
     )
     args = parser.parse_args(argv)
+    if keras.backend.backend() not in ("tensorflow", "jax"):
+        parser.error(
+            "the searches are timed compiled (XLA on TensorFlow, jax.jit on JAX); "
+            f"KERAS_BACKEND={keras.backend.backend()} has no such mode here"
+        )
     if any(r < 1 for r in args.rows):
         parser.error(f"--rows must be positive batch sizes; got {args.rows}")
     try:

@@ -119,6 +119,11 @@ def main(argv=None) -> int:
     parser.add_argument("--rows", type=int, default=256, help="rows of a step")
     parser.add_argument("--repeats", type=int, default=15)
     args = parser.parse_args(argv)
+    if keras.backend.backend() not in ("tensorflow", "jax"):
+        parser.error(
+            "the searches are timed compiled (XLA on TensorFlow, jax.jit on JAX); "
+            f"KERAS_BACKEND={keras.backend.backend()} has no such mode here"
+        )
     if args.rows < 4 or args.rows % 4:
         parser.error(f"--rows must be a positive multiple of 4; got {args.rows}")
     from attention_zoo.applications import registry
