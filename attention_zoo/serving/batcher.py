@@ -7,10 +7,9 @@ call, so that under load the calls fill up by themselves. The predictor
 runs in one worker thread per model: the event loop keeps accepting
 requests, and the model sees one call at a time.
 
-A call's batch is padded to the next power of two with copies of its
-first input (the extra answers dropped): an XLA-compiled predictor
-compiles once per batch size, so a server under load would otherwise
-compile for every size from 1 to `max_batch`.
+The predictor pads each call's batch to the next power of two itself
+(`RunPredictor.run_batches`), so that a server under load compiles a few
+batch shapes, not every size from 1 to `max_batch`.
 """
 
 from __future__ import annotations
@@ -30,15 +29,6 @@ class _Request:
 
     def __post_init__(self):
         self.key = json.dumps(self.options, sort_keys=True)
-
-
-def padded_size(n: int, max_batch: int) -> int:
-    """The batch size a call of `n` inputs runs at: the next power of two,
-    at most `max_batch` (or `n` itself when larger)."""
-    size = 1
-    while size < n:
-        size *= 2
-    return max(n, min(size, max_batch))
 
 
 class MicroBatcher:
@@ -119,8 +109,6 @@ class MicroBatcher:
 
     async def _call(self, loop, group: list[_Request]) -> None:
         inputs = [x for request in group for x in request.inputs]
-        padding = padded_size(len(inputs), self.max_batch) - len(inputs)
-        inputs += [inputs[0]] * padding
         self.calls += 1
         try:
             answers = await loop.run_in_executor(

@@ -107,9 +107,9 @@ def load(model: ServedModel, max_batch: int, max_wait: float) -> None:
     """Loads `model`'s predictor, answers its fixed inputs once (the first
     call compiles), and gives it a batcher."""
     model.predictor = model.app.predictor(model.folder)
-    # Every batch size the batcher pads to, at every source width the
-    # predictor pads to, so that no request waits for a compilation of its
-    # batch's shape (`batcher.padded_size`, `RunPredictor.shape_inputs`).
+    # Every batch size the predictor pads to, at every source width it pads
+    # to, so that no request waits for a compilation of its batch's shape
+    # (`predictor.padded_size`, `RunPredictor.shape_inputs`).
     for warm in model.predictor.shape_inputs() or _warm_inputs(model):
         size = 1
         while True:

@@ -5,13 +5,7 @@ import asyncio
 
 import pytest
 
-from attention_zoo.serving.batcher import MicroBatcher, padded_size
-
-
-def test_padded_size_is_the_next_power_of_two_up_to_the_maximum():
-    assert [padded_size(n, 64) for n in (1, 2, 3, 5, 33, 64)] == [1, 2, 4, 8, 64, 64]
-    assert padded_size(5, 6) == 6
-    assert padded_size(100, 64) == 100  # a larger request runs alone, unpadded
+from attention_zoo.serving.batcher import MicroBatcher
 
 
 def run(coroutine):

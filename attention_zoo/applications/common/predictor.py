@@ -7,6 +7,7 @@ import os
 import sys
 
 import keras
+import numpy as np
 
 from attention_zoo.applications.common.compile import compile_function
 from attention_zoo.applications.common.errors import (
@@ -64,6 +65,19 @@ def as_texts(inputs) -> list[str]:
                 f"inputs[{i}]={item!r} of type {type(item).__name__}"
             )
     return texts
+
+
+def padded_size(n: int, max_batch: int) -> int:
+    """The batch size a call of `n` inputs runs at: the next power of two,
+    at most `max_batch` (or `n` itself when larger). Every new batch shape
+    is a compilation of the search (2-3 s for a shipped preset on 2 CPU
+    cores, XLA or `jax.jit`), so calls of any size compile at most
+    `log2(max_batch) + 2` shapes, for at most twice the rows of one
+    batch."""
+    size = 1
+    while size < n:
+        size *= 2
+    return max(n, min(size, max_batch))
 
 
 class RunPredictor:
@@ -293,11 +307,23 @@ class RunPredictor:
 
         `fn(prepare(chunk))` gives the batch's outputs (token ids, attention,
         scores...), which come back as NumPy arrays, floating-point ones as
-        float32 (a mixed-precision model computes them in float16).
+        float32 (a mixed-precision model computes them in float16). A
+        chunk runs at `padded_size(len(chunk), batch_size)` rows, its last
+        input repeated, and the repeats' outputs are dropped: the rows are
+        computed independently, and a call of a new size would otherwise
+        wait for a compilation.
         """
         for start in range(0, len(inputs), batch_size):
             chunk = inputs[start : start + batch_size]
-            arrays = [keras.ops.convert_to_numpy(x) for x in fn(prepare(chunk))]
+            n = len(chunk)
+            repeats = padded_size(n, batch_size) - n
+            if not repeats:
+                padded = chunk
+            elif isinstance(chunk, np.ndarray):
+                padded = np.concatenate([chunk, np.repeat(chunk[-1:], repeats, 0)])
+            else:
+                padded = list(chunk) + [chunk[-1]] * repeats
+            arrays = [keras.ops.convert_to_numpy(x)[:n] for x in fn(prepare(padded))]
             yield (
                 chunk,
                 *(a.astype("float32") if a.dtype.kind == "f" else a for a in arrays),

@@ -12,6 +12,7 @@ from attention_zoo.applications.common import (
     compile_function,
     export_folder,
 )
+from attention_zoo.applications.common.predictor import padded_size
 
 
 class Doubler(RunPredictor):
@@ -58,6 +59,40 @@ def test_run_batches_returns_numpy_and_float32_attention():
     outputs = np.concatenate([o for _, o, _ in batches])
     np.testing.assert_array_equal(outputs, inputs * 2)
     assert all(a.dtype == np.float32 for _, _, a in batches)
+
+
+def test_padded_size_is_the_next_power_of_two_up_to_the_maximum():
+    assert [padded_size(n, 64) for n in (1, 2, 3, 5, 33, 64)] == [1, 2, 4, 8, 64, 64]
+    assert padded_size(5, 6) == 6
+    assert padded_size(100, 64) == 100  # more than a batch runs unpadded
+
+
+@pytest.mark.parametrize("as_array", [True, False], ids=["array", "list"])
+def test_run_batches_pads_to_a_power_of_two_and_drops_the_repeats(as_array):
+    """Calls of 1 to 20 inputs in batches of 8 run at 1, 2, 4 and 8 rows
+    only, the last input repeated; each answer is its own input's."""
+    shapes = set()
+
+    def fn(x):
+        shapes.add(int(x.shape[0]))
+        return (x * 2,)
+
+    for n in range(1, 21):
+        inputs = np.arange(n, dtype="float32") + 1
+        batches = list(
+            RunPredictor.run_batches(
+                fn,
+                inputs if as_array else list(inputs),
+                8,
+                lambda chunk: np.asarray(chunk, "float32"),
+            )
+        )
+        assert [len(chunk) for chunk, _ in batches] == [
+            min(8, n - s) for s in range(0, n, 8)
+        ]
+        outputs = np.concatenate([o for _, o in batches])
+        np.testing.assert_array_equal(outputs, 2 * inputs)
+    assert shapes == {1, 2, 4, 8}
 
 
 @pytest.mark.parametrize("dtype, shape", [("float32", (3,)), ("int32", (None,))])
