@@ -65,6 +65,15 @@ def test_padded_size_is_the_next_power_of_two_up_to_the_maximum():
     assert [padded_size(n, 64) for n in (1, 2, 3, 5, 33, 64)] == [1, 2, 4, 8, 64, 64]
     assert padded_size(5, 6) == 6
     assert padded_size(100, 64) == 100  # more than a batch runs unpadded
+    # Above 64, the next multiple of 64 within the batch size.
+    assert [padded_size(n, 1000) for n in (65, 128, 129, 600, 961, 999)] == [
+        128,
+        128,
+        192,
+        640,
+        1000,
+        1000,
+    ]
 
 
 @pytest.mark.parametrize("as_array", [True, False], ids=["array", "list"])
