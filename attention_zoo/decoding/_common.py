@@ -199,24 +199,21 @@ def run_token_loop(
     def advance(t, tokens, state, finished, scores, lengths, out_tokens, out_trace):
         logits, state, trace = step_fn(tokens, state, constants)
         logits = ops.cast(logits, "float32")  # (B, V)
-        vocab = ops.shape(logits)[-1]
         if shift_invariant:
-            chosen = ops.cast(
-                select(never_pad(logits, pad_token, end_token), t), "int32"
-            )
-            chosen = ops.where(finished, pad_token, chosen)
-            flat = ops.arange(batch, dtype="int32") * vocab + chosen
-            token_log_prob = ops.take(ops.reshape(logits, (-1,)), flat) - ops.logsumexp(
-                logits, axis=-1
-            )
+            candidates = never_pad(logits, pad_token, end_token)
+            log_norm = ops.logsumexp(logits, axis=-1)  # (B,)
         else:
-            log_probs = never_pad(
+            candidates = never_pad(
                 ops.log_softmax(logits, axis=-1), pad_token, end_token
             )
-            chosen = ops.cast(select(log_probs, t), "int32")
-            chosen = ops.where(finished, pad_token, chosen)
-            flat = ops.arange(batch, dtype="int32") * vocab + chosen
-            token_log_prob = ops.take(ops.reshape(log_probs, (-1,)), flat)
+            log_norm = 0.0
+        chosen = ops.cast(select(candidates, t), "int32")
+        chosen = ops.where(finished, pad_token, chosen)
+        vocab = ops.shape(logits)[-1]
+        flat = ops.arange(batch, dtype="int32") * vocab + chosen
+        # A live row never chooses the masked pad_token, so its entry in
+        # `candidates` is its logit (or log-probability) unmasked.
+        token_log_prob = ops.take(ops.reshape(candidates, (-1,)), flat) - log_norm
         scores = scores + ops.where(finished, 0.0, token_log_prob)
         lengths = lengths + ops.cast(ops.logical_not(finished), "int32")
         trace = {
