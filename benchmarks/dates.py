@@ -45,6 +45,14 @@ speed of the SavedModel against the in-process predictor):
     python -m benchmarks.dates --normalizer --run runs/dates --serving
     python -m benchmarks.dates --normalizer --run runs/dates --lofo
     python -m benchmarks.dates --normalizer --quick --lofo --serving   # trains tiny runs
+
+The normalizer against dateparser and dateutil on the same hand-written
+inputs, accuracy and speed (`benchmarks/dates_anchors.py`; the anchors are
+in the `bench` extra):
+
+    python -m benchmarks.dates --anchors                 # the shipped preset
+    python -m benchmarks.dates --anchors --quick         # capped inputs, < 60 s
+    python -m benchmarks.dates --anchors --run runs/dates
 """
 
 from __future__ import annotations
@@ -76,6 +84,13 @@ QUICK_OPTIONS = {
     "lofo_train_size": (10000, 1500, "--lofo: training dates per family left out"),
     "lofo_epochs": (3, 1, "--lofo: epochs per family left out"),
     "lofo_test_size": (500, 200, "--lofo: test dates of the family left out"),
+    "anchor_inputs": (
+        0,
+        100,
+        "--anchors: real dates and non-dates each, evenly spaced (0: all)",
+    ),
+    "anchor_batch": (1000, 200, "--anchors: inputs of the throughput batch"),
+    "anchor_calls": (200, 50, "--anchors: one-input calls of the latency p50"),
 }
 
 # ----------------------------------------------------------------- report
@@ -253,7 +268,15 @@ def parse_args(argv=None):
         help="the normalizer's tables (non-dates, real dates) instead of the race",
     )
     parser.add_argument(
-        "--run", default=None, help="--normalizer: a trained run folder"
+        "--anchors",
+        action="store_true",
+        help="the normalizer against dateparser and dateutil instead of the race",
+    )
+    parser.add_argument(
+        "--run",
+        default=None,
+        help="--normalizer, --anchors: a trained run or preset folder "
+        "(--anchors: default the shipped preset dates_multilingual)",
     )
     parser.add_argument(
         "--lofo", action="store_true", help="--normalizer: leave one family out"
@@ -274,6 +297,13 @@ def main(argv=None):
 
         started = time.perf_counter()
         run_normalizer(args)
+        print(f"Total time {time.perf_counter() - started:.0f} s.")
+        return
+    if args.anchors:
+        from benchmarks.dates_anchors import run_anchors
+
+        started = time.perf_counter()
+        run_anchors(args)
         print(f"Total time {time.perf_counter() - started:.0f} s.")
         return
     started = time.perf_counter()

@@ -165,15 +165,24 @@ def leave_one_family_out(train_size, epochs, test_size, seed) -> list:
     return rows
 
 
+def load_saved_model(run, folder) -> tuple:
+    """`(loaded, serving_default)`: the run exported into `folder` and
+    loaded with plain `tf.saved_model.load`, as a server would. Keep
+    `loaded` alive while calling its signature."""
+    import tensorflow as tf
+
+    export(run, Path(folder) / "saved")
+    loaded = tf.saved_model.load(str(Path(folder) / "saved"))
+    return loaded, loaded.signatures["serving_default"]
+
+
 def serving_rows(normalizer, run, seed) -> list:
     import tensorflow as tf
 
     test = [e.text for e in test_examples(run)]
     batch = (test * (1000 // len(test) + 1))[:1000]
     with tempfile.TemporaryDirectory() as folder:
-        export(run, Path(folder) / "saved")
-        loaded = tf.saved_model.load(str(Path(folder) / "saved"))
-        serve = loaded.signatures["serving_default"]
+        loaded, serve = load_saved_model(run, folder)  # loaded: kept alive
         one = tf.constant(batch[:1])
         many = tf.constant(batch)
 

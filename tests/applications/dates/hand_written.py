@@ -19,3 +19,15 @@ def read_real_dates(path=REAL_DATES) -> list[tuple[str, str, str]]:
 
 def read_non_dates(path=NON_DATES) -> list[str]:
     return _lines(path)
+
+
+def read_non_dates_by_section(path=NON_DATES) -> list[tuple[str, str]]:
+    """`(section, text)` per line of `read_non_dates`, the section being the
+    name of the last `# --- name` line above it ("" before the first)."""
+    section, rows = "", []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# --- "):
+            section = line[len("# --- ") :].strip()
+        elif line and not line.startswith("#"):
+            rows.append((section, line))
+    return rows
