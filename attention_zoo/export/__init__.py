@@ -7,10 +7,16 @@ preprocessing travels with the model.
 
 from attention_zoo.export.image import decode_image_array, decode_images
 from attention_zoo.export.loader import load_exported
-from attention_zoo.export.text import TokenTables, normalize_strings, split_punctuation
+from attention_zoo.export.text import (
+    TokenTables,
+    ascii_digits,
+    normalize_strings,
+    split_punctuation,
+)
 
 __all__ = [
     "TokenTables",
+    "ascii_digits",
     "decode_image_array",
     "decode_images",
     "load_exported",

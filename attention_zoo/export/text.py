@@ -32,6 +32,17 @@ def normalize_strings(texts, lowercase: bool = True, collapse_whitespace: bool =
     return texts
 
 
+def ascii_digits(texts, zeros):
+    """Each decimal digit of the scripts whose zero is in `zeros` (e.g.
+    "\u0660", Arabic-Indic) as its ASCII digit: Python's
+    `text.translate({ord(zero) + i: ord("0") + i ...})`."""
+    tf = _tf()
+    for i in range(10):
+        native = "".join(chr(ord(zero) + i) for zero in zeros)
+        texts = tf.strings.regex_replace(texts, f"[{native}]", str(i))
+    return texts
+
+
 def _lower_utf8(texts):
     # tf.strings.lower(encoding="utf-8") reads its input as a C string and
     # stops at the first NUL byte ("3 May\x00 1979" became "3 may"), so NUL is

@@ -121,3 +121,23 @@ def test_string_table_passes_unknown_strings_through():
     got = table.lookup(tf.constant([["jesús", "y"], ["", "dios"]])).numpy()
     assert [[s.decode() for s in row] for row in got] == [["Jesús", "y"], ["", "Dios"]]
     assert StringTable({}).lookup(tf.constant(["a"])).numpy().tolist() == [b"a"]
+
+
+def test_native_digits_read_as_in_the_dates_normalizer():
+    from attention_zoo.applications.dates import data
+    from attention_zoo.export import ascii_digits
+
+    texts = [
+        "٢٣ سبتمبر ١٩٨٧",
+        "۲۳/۰۹/۱۳۶۶",
+        "२३ सितंबर १९८७",
+        "１９８７年９月２３日",
+        "0123456789",
+        "٠١٢٣٤٥٦٧٨٩ ०१२३४५६७८९ ０１２３４５６７８９",
+        "x\x00٩",
+    ]
+    raws = [t.encode() for t in texts] + NASTY
+    graph = ascii_digits(tf.constant(raws, dtype=tf.string), data.NATIVE_DIGITS)
+    got = [o.decode("utf-8") for o in normalize_strings(graph).numpy()]
+    assert got == [data.normalize(r.decode("utf-8", "replace")) for r in raws]
+    assert got[:4] == ["23 سبتمبر 1987", "23/09/1366", "23 सितंबर 1987", "1987年9月23日"]

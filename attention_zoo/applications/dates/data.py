@@ -13,8 +13,9 @@ default model learns to answer them with the `<invalid>` token. Impossible
 dates with a named month are non-dates whose `iso` is the date as written
 (`2001-04-31`), which the calendar check refuses.
 
-The model sees `normalize(text)`: lower case, runs of whitespace collapsed to
-one space, stripped. The exported SavedModel applies the same rule in-graph.
+The model sees `normalize(text)`: lower case, the digits of other scripts
+as ASCII digits (`NATIVE_DIGITS`), runs of whitespace collapsed to one
+space, stripped. The exported SavedModel applies the same rule in-graph.
 """
 
 from __future__ import annotations
@@ -30,12 +31,14 @@ from pathlib import Path
 import numpy as np
 from faker import Faker
 
+from attention_zoo.applications.dates.annotations import wrap
 from attention_zoo.applications.dates.formats import (
     FAMILIES,
     FORMATS,
     SHORT_YEAR_RANGE,
     DateFormat,
 )
+from attention_zoo.applications.dates.lexicon import month_disagreement
 from attention_zoo.applications.dates.negatives import NegativeGenerator
 from attention_zoo.applications.dates.readings import (
     MAX_DATE,
@@ -53,10 +56,22 @@ _WHITESPACE = re.compile(r"[ \t\n\r\f\v]+")
 __all__ = ["FAMILIES", "FORMATS", "DateFormat", "MAX_DATE", "MIN_DATE"]
 
 
+# The decimal digits people write dates with besides ASCII: Arabic-Indic
+# (Arabic), Extended Arabic-Indic (Persian, Urdu), Devanagari (Hindi) and
+# full-width (Chinese, Japanese). Each is read as its ASCII digit, so that
+# the model, the numeric rule and the written-year rule see one set of ten.
+NATIVE_DIGITS = ("\u0660", "\u06f0", "\u0966", "\uff10")
+_ASCII_DIGITS = {
+    ord(zero) + i: ord("0") + i for zero in NATIVE_DIGITS for i in range(10)
+}
+
+
 def normalize(text: str) -> str:
-    """The model's view of an input: lower case, single spaces, stripped."""
+    """The model's view of an input: lower case, ASCII digits, single
+    spaces, stripped."""
     # ASCII whitespace only, as in the exported graph (RE2, tf.strings.strip).
-    return _WHITESPACE.sub(" ", text.lower()).strip(" \t\n\r\f\v")
+    text = _WHITESPACE.sub(" ", text.lower().translate(_ASCII_DIGITS))
+    return text.strip(" \t\n\r\f\v")
 
 
 FORMAT_NAMES = [f.name for f in FORMATS]
@@ -65,11 +80,17 @@ FORMAT_NAMES = [f.name for f in FORMATS]
 def _noise(text: str, rng: random.Random) -> str:
     case = rng.random()
     if case < 0.2:
-        text = text.lower()
+        cased = text.lower()
     elif case < 0.35:
-        text = text.upper()
+        cased = text.upper()
     elif case < 0.5:
-        text = text.title()
+        cased = text.title()
+    else:
+        cased = text
+    # Greek's "ΐ" upper-cases to two characters that lower-case to another
+    # spelling than the word's ("μαΐ"): such a word keeps its case.
+    if cased.lower() == text.lower():
+        text = cased
     text = text.replace("\u00a0", " ").replace("\u202f", " ")
     if rng.random() < 0.25:  # stray whitespace
         tokens = text.split(" ")
@@ -156,6 +177,10 @@ def generate(
         readings = numeric_readings(key)
         if readings is not None and readings != {date.isoformat()}:
             continue
+        # A note around an all-numeric date with two readings ("[1]
+        # 03/04/05") is no date either: the month-word rule would refuse it.
+        if fmt.family == "annotated" and month_disagreement(key, date.isoformat()):
+            continue
         if len(key) > max_length or key in seen:
             continue
         seen.add(key)
@@ -163,16 +188,24 @@ def generate(
     return out
 
 
+# Share of non-dates with a note around them (`annotations.wrap`), about the
+# share of the `annotated` family among dates.
+ANNOTATED_NEGATIVES = 0.1
+
+
 def generate_negatives(
-    n: int, seed: int = 0, max_length: int = TX, exclude=()
+    n: int, seed: int = 0, max_length: int = TX, exclude=(), wrapped: bool = True
 ) -> list[Example]:
-    """`n` distinct non-dates (`negatives.py`), none of them in `exclude`."""
+    """`n` distinct non-dates (`negatives.py`), none of them in `exclude`;
+    `wrapped`: some with a note around them, as the `annotated` dates."""
     rng = random.Random(seed)
     generator = NegativeGenerator(seed)
     seen = set(exclude)
     out = []
     while len(out) < n:
         text, kind, language, target = generator.draw(rng)
+        if rng.random() < ANNOTATED_NEGATIVES and wrapped:
+            text = wrap(text, rng)
         if rng.random() < 0.3:
             text = _noise(text, rng)
         key = normalize(text)
@@ -221,6 +254,8 @@ def make_splits(
             seed + 3,
             max_length,
             taken,
+            # Without annotated dates (leave one family out), no notes at all.
+            wrapped=families is None or "annotated" in families,
         )
         cut = round(negatives * n_train)
         train, val = train + extra[:cut], val + extra[cut:]

@@ -36,7 +36,7 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
     """
     import tensorflow as tf
 
-    from attention_zoo.export import TokenTables, normalize_strings
+    from attention_zoo.export import TokenTables, ascii_digits, normalize_strings
 
     output = export_folder(output, "dates")
     normalizer = Normalizer(run_dir)
@@ -52,7 +52,7 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
     months = month_table(normalizer.lexicon)
 
     def serve(text):
-        normalized = normalize_strings(text)
+        normalized = normalize_strings(ascii_digits(text, data.NATIVE_DIGITS))
         ids, lengths = tables.encode_chars(normalized, tx)
         readable = tf.logical_and(lengths > 0, lengths <= tx)
         width = tx

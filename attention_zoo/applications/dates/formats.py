@@ -14,6 +14,12 @@ one family and test on it:
 - `numeric`: all-numeric dates with a four-digit year, every separator.
 - `short_year`: two-digit years ("23/09/87", "September 23, '87").
 - `compact`: all-numeric without separators ("19870923", "23091987").
+- `annotated`: a date of another family with a word, a note or punctuation
+  around it ("Date: 23.09.1987", "3 May 1979 (UK)"; `annotations.py`).
+
+The seven languages above have every family; the twenty of `world.py`
+(Polish to Hebrew, nine of them in other scripts) have CLDR's styles, the
+patterns people add to them, and their all-numeric orders.
 
 All-numeric renderings are kept only when `numeric_readings` finds exactly
 one reading (see there for the rule); the generator checks that, not the
@@ -28,7 +34,8 @@ from dataclasses import dataclass
 from babel.dates import format_date
 from num2words import num2words
 
-LANGUAGES = ("en", "fr", "de", "es", "it", "pt", "nl")
+from attention_zoo.applications.dates import annotations, world
+
 LOCALES = {
     "en": "en_US",
     "fr": "fr_FR",
@@ -37,7 +44,11 @@ LOCALES = {
     "it": "it_IT",
     "pt": "pt_PT",
     "nl": "nl_NL",
+    **world.LOCALES,
 }
+# The languages of every family; world.py's have CLDR's forms and their own.
+EVERY_FAMILY = ("en", "fr", "de", "es", "it", "pt", "nl")
+LANGUAGES = tuple(LOCALES)
 # Two-digit years: 69-99 are 19xx, 00-68 are 20xx (POSIX strptime's %y).
 PIVOT = 69
 SHORT_YEAR_RANGE = (dt.date(1969, 1, 1), dt.date(2068, 12, 31))
@@ -260,7 +271,7 @@ def _formats() -> list[DateFormat]:
             lambda d, language=language: f"{d.day} {_abbr(d, language)} {d.year}",
         )
 
-    for language in LANGUAGES:
+    for language in EVERY_FAMILY:
         for sep in ("-", "/", ".", ""):
             add(
                 f"separated_d{sep}mon{sep}y_{language}",
@@ -352,6 +363,8 @@ def _formats() -> list[DateFormat]:
         lambda d: f"{d.day:02d}{d.month:02d}{_short(d.year)}",
         short_year=True,
     )
+    world.formats(add)
+    annotations.formats(out, add)
     return out
 
 

@@ -12,9 +12,10 @@ the Python rules.
 
 from __future__ import annotations
 
+from attention_zoo.applications.dates.lexicon import MONTH_LETTERS
 from attention_zoo.applications.dates.readings import MAX_DATE, MIN_DATE, PIVOT
 
-_SEPARATORS = ("-", "/", r"\.", " ")  # escaped for RE2
+_SEPARATORS = ("-", "/", r"\. ", r"\.", " ")  # escaped for RE2
 
 
 def calendar_dates(texts):
@@ -85,9 +86,11 @@ def _candidates(texts):
     middle = "|".join(rf"{e}([0-9]{{1,2}}){e}" for e in _SEPARATORS)
     pattern = rf"([0-9]{{1,4}})(?:{middle})([0-9]{{1,4}})\.?"
     grouped = tf.strings.regex_full_match(texts, pattern)
-    dots = tf.strings.regex_full_match(texts, r"[0-9]{1,4}\.[0-9]{1,2}\.[0-9]{1,4}\.?")
+    dots = tf.strings.regex_full_match(
+        texts, r"[0-9]{1,4}\. ?[0-9]{1,2}\. ?[0-9]{1,4}\.?"
+    )
     groups = tf.strings.regex_replace(
-        tf.where(grouped, texts, "0,0,0"), f"^{pattern}$", r"\1,\2\3\4\5,\6"
+        tf.where(grouped, texts, "0,0,0"), f"^{pattern}$", r"\1,\2\3\4\5\6,\7"
     )
     groups = tf.strings.split(groups, ",").to_tensor("0", shape=[None, 3])
     digits_a = tf.strings.length(groups[:, 0])
@@ -187,12 +190,31 @@ def rules_agreement(texts, answers, table):
     )
 
 
-def _words_and_digits(texts):
-    """The words of each text (ragged, `lexicon.words`) and its digits
-    (`lexicon.digits`; the text itself where it writes no letter)."""
+def mark_months(texts):
+    """The graph twin of `lexicon.mark_months`: `9月`, `9월`, `tháng 9` as
+    the word `月i`. RE2 has no lookaround: the character before (or after)
+    the number is matched and written back."""
     import tensorflow as tf
 
-    found = tf.strings.split(tf.strings.regex_replace(texts, r"[^\pL\pM]+", " "))
+    for month, letter in enumerate(MONTH_LETTERS, start=1):
+        word = f" 月{letter} "
+        texts = tf.strings.regex_replace(
+            texts, f"(^|[^0-9])0?{month} ?[月월]", rf"\1{word}"
+        )
+        texts = tf.strings.regex_replace(
+            texts, f"(?:tháng|thg) ?0?{month}([^0-9]|$)", rf"{word}\1"
+        )
+    return texts
+
+
+def _words_and_digits(texts):
+    """The words of each text (ragged, `lexicon.words` of
+    `lexicon.mark_months`) and its digits (`lexicon.digits`; the text
+    itself where it writes no letter)."""
+    import tensorflow as tf
+
+    marked = mark_months(texts)
+    found = tf.strings.split(tf.strings.regex_replace(marked, r"[^\pL\pM]+", " "))
     core = tf.strings.regex_replace(texts, r"[\pL\pM]+", " ")
     core = tf.strings.regex_replace(core, r"^[^0-9]+|[^0-9]+$", "")
     return found, tf.where(found.row_lengths() > 0, core, texts)

@@ -15,6 +15,12 @@ answer to an input that writes letters is valid only if
   generator writes no such input, so this is the only way the model can
   have read its month.
 
+A number that a month marker names is a month word too: `9月` (Chinese,
+Japanese), `9월` (Korean), `tháng 9` (Vietnamese) write September with a
+digit, and `mark_months` reads each as the word `月i` (`i`, the ninth
+letter) before the words are looked up, so these languages' dates are
+grounded the same way (their digits alone, `1987  9  23`, have no reading).
+
 The lexicon is what the generator writes (`formats.FORMATS`): every word
 (a run of Unicode letters and marks) of every format, over every day of a
 leap year, counted per month it was written with. A word written far more
@@ -49,6 +55,25 @@ _ENDS = re.compile(r"^[^0-9]+|[^0-9]+$")
 _LEAP_YEAR = [dt.date(2000, 1, 1) + dt.timedelta(days=i) for i in range(366)]
 
 
+# A month marker after its number (CJK) or before it (Vietnamese), the
+# number 1-12 not part of a longer one. The graph twin
+# (`graph_rules.mark_months`) writes the same with one RE2 pass per month.
+_MARKED_AFTER = re.compile(r"(?<![0-9])0?(1[0-2]|[1-9]) ?[月월]")
+_MARKED_BEFORE = re.compile(r"(?:tháng|thg) ?0?(1[0-2]|[1-9])(?![0-9])")
+MONTH_LETTERS = "abcdefghijkl"
+
+
+def mark_months(text: str) -> str:
+    """`text` (normalized) with each month written by a marker and its
+    number (`9月`, `9월`, `tháng 9`) as the word `月` + the month's letter
+    (`月i`), spaced."""
+
+    def word(match):
+        return f" 月{MONTH_LETTERS[int(match.group(1)) - 1]} "
+
+    return _MARKED_BEFORE.sub(word, _MARKED_AFTER.sub(word, text))
+
+
 def words(text: str) -> list[str]:
     """The runs of letters and combining marks of `text`, in order (the
     graph twin splits on RE2's `[^\\pL\\pM]`)."""
@@ -76,7 +101,7 @@ def build(languages=None) -> dict[str, list[int]]:
         if languages is not None and fmt.language not in languages:
             continue
         for day in _LEAP_YEAR:
-            for word in words(normalize(fmt.render(day))):
+            for word in words(mark_months(normalize(fmt.render(day)))):
                 counts.setdefault(word, [0] * 12)[day.month - 1] += 1
     return {word: _months(counts[word]) for word in sorted(counts)}
 
@@ -159,7 +184,7 @@ def month_disagreement(text: str, answer: str, lexicon=None) -> str:
     in `text` (normalized), "" when it is, when the answer is empty or not
     an ISO date, or when the input writes no letters."""
     lexicon = _shipped() if lexicon is None else lexicon
-    found = words(text)
+    found = words(mark_months(text))
     if not found or not _ISO.fullmatch(answer):
         return ""
     named = {w: lexicon[w] for w in found if lexicon.get(w)}

@@ -8,11 +8,15 @@ from attention_zoo.applications.dates.evaluation import evaluate_examples
 
 CARD = {
     "intended_use": (
-        "Normalising dates written by people (English, French, German, "
-        "Spanish and the other languages the generator covers) to ISO 8601 "
-        "(YYYY-MM-DD), with a validity flag for answers that are not real "
-        "calendar dates. A teaching and reference model for attention; check "
-        "its answers where a wrong date costs something."
+        "Normalising dates written by people in 27 languages (English, "
+        "French, German, Spanish, Italian, Portuguese, Dutch, Polish, Czech, "
+        "Swedish, Danish, Norwegian, Finnish, Turkish, Hungarian, Romanian, "
+        "Indonesian, Vietnamese, Russian, Ukrainian, Greek, Chinese, "
+        "Japanese, Korean, Arabic, Hindi, Hebrew) to ISO 8601 (YYYY-MM-DD), "
+        "with a validity flag and a reason for answers it cannot ground: no "
+        "real calendar date, an ambiguous all-numeric date, a month named in "
+        "a language it was not taught. A teaching and reference model for "
+        "attention; check its answers where a wrong date costs something."
     ),
     "data_and_licence": (
         "Trained only on dates generated offline with Faker and Babel "
@@ -21,8 +25,10 @@ CARD = {
     ),
     "limitations": (
         "It has seen only the formats and languages of the generator "
-        "(docs/dates.md lists them); other forms may get a confident wrong "
-        "answer. Dates are drawn from 1900 to 2099."
+        "(docs/dates.md lists them); other forms are refused or, rarely, "
+        "misread: a month it reads is checked against the input, a day is "
+        "not. Era years (平成7年), numerals in words (二〇〇八年) and other "
+        "calendars are not read. Dates are drawn from 1900 to 2099."
     ),
 }
 

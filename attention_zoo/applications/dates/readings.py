@@ -1,13 +1,15 @@
 """Which dates an all-numeric input can mean: the ambiguity rule.
 
 An all-numeric date is three groups of digits with one separator (`-`, `/`,
-`.` or a space) repeated, or eight or six digits with none. Its readings:
+`.`, a space, or a dot and a space as Czech, Hungarian and Korean write:
+`23. 9. 1987`, `1987. 9. 23.`) repeated, or eight or six digits with none.
+Its readings:
 
 - four-digit year first (`1987-09-23`, `1987.09.23`, `19870923`): year,
   month, day. Nobody writes year, day, month in the seven languages.
 - year last, four or two digits: day-month-year and month-day-year
   (British and American), except with dots, which only day-month-year uses
-  (`23.09.87`, `03.04.2005`).
+  (`23.09.87`, `03.04.2005`, `3. 4. 2005`).
 - six digits (`230987`): day-month-year or month-day-year.
 - a two-digit year first (`87-09-23`) is not read at all.
 
@@ -33,7 +35,7 @@ _FOUR_DIGITS = re.compile(r"(?<![0-9])[0-9]{4}(?![0-9])")
 PIVOT = 69
 MIN_DATE, MAX_DATE = dt.date(1900, 1, 1), dt.date(2099, 12, 31)
 _NUMERIC = re.compile(r"[0-9 ./-]+")
-_GROUPS = re.compile(r"(\d{1,4})([-/. ])(\d{1,2})\2(\d{1,4})\.?")
+_GROUPS = re.compile(r"(\d{1,4})(\. |[-/. ])(\d{1,2})\2(\d{1,4})\.?")
 
 
 def expand_year(digits: str) -> int:
@@ -73,7 +75,7 @@ def numeric_readings(text: str) -> set[str] | None:
         if len(a) == 4:
             candidates = [(a, b, c)]
         elif len(a) <= 2 and len(c) in (2, 4):
-            candidates = [(c, b, a)] + ([] if sep == "." else [(c, a, b)])
+            candidates = [(c, b, a)] + ([] if "." in sep else [(c, a, b)])
         else:
             candidates = []
     dates = (_date(*candidate) for candidate in candidates)

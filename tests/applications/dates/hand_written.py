@@ -21,9 +21,9 @@ def read_non_dates(path=NON_DATES) -> list[str]:
     return _lines(path)
 
 
-def read_non_dates_by_section(path=NON_DATES) -> list[tuple[str, str]]:
-    """`(section, text)` per line of `read_non_dates`, the section being the
-    name of the last `# --- name` line above it ("" before the first)."""
+def _by_section(path) -> list[tuple[str, str]]:
+    """`(section, line)` per data line, the section being the name of the
+    last `# --- name` line above it ("" before the first)."""
     section, rows = "", []
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.startswith("# --- "):
@@ -31,3 +31,13 @@ def read_non_dates_by_section(path=NON_DATES) -> list[tuple[str, str]]:
         elif line and not line.startswith("#"):
             rows.append((section, line))
     return rows
+
+
+def read_non_dates_by_section(path=NON_DATES) -> list[tuple[str, str]]:
+    """`(section, text)` per line of `read_non_dates`."""
+    return _by_section(path)
+
+
+def read_real_dates_by_section(path=REAL_DATES) -> list[tuple[str, tuple]]:
+    """`(section, (iso, language, text))` per line of `read_real_dates`."""
+    return [(s, tuple(line.split("\t"))) for s, line in _by_section(path)]

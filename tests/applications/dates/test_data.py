@@ -1,27 +1,61 @@
 import collections
 import datetime as dt
 import re
+import unicodedata
 
 import numpy as np
 import pytest
 
-from attention_zoo.applications.dates import data
+from attention_zoo.applications.dates import data, formats
+from attention_zoo.applications.dates.lexicon import month_disagreement
 from attention_zoo.applications.dates.negatives import NegativeGenerator
 from attention_zoo.applications.dates.readings import numeric_readings
 from tests.applications.dates.hand_written import read_non_dates, read_real_dates
 
 
-def test_at_least_40_formats_in_seven_languages_and_nine_families():
-    assert len(set(data.FORMAT_NAMES)) == len(data.FORMATS) >= 40
-    languages = collections.Counter(f.language for f in data.FORMATS)
-    assert {"en", "fr", "de", "es", "it", "pt", "nl"} <= set(languages)
+def test_formats_in_27_languages_nine_in_other_scripts_and_ten_families():
+    assert len(set(data.FORMAT_NAMES)) == len(data.FORMATS) >= 300
+    languages = {f.language for f in data.FORMATS} - {"any"}
+    assert languages == set(formats.LANGUAGES) and len(languages) == 27
+    scripts = collections.defaultdict(set)
+    for f in data.FORMATS:
+        if f.family == "annotated":  # its notes are in any script
+            continue
+        for ch in f.render(dt.date(1987, 9, 23)):
+            if unicodedata.category(ch)[0] == "L":
+                scripts[f.language].add(unicodedata.name(ch).split()[0])
+    other = {language for language, names in scripts.items() if "LATIN" not in names}
+    assert other == {"ru", "uk", "el", "zh", "ja", "ko", "ar", "hi", "he"}
     families = {"babel", "pattern", "ordinal", "abbreviation", "numeric"}
-    families |= {"spelled", "separated", "short_year", "compact"}
+    families |= {"spelled", "separated", "short_year", "compact", "annotated"}
     assert families == {f.family for f in data.FORMATS} == set(data.FAMILIES)
 
 
+def test_native_digits_are_read_as_ascii_digits():
+    assert data.normalize("٢٣ سبتمبر ١٩٨٧") == "23 سبتمبر 1987"
+    assert data.normalize("२३ सितंबर १९८७") == "23 सितंबर 1987"
+    assert data.normalize("１９８７年９月２３日") == "1987年9月23日"
+    assert data.normalize("۲۳/۰۹/۱۳۶۶") == "23/09/1366"
+    rendered = {f.render(dt.date(1987, 9, 23)) for f in data.FORMATS}
+    assert "٢٣ سبتمبر ١٩٨٧" in rendered and "１９８７年９月２３日" in rendered
+
+
+def test_annotated_dates_wrap_the_forms_of_their_language():
+    examples = data.generate(4000, seed=2, families=["annotated"])
+    assert {e.family for e in examples} == {"annotated"}
+    assert len({e.language for e in examples}) == 27
+    texts = [data.normalize(e.text) for e in examples]
+    for note in ("(uk)", "[citation needed]", "date:", "approx.", "c. "):
+        assert any(note in t for t in texts), note
+    # Their words are no month words: the month comes from the date.
+    for e in examples:
+        assert not month_disagreement(data.normalize(e.text), e.iso), e
+    negatives = data.generate_negatives(2000, seed=2)
+    assert any(t.text.endswith("(UK)") for t in negatives)
+
+
 def test_examples_are_valid_and_cover_every_format():
-    examples = data.generate(6000, seed=3)
+    examples = data.generate(8000, seed=3)
     assert {e.format_name for e in examples} == set(data.FORMAT_NAMES)
     for e in examples:
         date = dt.date.fromisoformat(e.iso)
@@ -38,7 +72,8 @@ def test_the_year_is_the_calendar_year_not_the_week_year():
     # 2024-12-30 is in ISO week 1 of 2025: Babel's `Y` would print 2025.
     date = dt.date(2024, 12, 30)
     for fmt in data.FORMATS:
-        assert ("24" if fmt.short_year else "2024") in fmt.render(date), fmt.name
+        written = data.normalize(fmt.render(date))
+        assert ("24" if fmt.short_year else "2024") in written, fmt.name
 
 
 @pytest.mark.parametrize(
@@ -86,6 +121,9 @@ def test_numeric_dates_have_exactly_one_reading():
         ("09/23/87", {"1987-09-23"}),
         ("23.9.87", {"1987-09-23"}),
         ("03.04.2005", {"2005-04-03"}),  # dots: day first only
+        ("3. 4. 2005", {"2005-04-03"}),  # a dot and a space (Czech): dots
+        ("1987. 9. 3.", {"1987-09-03"}),  # Hungarian, Korean
+        ("3. 4.2005", set()),  # two separators
         ("03/04/2005", {"2005-04-03", "2005-03-04"}),  # two readings
         ("03/04/05", {"2005-04-03", "2005-03-04"}),
         ("1987-09-23", {"1987-09-23"}),

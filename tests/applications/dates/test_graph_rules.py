@@ -57,6 +57,10 @@ def _numeric_texts(n, seed):
         "3.14159",
         "87-09-23",
         "1987.09.23.",
+        "1987. 9. 23.",
+        "23. 9. 1987",
+        "3. 4. 2005",
+        "3. 4.2005",
         "23 09 1987",
         "23/09-1987",
         "2024-02-29",
@@ -165,8 +169,21 @@ def test_in_graph_month_rule_matches_python():
         "23 сентября 1987 г.",
         "1979-05-03",
         "",
+        "1979年5月3日",
+        "1979年05月3日星期四",
+        "1979년 5월 3일",
+        "ngày 3 tháng 5 năm 1979",
+        "3 thg 5, 1979",
+        "3 tháng 05, 1979",
+        "1979年15月3日",
+        "112月3日 1979",
+        "5 gegužės 1970",
     ]
     texts += [data.normalize(e.text) for e in data.generate(300, seed=4)]
+    texts += [
+        data.normalize(e.text)
+        for e in data.generate(200, seed=6, languages=["zh", "ja", "ko", "vi"])
+    ]
     answers = ["1979-05-03", "1979-03-05", "1987-09-23", "1987-07-23", "1970-10-05"]
     answers += ["", "1979-5-03"]
     pairs = [(t, a) for t in texts for a in answers]
