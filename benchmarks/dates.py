@@ -44,6 +44,7 @@ speed of the SavedModel against the in-process predictor):
 
     python -m benchmarks.dates --normalizer --run runs/dates --serving
     python -m benchmarks.dates --normalizer --run runs/dates --lofo
+    python -m benchmarks.dates --normalizer --run NEW --baseline OLD   # A/B serving
     python -m benchmarks.dates --normalizer --quick --lofo --serving   # trains tiny runs
 
 The normalizer against dateparser and dateutil on the same hand-written
@@ -280,6 +281,13 @@ def parse_args(argv=None):
     )
     parser.add_argument(
         "--lofo", action="store_true", help="--normalizer: leave one family out"
+    )
+    parser.add_argument(
+        "--baseline",
+        default=None,
+        help="--normalizer: a second run or preset folder, or a SavedModel "
+        "folder, whose SavedModel is timed in turn with --run's on the same "
+        "inputs (an A/B)",
     )
     parser.add_argument(
         "--serving", action="store_true", help="--normalizer: serving speed"

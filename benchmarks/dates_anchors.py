@@ -54,7 +54,7 @@ from attention_zoo.presets import preset_folder
 from benchmarks import harness
 from tests.applications.dates.hand_written import (
     read_non_dates_by_section,
-    read_real_dates,
+    read_real_dates_by_section,
 )
 
 PRESET = "dates_multilingual"
@@ -155,12 +155,13 @@ def percent(outcomes: list, which: str) -> str:
     return f"{100 * outcomes.count(which) / len(outcomes):.1f}"
 
 
-def real_date_table(real, outcomes) -> list:
-    """Per language, then all: n and `exact / refused / wrong` % per system."""
+def real_date_table(keys, outcomes) -> list:
+    """Per key (a language, a section of the file), then all: n and
+    `exact / refused / wrong` % per system; `keys[i]` is the i-th date's."""
     groups = collections.defaultdict(list)
-    for i, (_, language, _) in enumerate(real):
-        groups[language].append(i)
-    groups["all"] = list(range(len(real)))
+    for i, key in enumerate(keys):
+        groups[key].append(i)
+    groups["all"] = list(range(len(keys)))
     return [
         [language, str(len(rows))]
         + [
@@ -262,7 +263,8 @@ def run_anchors(args) -> None:
             f"load average: {harness.load_average()}",
         ]
     )
-    real = spread(read_real_dates(), args.anchor_inputs)
+    sectioned = spread(read_real_dates_by_section(), args.anchor_inputs)
+    real = [row for _, row in sectioned]
     non = spread(read_non_dates_by_section(), args.anchor_inputs)
     normalizer = Normalizer(run)
     systems = {OURS: normalizer_answers(normalizer), **parsers}
@@ -277,8 +279,15 @@ def run_anchors(args) -> None:
     non_outcomes = {name: got[len(real) :] for name, got in outcomes.items()}
 
     print(f"\nReal dates (n = {len(real)}): exact / refused / wrong, %\n")
+    languages = [language for _, language, _ in real]
     harness.print_table(
-        ["language", "n", *systems], real_date_table(real, real_outcomes), True
+        ["language", "n", *systems], real_date_table(languages, real_outcomes), True
+    )
+    print("The same per section of the file (the seven first languages, the")
+    print("twenty added, dates with notes around them):\n")
+    sections = [section for section, _ in sectioned]
+    harness.print_table(
+        ["section", "n", *systems], real_date_table(sections, real_outcomes), True
     )
     print(f"Non-dates (n = {len(non)}): refused, %\n")
     harness.print_table(

@@ -226,6 +226,55 @@ def serving_rows(normalizer, run, seed) -> list:
     return rows
 
 
+def serving_ab_rows(run, baseline) -> list:
+    """One string (p50) and batches of 1,000 through the SavedModels of
+    `run` and `baseline` (each a run, exported here, or a SavedModel
+    folder), sampled in turn (`harness.time_interleaved`) on
+    the same inputs, `run`'s test dates: an A/B of two runs or presets on
+    this machine, whose absolute speed moves 2x from day to day."""
+    import tensorflow as tf
+
+    test = [e.text for e in test_examples(run)]
+    batch = tf.constant((test * (1000 // len(test) + 1))[:1000])
+    singles = [tf.constant([t]) for t in test[:200]]
+
+    def load(path, folder):
+        # A SavedModel folder as it is (exported by another version of the
+        # code: the A/B then includes its graph's rules), or a run to export.
+        if (Path(path) / "saved_model.pb").is_file():
+            loaded = tf.saved_model.load(str(path))
+            return loaded, loaded.signatures["serving_default"]
+        return load_saved_model(path, folder)
+
+    with tempfile.TemporaryDirectory() as folder:
+        served = {
+            name: load(path, Path(folder) / name)
+            for name, path in (("run", run), ("baseline", baseline))
+        }
+        one, many = {}, {}
+        for name, (_, serve) in served.items():
+            calls = iter(range(10**9))
+
+            def single(serve=serve, calls=calls):
+                return serve(text=singles[next(calls) % len(singles)])["valid"].numpy()
+
+            one[name] = single
+            many[name] = lambda serve=serve: serve(text=batch)["valid"].numpy()
+        single_t = harness.time_interleaved(one, repeats=200, warmup=3, min_sample_s=0)
+        batch_t = harness.time_interleaved(many, repeats=9, min_sample_s=0.2)
+    rows = []
+    for name, path in (("run", run), ("baseline", baseline)):
+        rows.append(
+            [
+                f"{name}: {path}",
+                f"{1000 * single_t[name].median:.2f}",
+                f"{1000 / batch_t[name].median:,.0f}",
+                harness.ratio_text(batch_t["baseline"].median, batch_t[name].median),
+            ]
+        )
+    return rows
+
+
 def run_normalizer(args) -> None:
     harness.print_facts(
         harness.run_facts() + [f"load average: {harness.load_average()}"]
@@ -269,6 +318,17 @@ def run_normalizer(args) -> None:
                 True,
             )
             print("Targets (SavedModel): p50 <= 3 ms, >= 20,000 dates/s.\n")
+        if args.baseline:
+            harness.print_table(
+                [
+                    "SavedModel",
+                    "one string, p50 ms",
+                    "batch of 1,000, dates/s",
+                    "batch, x baseline",
+                ],
+                serving_ab_rows(run, args.baseline),
+                True,
+            )
     if args.lofo:
         print(
             f"Leave one family out: {args.lofo_train_size} training dates of the other "

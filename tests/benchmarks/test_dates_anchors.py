@@ -1,5 +1,6 @@
 """The counting of `python -m benchmarks.dates --anchors`, with fake parsers."""
 
+import collections
 import datetime
 
 import pytest
@@ -14,6 +15,8 @@ from benchmarks.dates_anchors import (
 from tests.applications.dates.hand_written import (
     read_non_dates,
     read_non_dates_by_section,
+    read_real_dates,
+    read_real_dates_by_section,
 )
 
 
@@ -85,12 +88,25 @@ def test_sections_of_the_committed_non_dates():
     rows = read_non_dates_by_section()
     assert [text for _, text in rows] == read_non_dates()
     sections = dict.fromkeys(section for section, _ in rows)
-    assert len(sections) == 11 and "" not in sections
+    assert len(sections) == 12 and "" not in sections
     found = {text: section for section, text in rows}
     assert found["hello"] == "words and phrases"
     assert found["12:30"] == "times and durations"
     assert found["😀"] == "emoji and symbols"
     assert found["03/04/05"].startswith("all-numeric dates with two readings")
+
+
+def test_sections_of_the_committed_real_dates():
+    rows = read_real_dates_by_section()
+    assert [row for _, row in rows] == read_real_dates()
+    sections = collections.Counter(section for section, _ in rows)
+    assert list(sections) == [
+        "seven languages: issue 23",
+        "other scripts and languages: issue 40",
+        "annotated dates: issue 40",
+        "moved from non_dates.txt: issue 40",
+    ]
+    assert sections["seven languages: issue 23"] == 307
 
 
 def test_spread_keeps_order_and_reaches_the_end():
