@@ -106,6 +106,16 @@ def _candidates(texts):
     return out
 
 
+def numeric_view(texts):
+    """The graph twin of `readings.numeric_view`: a text without letters
+    loses the non-digits at its ends."""
+    import tensorflow as tf
+
+    letters = tf.strings.regex_full_match(texts, r"(?s).*[\pL\pM].*")
+    cut = tf.strings.regex_replace(texts, r"^[^0-9]+|[^0-9]+$", "")
+    return tf.where(letters, texts, cut)
+
+
 def numeric_agreement(texts, answers):
     """bool `(B,)`: the graph twin of `readings.agrees(text, answer)`.
 
@@ -115,6 +125,7 @@ def numeric_agreement(texts, answers):
     """
     import tensorflow as tf
 
+    texts = numeric_view(texts)
     numeric = tf.strings.regex_full_match(texts, r"[0-9 ./-]+")
     iso = tf.strings.regex_full_match(answers, r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
     answer = _ymd(answers, iso)
@@ -182,7 +193,7 @@ def rules_agreement(texts, answers, table):
     # `digits` is the text itself where it writes no letter, so this is
     # numeric_agreement(texts) on all-numeric texts.
     by_digits = numeric_agreement(digits, answers)
-    numeric = tf.strings.regex_full_match(texts, r"[0-9 ./-]+")
+    numeric = tf.strings.regex_full_match(numeric_view(texts), r"[0-9 ./-]+")
     return (
         (tf.logical_not(numeric) | by_digits)
         & year_agreement(texts, answers)

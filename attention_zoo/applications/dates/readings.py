@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 
 # A run of exactly four digits, not part of a longer number.
 _FOUR_DIGITS = re.compile(r"(?<![0-9])[0-9]{4}(?![0-9])")
@@ -35,6 +36,7 @@ _FOUR_DIGITS = re.compile(r"(?<![0-9])[0-9]{4}(?![0-9])")
 PIVOT = 69
 MIN_DATE, MAX_DATE = dt.date(1900, 1, 1), dt.date(2099, 12, 31)
 _NUMERIC = re.compile(r"[0-9 ./-]+")
+_ENDS = re.compile(r"^[^0-9]+|[^0-9]+$")
 _GROUPS = re.compile(r"(\d{1,4})(\. |[-/. ])(\d{1,2})\2(\d{1,4})\.?")
 
 
@@ -55,8 +57,20 @@ def _date(year: str, month: str, day: str):
     return date if MIN_DATE <= date <= MAX_DATE else None
 
 
+def numeric_view(text: str) -> str:
+    """What the rule reads of `text`: the text itself, or, where it writes
+    no letter, the text without the non-digits at its ends, so that a note
+    of punctuation around a date changes nothing (`"10/04/1994"` and
+    `(23/09/1987).` are read as `10/04/1994` and `23/09/1987`)."""
+    if any(unicodedata.category(ch)[0] in "LM" for ch in text):
+        return text
+    return _ENDS.sub("", text)
+
+
 def numeric_readings(text: str) -> set[str] | None:
-    """ISO dates an all-numeric `text` (normalized) can mean; None if not all-numeric."""
+    """ISO dates an all-numeric `text` (normalized; `numeric_view`) can
+    mean; None if not all-numeric."""
+    text = numeric_view(text)
     if not _NUMERIC.fullmatch(text):
         return None
     if re.fullmatch(r"\d{8}", text):

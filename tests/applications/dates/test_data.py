@@ -9,7 +9,7 @@ import pytest
 from attention_zoo.applications.dates import data, formats
 from attention_zoo.applications.dates.lexicon import month_disagreement
 from attention_zoo.applications.dates.negatives import NegativeGenerator
-from attention_zoo.applications.dates.readings import numeric_readings
+from attention_zoo.applications.dates.readings import agrees, numeric_readings
 from tests.applications.dates.hand_written import read_non_dates, read_real_dates
 
 
@@ -47,9 +47,11 @@ def test_annotated_dates_wrap_the_forms_of_their_language():
     texts = [data.normalize(e.text) for e in examples]
     for note in ("(uk)", "[citation needed]", "date:", "approx.", "c. "):
         assert any(note in t for t in texts), note
-    # Their words are no month words: the month comes from the date.
+    # Their words are no month words, their punctuation hides no ambiguous
+    # all-numeric date ('"10/04/1994"'): the rules accept every one.
     for e in examples:
         assert not month_disagreement(data.normalize(e.text), e.iso), e
+        assert agrees(data.normalize(e.text), e.iso), e
     negatives = data.generate_negatives(2000, seed=2)
     assert any(t.text.endswith("(UK)") for t in negatives)
 
@@ -124,6 +126,10 @@ def test_numeric_dates_have_exactly_one_reading():
         ("3. 4. 2005", {"2005-04-03"}),  # a dot and a space (Czech): dots
         ("1987. 9. 3.", {"1987-09-03"}),  # Hungarian, Korean
         ("3. 4.2005", set()),  # two separators
+        ('"10/04/1994"', {"1994-04-10", "1994-10-04"}),  # punctuation around
+        ("(23/09/1987).", {"1987-09-23"}),
+        ("[1]", set()),
+        ("12:30", None),
         ("03/04/2005", {"2005-04-03", "2005-03-04"}),  # two readings
         ("03/04/05", {"2005-04-03", "2005-03-04"}),
         ("1987-09-23", {"1987-09-23"}),
