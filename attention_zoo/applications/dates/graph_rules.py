@@ -176,9 +176,9 @@ def month_table(lexicon):
 def month_agreement(texts, answers, table):
     """bool `(B,)`: the graph twin of `not lexicon.month_disagreement(text,
     answer)`, with `table` from `month_table`."""
-    found, digits = _words_and_digits(texts)
+    found, digits, marked = _words_and_digits(texts)
     return _months_agree(
-        found, digits, answers, table, numeric_agreement(digits, answers)
+        found, digits, marked, answers, table, numeric_agreement(digits, answers)
     )
 
 
@@ -189,7 +189,7 @@ def rules_agreement(texts, answers, table):
     SavedModel runs this on every call, one string or a thousand."""
     import tensorflow as tf
 
-    found, digits = _words_and_digits(texts)
+    found, digits, marked = _words_and_digits(texts)
     # `digits` is the text itself where it writes no letter, so this is
     # numeric_agreement(texts) on all-numeric texts.
     by_digits = numeric_agreement(digits, answers)
@@ -197,7 +197,7 @@ def rules_agreement(texts, answers, table):
     return (
         (tf.logical_not(numeric) | by_digits)
         & year_agreement(texts, answers)
-        & _months_agree(found, digits, answers, table, by_digits)
+        & _months_agree(found, digits, marked, answers, table, by_digits)
     )
 
 
@@ -228,10 +228,30 @@ def _words_and_digits(texts):
     found = tf.strings.split(tf.strings.regex_replace(marked, r"[^\pL\pM]+", " "))
     core = tf.strings.regex_replace(texts, r"[\pL\pM]+", " ")
     core = tf.strings.regex_replace(core, r"^[^0-9]+|[^0-9]+$", "")
-    return found, tf.where(found.row_lengths() > 0, core, texts)
+    return found, tf.where(found.row_lengths() > 0, core, texts), marked
 
 
-def _months_agree(found, digits, answers, table, by_digits):
+def _day_written(found, marked, answers, iso):
+    """The graph twin of `lexicon._day_disagreement(...) == ""`."""
+    import tensorflow as tf
+
+    by_number = tf.ragged.map_flat_values(
+        lambda w: tf.strings.regex_full_match(w, f"月[{MONTH_LETTERS}]"), found
+    )
+    runs = tf.strings.split(tf.strings.regex_replace(marked, "[^0-9]+", " "))
+    short = tf.ragged.map_flat_values(lambda r: tf.strings.length(r) <= 2, runs)
+    values = tf.ragged.map_flat_values(
+        lambda r: tf.strings.to_number(
+            tf.where(tf.strings.length(r) <= 2, r, "0"), tf.int32
+        ),
+        runs,
+    )
+    day = _number(tf.strings.substr(tf.where(iso, answers, "0000-00-00"), 8, 2), iso)
+    written = tf.reduce_any(short & tf.equal(values, day[:, None]), axis=1)
+    return tf.logical_not(tf.reduce_any(by_number, axis=1)) | written
+
+
+def _months_agree(found, digits, marked, answers, table, by_digits):
     import tensorflow as tf
 
     masks = tf.ragged.map_flat_values(table.lookup, found)
@@ -253,5 +273,9 @@ def _months_agree(found, digits, answers, table, by_digits):
     return (
         tf.logical_not(writes_letters)
         | tf.logical_not(iso)
-        | tf.where(tf.reduce_any(named, axis=1), is_named, by_digits)
+        | tf.where(
+            tf.reduce_any(named, axis=1),
+            is_named & _day_written(found, marked, answers, iso),
+            by_digits,
+        )
     )

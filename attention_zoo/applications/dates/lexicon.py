@@ -61,6 +61,7 @@ _LEAP_YEAR = [dt.date(2000, 1, 1) + dt.timedelta(days=i) for i in range(366)]
 _MARKED_AFTER = re.compile(r"(?<![0-9])0?(1[0-2]|[1-9]) ?[月월]")
 _MARKED_BEFORE = re.compile(r"(?:tháng|thg) ?0?(1[0-2]|[1-9])(?![0-9])")
 MONTH_LETTERS = "abcdefghijkl"
+_MARKED_WORD = re.compile(f"月[{MONTH_LETTERS}]")
 
 
 def mark_months(text: str) -> str:
@@ -179,6 +180,20 @@ def digits(text: str) -> str:
     return _ENDS.sub("", "".join(out))
 
 
+def _day_disagreement(found, text, answer) -> str:
+    """Where the month is a number with a marker (`9月`, `tháng 9`), the
+    languages that write it so write the day with digits too (`23日`,
+    `ngày 23`): the answer's day must be one of the input's numbers of one
+    or two digits, besides the month's ("tháng 9 năm 1987", September 1987,
+    was answered 1987-09-09, valid)."""
+    if not any(_MARKED_WORD.fullmatch(w) for w in found):
+        return ""
+    runs = re.findall(r"[0-9]+", mark_months(text))
+    if int(answer[8:10]) in {int(r) for r in runs if len(r) <= 2}:
+        return ""
+    return f"its month is a number, and its day {answer[8:10]} is none of its numbers"
+
+
 def month_disagreement(text: str, answer: str, lexicon=None) -> str:
     """The month-word rule (module docstring): why `answer` is not grounded
     in `text` (normalized), "" when it is, when the answer is empty or not
@@ -190,7 +205,7 @@ def month_disagreement(text: str, answer: str, lexicon=None) -> str:
     named = {w: lexicon[w] for w in found if lexicon.get(w)}
     if named:
         if any(int(answer[5:7]) in months for months in named.values()):
-            return ""
+            return _day_disagreement(found, text, answer)
         names = ", ".join(
             f"{w!r} ({'/'.join(f'{m:02d}' for m in months)})"
             for w, months in named.items()

@@ -183,6 +183,11 @@ def test_in_graph_month_rule_matches_python():
         "3 tháng 05, 1979",
         "1979年15月3日",
         "112月3日 1979",
+        "1979年5月",
+        "tháng 5 năm 1979",
+        "ngày 23 tháng 9 năm 1987",
+        "1987年9月23日",
+        "1987年09月023日",
         "5 gegužės 1970",
     ]
     texts += [data.normalize(e.text) for e in data.generate(300, seed=4)]
