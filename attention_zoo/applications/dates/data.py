@@ -24,7 +24,6 @@ import calendar
 import datetime as dt
 import json
 import random
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,33 +44,23 @@ from attention_zoo.applications.dates.readings import (
     MIN_DATE,
     numeric_readings,
 )
+from attention_zoo.applications.dates.text import NATIVE_DIGITS, normalize
 
 TX = 64  # longest normalized input of the default model, in characters
 TX_CLASSIC = 30  # the course's Tx, kept by the classic model
 TY = 10  # "YYYY-MM-DD"
 NON_DATE = "non_date"  # the family of generated non-dates
 
-_WHITESPACE = re.compile(r"[ \t\n\r\f\v]+")
 
-__all__ = ["FAMILIES", "FORMATS", "DateFormat", "MAX_DATE", "MIN_DATE"]
-
-
-# The decimal digits people write dates with besides ASCII: Arabic-Indic
-# (Arabic), Extended Arabic-Indic (Persian, Urdu), Devanagari (Hindi) and
-# full-width (Chinese, Japanese). Each is read as its ASCII digit, so that
-# the model, the numeric rule and the written-year rule see one set of ten.
-NATIVE_DIGITS = ("\u0660", "\u06f0", "\u0966", "\uff10")
-_ASCII_DIGITS = {
-    ord(zero) + i: ord("0") + i for zero in NATIVE_DIGITS for i in range(10)
-}
-
-
-def normalize(text: str) -> str:
-    """The model's view of an input: lower case, ASCII digits, single
-    spaces, stripped."""
-    # ASCII whitespace only, as in the exported graph (RE2, tf.strings.strip).
-    text = _WHITESPACE.sub(" ", text.lower().translate(_ASCII_DIGITS))
-    return text.strip(" \t\n\r\f\v")
+__all__ = [
+    "FAMILIES",
+    "FORMATS",
+    "NATIVE_DIGITS",
+    "DateFormat",
+    "MAX_DATE",
+    "MIN_DATE",
+    "normalize",
+]
 
 
 FORMAT_NAMES = [f.name for f in FORMATS]

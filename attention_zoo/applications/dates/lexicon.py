@@ -94,8 +94,8 @@ def build(languages=None) -> dict[str, list[int]]:
     """`{word: months}` of what the formats of `languages` (default all)
     write, normalized as the model reads them: a month word's months (1-12),
     or `[]` for a neutral word."""
-    from attention_zoo.applications.dates.data import normalize
     from attention_zoo.applications.dates.formats import FORMATS
+    from attention_zoo.applications.dates.text import normalize
 
     counts: dict[str, list[int]] = {}
     for fmt in FORMATS:
