@@ -19,6 +19,7 @@ folder with the `--train-size`/`--epochs` given):
 from __future__ import annotations
 
 import collections
+import itertools
 import statistics
 import tempfile
 import time
@@ -253,7 +254,7 @@ def serving_ab_rows(run, baseline) -> list:
         }
         one, many = {}, {}
         for name, (_, serve) in served.items():
-            calls = iter(range(10**9))
+            calls = itertools.count()
 
             def single(serve=serve, calls=calls):
                 return serve(text=singles[next(calls) % len(singles)])["valid"].numpy()
