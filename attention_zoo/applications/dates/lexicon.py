@@ -41,7 +41,11 @@ import types
 import unicodedata
 from pathlib import Path
 
-from attention_zoo.applications.dates.readings import disagreement, numeric_readings
+from attention_zoo.applications.dates.readings import (
+    disagreement,
+    numeric_readings,
+    numeric_view,
+)
 
 PATH = Path(__file__).with_name("lexicon.json")
 # A run trained on some languages (`--languages`) holds their lexicon.
@@ -50,7 +54,6 @@ RUN_FILE = "lexicon.json"
 # is written with them 12 / 7 times as often as on average: no month.
 NAMING_RATIO = 3
 _ISO = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-_ENDS = re.compile(r"^[^0-9]+|[^0-9]+$")
 # 2000: a leap year that two-digit-year formats write too (1969-2068).
 _LEAP_YEAR = [dt.date(2000, 1, 1) + dt.timedelta(days=i) for i in range(366)]
 
@@ -177,7 +180,7 @@ def digits(text: str) -> str:
         elif not in_word:
             out.append(" ")
         in_word = letter
-    return _ENDS.sub("", "".join(out))
+    return numeric_view("".join(out))  # letterless: its ends cut
 
 
 def _day_disagreement(found, text, answer) -> str:
