@@ -8,10 +8,11 @@ from pathlib import Path
 from attention_zoo.applications.common import export_folder, write_saved_model
 from attention_zoo.applications.dates import data
 from attention_zoo.applications.dates import model as models
+from attention_zoo.applications.dates import text as dates_text
 from attention_zoo.applications.dates.graph_rules import (
     calendar_dates,
-    month_table,
     rules_agreement,
+    word_table,
 )
 from attention_zoo.applications.dates.predictor import Normalizer
 
@@ -49,10 +50,11 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
     output_tokens = [t if len(t) == 1 else "" for t in data.IsoVocabulary.tokens]
     tables = TokenTables(normalizer.vocabulary.tokens, output_tokens, unknown_id=1)
     threshold = tf.constant(normalizer.threshold, tf.float32)
-    months = month_table(normalizer.lexicon)
+    months = word_table(normalizer.lexicon, normalizer.days)
 
     def serve(text):
-        normalized = normalize_strings(ascii_digits(text, data.NATIVE_DIGITS))
+        normalized = cjk_numerals(ascii_digits(text, data.NATIVE_DIGITS))
+        normalized = normalize_strings(japanese_era(normalized))
         ids, lengths = tables.encode_chars(normalized, tx)
         readable = tf.logical_and(lengths > 0, lengths <= tx)
         width = tx
@@ -87,3 +89,59 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
     return write_saved_model(
         output, serve, "text", [normalizer.model, tables.input_table, months], "dates"
     )
+
+
+def cjk_numerals(texts):
+    """The graph twin of `text.read_cjk_numerals`: its passes in RE2, on the
+    strings that hold a numeral, and none at all for a batch without one
+    (most batches: the passes would cost every call)."""
+    import tensorflow as tf
+
+    has = tf.strings.regex_full_match(texts, f"(?s).*{dates_text.CJK_NUMERAL}.*")
+
+    def passes():
+        out = texts
+        for i, numeral in enumerate(dates_text.CJK_WEEKDAYS):
+            stand_in = chr(dates_text.CJK_STAND_IN + i)
+            out = tf.strings.regex_replace(
+                out, f"({dates_text.CJK_WEEKDAY_PREFIX}){numeral}", rf"\1{stand_in}"
+            )
+        for pattern, replacement in dates_text.CJK_TENS:
+            out = tf.strings.regex_replace(out, pattern, replacement)
+        for digit, numerals in enumerate(dates_text.CJK_DIGITS):
+            out = tf.strings.regex_replace(out, f"[{numerals}]", str(digit))
+        for i, numeral in enumerate(dates_text.CJK_WEEKDAYS):
+            out = tf.strings.regex_replace(
+                out, chr(dates_text.CJK_STAND_IN + i), numeral
+            )
+        return tf.where(has, out, texts)
+
+    return tf.cond(tf.reduce_any(has), passes, lambda: texts)
+
+
+def japanese_era(texts):
+    """The graph twin of `text.read_japanese_era`: the text cut around its
+    first era year, whose number is read, offset and written back; for a
+    batch without one, nothing."""
+    import tensorflow as tf
+
+    whole = f"(?s)^(.*?){dates_text.JAPANESE_ERA_YEAR}(.*)$"
+    has = tf.strings.regex_full_match(texts, whole)
+
+    def read():
+        safe = tf.where(has, texts, "平成1年")
+
+        def part(i):
+            return tf.strings.regex_replace(safe, whole, rf"\{i}")
+
+        number = part(3)
+        number = tf.strings.to_number(tf.where(number == "元", "1", number), tf.int32)
+        era = part(2)
+        offset = tf.zeros_like(number)
+        for name, start in dates_text.JAPANESE_ERAS.items():
+            offset = tf.where(era == name, start, offset)
+        year = tf.strings.as_string(offset + number)
+        joined = tf.strings.join([part(1), year, "年", part(4)])
+        return tf.where(has, joined, texts)
+
+    return tf.cond(tf.reduce_any(has), read, lambda: texts)

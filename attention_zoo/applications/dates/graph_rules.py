@@ -144,30 +144,50 @@ def numeric_agreement(texts, answers):
 
 def year_agreement(texts, answers):
     """bool `(B,)`: the graph twin of `not readings.year_disagreement(text,
-    answer)`: True for a text without a four-digit number, or whose answer
-    is empty or has one of them as its year."""
+    answer)`: True for an answer that is not an ISO date; else, for a text
+    with four-digit numbers, when the answer's year is one of them; for one
+    without, when it writes a number of five digits or more, or the year's
+    last two digits as a two-digit number that pivots to the year."""
     import tensorflow as tf
 
     runs = tf.strings.split(tf.strings.regex_replace(texts, "[^0-9]+", " "))
-    four = tf.strings.length(runs) == 4
-    year = tf.strings.substr(answers, 0, 4)[:, None]
-    written = tf.reduce_any(four, axis=1)
-    grounded = tf.reduce_any(four & tf.equal(runs, year), axis=1)
-    return tf.logical_not(written) | tf.equal(answers, "") | grounded
+    lengths = tf.strings.length(runs)
+    iso = tf.strings.regex_full_match(answers, r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+    safe = tf.where(iso, answers, "0000-00-00")
+    year = tf.strings.substr(safe, 0, 4)
+    written = tf.reduce_any(lengths == 4, axis=1)
+    grounded = tf.reduce_any((lengths == 4) & tf.equal(runs, year[:, None]), axis=1)
+    two = tf.strings.substr(safe, 2, 2)
+    two_number = _number(two, iso)
+    pivoted = two_number + tf.where(two_number >= PIVOT, 1900, 2000)
+    by_two = tf.reduce_any((lengths == 2) & tf.equal(runs, two[:, None]), axis=1)
+    by_two = by_two & tf.equal(pivoted, _number(year, iso))
+    compact = tf.reduce_any(lengths > 4, axis=1)
+    return tf.logical_not(iso) | tf.where(written, grounded, compact | by_two)
 
 
-def month_table(lexicon):
-    """A TensorFlow table `word -> int32 mask` of a lexicon's words
-    (`lexicon.load`): bit m-1 set for each month m a word names, 0 for a
-    neutral word, -1 (the default) for a word the model was not taught.
+# A word's mask: bit m-1 for each month m it names, bit DAY_SHIFT+d-1 for
+# each day d.
+DAY_SHIFT = 16
+
+
+def word_table(lexicon, days):
+    """A TensorFlow table `word -> int64 mask` of a lexicon's words
+    (`lexicon.load`) and their days (`lexicon.load_days`): bit m-1 set for
+    each month m a word names, bit `DAY_SHIFT` + d-1 for each day d, 0 for
+    a neutral word, -1 (the default) for a word the model was not taught.
     Build it outside the served function and track it in the SavedModel."""
     import tensorflow as tf
 
     keys = list(lexicon)
-    masks = [sum(1 << (m - 1) for m in lexicon[k]) for k in keys]
+    masks = [
+        sum(1 << (m - 1) for m in lexicon[k])
+        | sum(1 << (DAY_SHIFT + d - 1) for d in days.get(k, ()))
+        for k in keys
+    ]
     return tf.lookup.StaticHashTable(
         tf.lookup.KeyValueTensorInitializer(
-            tf.constant(keys), tf.constant(masks, tf.int32)
+            tf.constant(keys), tf.constant(masks, tf.int64)
         ),
         default_value=-1,
     )
@@ -175,7 +195,7 @@ def month_table(lexicon):
 
 def month_agreement(texts, answers, table):
     """bool `(B,)`: the graph twin of `not lexicon.month_disagreement(text,
-    answer)`, with `table` from `month_table`."""
+    answer)`, with `table` from `word_table`."""
     found, digits, marked = _words_and_digits(texts)
     return _months_agree(
         found, digits, marked, answers, table, numeric_agreement(digits, answers)
@@ -231,13 +251,11 @@ def _words_and_digits(texts):
     return found, tf.where(found.row_lengths() > 0, core, texts), marked
 
 
-def _day_written(found, marked, answers, iso):
-    """The graph twin of `lexicon._day_disagreement(...) == ""`."""
+def _day_written(masks, marked, answers, iso):
+    """The graph twin of `lexicon._day_disagreement(...) == ""`, with the
+    words' `masks` (ragged int64, `word_table`)."""
     import tensorflow as tf
 
-    by_number = tf.ragged.map_flat_values(
-        lambda w: tf.strings.regex_full_match(w, f"月[{MONTH_LETTERS}]"), found
-    )
     runs = tf.strings.split(tf.strings.regex_replace(marked, "[^0-9]+", " "))
     short = tf.ragged.map_flat_values(lambda r: tf.strings.length(r) <= 2, runs)
     values = tf.ragged.map_flat_values(
@@ -247,15 +265,30 @@ def _day_written(found, marked, answers, iso):
         runs,
     )
     day = _number(tf.strings.substr(tf.where(iso, answers, "0000-00-00"), 8, 2), iso)
-    written = tf.reduce_any(short & tf.equal(values, day[:, None]), axis=1)
-    return tf.logical_not(tf.reduce_any(by_number, axis=1)) | written
+    by_number = tf.reduce_any(short & tf.equal(values, day[:, None]), axis=1)
+    # Every day word names the day.
+    day_bits = tf.ragged.map_flat_values(
+        lambda m: tf.bitwise.right_shift(tf.maximum(m, 0), DAY_SHIFT), masks
+    )
+    shift = tf.cast(tf.maximum(day - 1, 0), tf.int64)
+    bit = tf.where(day >= 1, tf.bitwise.left_shift(tf.constant(1, tf.int64), shift), 0)
+    is_day_word = tf.ragged.map_flat_values(lambda b: b != 0, day_bits)
+    misses = tf.ragged.map_flat_values(
+        lambda b, d: (b != 0) & (tf.bitwise.bitwise_and(b, d) == 0),
+        day_bits,
+        tf.gather(bit, day_bits.value_rowids()),
+    )
+    by_words = tf.reduce_any(is_day_word, axis=1) & tf.logical_not(
+        tf.reduce_any(misses, axis=1)
+    )
+    return by_number | by_words
 
 
 def _months_agree(found, digits, marked, answers, table, by_digits):
     import tensorflow as tf
 
     masks = tf.ragged.map_flat_values(table.lookup, found)
-    bits = tf.bitwise.left_shift(1, tf.range(12))
+    bits = tf.bitwise.left_shift(tf.constant(1, tf.int64), tf.range(12, dtype=tf.int64))
     named = tf.ragged.map_flat_values(
         lambda m: (m[:, None] >= 0) & (tf.bitwise.bitwise_and(m[:, None], bits) != 0),
         masks,
@@ -275,7 +308,7 @@ def _months_agree(found, digits, marked, answers, table, by_digits):
         | tf.logical_not(iso)
         | tf.where(
             tf.reduce_any(named, axis=1),
-            is_named & _day_written(found, marked, answers, iso),
+            is_named & _day_written(masks, marked, answers, iso),
             by_digits,
         )
     )

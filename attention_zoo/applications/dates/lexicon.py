@@ -15,6 +15,13 @@ answer to an input that writes letters is valid only if
   generator writes no such input, so this is the only way the model can
   have read its month.
 
+The day is grounded too, wherever a month word is: the answer's day must
+be one of the input's numbers of one or two digits, or named by every day
+word it writes (`twenty`, `seventh`, `dreiundzwanzigsten`: the day words,
+counted per day of the month as the month words are per month). A partial date,
+`bulan September 1987` or `tháng 9 năm 1987`, names no day: the model's
+day there is a guess (it answered 1987-09-02, valid, before this rule).
+
 A number that a month marker names is a month word too: `9月` (Chinese,
 Japanese), `9월` (Korean), `tháng 9` (Vietnamese) write September with a
 digit, and `mark_months` reads each as the word `月i` (`i`, the ninth
@@ -24,15 +31,17 @@ grounded the same way (their digits alone, `1987  9  23`, have no reading).
 The lexicon is what the generator writes (`formats.FORMATS`): every word
 (a run of Unicode letters and marks) of every format, over every day of a
 leap year, counted per month it was written with. A word written far more
-often with some months than with the average month names them (`_months`:
+often with some months than with the average month names them (`_naming`:
 "mai", "sept.", also a French seven, "mar", also a Tuesday); the others
 are neutral words (weekdays, spelled days, "de"). It is shipped as
 `lexicon.json`, built by `python -m attention_zoo.applications.dates.lexicon`, and
 tests/applications/dates/test_months.py checks that it is the generator's.
+The file's `days` hold the day words (`build_days`) the same way.
 """
 
 from __future__ import annotations
 
+import collections
 import datetime as dt
 import functools
 import json
@@ -93,32 +102,81 @@ def words(text: str) -> list[str]:
     return out
 
 
+def _written(languages, annotated=True) -> dict[str, collections.Counter]:
+    """`{word: Counter((month, day))}`: how often each word of the formats of
+    `languages` (default all) is written with each day of a leap year,
+    normalized as the model reads it."""
+    from attention_zoo.applications.dates.formats import FORMATS
+    from attention_zoo.applications.dates.text import normalize
+
+    counts: dict[str, collections.Counter] = {}
+    for fmt in FORMATS:
+        if languages is not None and fmt.language not in languages:
+            continue
+        if fmt.family == "annotated" and not annotated:
+            continue
+        for day in _LEAP_YEAR:
+            for word in words(mark_months(normalize(fmt.render(day)))):
+                counts.setdefault(word, collections.Counter())[day.month, day.day] += 1
+    return counts
+
+
 def build(languages=None) -> dict[str, list[int]]:
     """`{word: months}` of what the formats of `languages` (default all)
     write, normalized as the model reads them: a month word's months (1-12),
     or `[]` for a neutral word."""
-    from attention_zoo.applications.dates.formats import FORMATS
-    from attention_zoo.applications.dates.text import normalize
-
-    counts: dict[str, list[int]] = {}
-    for fmt in FORMATS:
-        if languages is not None and fmt.language not in languages:
-            continue
-        for day in _LEAP_YEAR:
-            for word in words(mark_months(normalize(fmt.render(day)))):
-                counts.setdefault(word, [0] * 12)[day.month - 1] += 1
-    return {word: _months(counts[word]) for word in sorted(counts)}
+    counts = _written(languages)
+    return {
+        word: _naming(
+            [sum(counts[word][m, d] for d in range(1, 32)) for m in range(1, 13)]
+        )
+        for word in sorted(counts)
+    }
 
 
-def _months(counts: list[int]) -> list[int]:
-    """The months (1-12) a word written `counts[m - 1]` times with month m
-    names: those it is written with at least `NAMING_RATIO` times as often
-    as with the average month. A weekday or a spelled day is written about
-    as often with every month; a month word with its own only; a homograph
-    ("mar": March and a Tuesday, "dez": December and ten) far more often
-    with its month than with the others."""
-    mean = sum(counts) / 12
-    return [m + 1 for m, count in enumerate(counts) if count >= NAMING_RATIO * mean]
+def _naming(rates: list[float]) -> list[int]:
+    """The months (1-12) a word written `rates[m - 1]` times with month m
+    names (or days, 1-31, for `build_days`): those it is written with at
+    least `NAMING_RATIO` times as often as with the average month. A
+    weekday or a spelled day is written about as often with every month; a
+    month word with its own only; a homograph ("mar": March and a Tuesday,
+    "dez": December and ten) far more often with its month than with the
+    others."""
+    mean = sum(rates) / len(rates)
+    if mean == 0:  # a month word, outside its months (`build_days`)
+        return []
+    return [m + 1 for m, rate in enumerate(rates) if rate >= NAMING_RATIO * mean]
+
+
+def build_days(languages=None) -> dict[str, list[int]]:
+    """`{word: days}` of the words of `languages`' formats (default all)
+    that name days of the month (1-31), counted like `build`'s months: a
+    word whose rate with day d (its count over the number of dates with
+    that day) is at least `NAMING_RATIO` times its mean rate names d.
+    `twenty` names 20-29, `first` 1, 21 and 31; a month word or a weekday,
+    written about as often with every day, names none. Only the words
+    naming some day are kept.
+
+    A month word is counted outside its months: `sept` (French seven and
+    September) and `dez` (Portuguese ten and December) name their day in
+    the other eleven months. The annotated family is left out: it picks its
+    note from the date, so a note's word ("Paris, ") is written with a few
+    days only, and its dates are other families' forms.
+    """
+    months = build(languages)
+    counts = _written(languages, annotated=False)
+    out = {}
+    for word in sorted(counts):
+        outside = [d for d in _LEAP_YEAR if d.month not in months.get(word, ())]
+        rates = [
+            sum(counts[word][d.month, d.day] for d in outside if d.day == day)
+            / max(1, sum(d.day == day for d in outside))
+            for day in range(1, 32)
+        ]
+        named = _naming(rates)
+        if named:
+            out[word] = named
+    return out
 
 
 def load(path=None):
@@ -134,39 +192,67 @@ def load(path=None):
     return _parse(json.loads(Path(path).read_text(encoding="utf-8")))
 
 
+def load_days(path=None):
+    """`{word: days}` of the day words of the lexicon file `path` (default:
+    the shipped one); a file written before the day words were counted
+    (a run's, without `days`) reads the shipped day words among its words.
+
+    Raises:
+        ValueError: when its `days` are not `{word: [days 1-31]}`.
+    """
+    if path is None:
+        return _shipped_days()
+    document = json.loads(Path(path).read_text(encoding="utf-8"))
+    if isinstance(document, dict) and "days" not in document:
+        # Its own words only, as a run written with its days would hold.
+        known = _parse(document)
+        return {w: days for w, days in _shipped_days().items() if w in known}
+    return _parse(document, "days", 31)
+
+
 @functools.lru_cache(maxsize=1)
 def _shipped():
     # Read-only: every caller shares it.
     return types.MappingProxyType(_parse(json.loads(PATH.read_text(encoding="utf-8"))))
 
 
-def _parse(document) -> dict[str, tuple[int, ...]]:
-    entries = document.get("words") if isinstance(document, dict) else None
+@functools.lru_cache(maxsize=1)
+def _shipped_days():
+    document = json.loads(PATH.read_text(encoding="utf-8"))
+    return types.MappingProxyType(_parse(document, "days", 31))
+
+
+def _parse(document, key="words", last=12) -> dict[str, tuple[int, ...]]:
+    entries = document.get(key) if isinstance(document, dict) else None
     if not isinstance(entries, dict) or not all(
         isinstance(word, str)
-        and isinstance(months, list)
-        and all(type(m) is int and 1 <= m <= 12 for m in months)
-        for word, months in entries.items()
+        and isinstance(numbers, list)
+        and all(type(n) is int and 1 <= n <= last for n in numbers)
+        for word, numbers in entries.items()
     ):
         raise ValueError(
-            'a lexicon must be {"words": {word: [months 1-12]}}. Received: '
-            f"{str(document)[:80]!r}"
+            f'a lexicon must be {{"{key}": {{word: [numbers 1-{last}]}}}}. '
+            f"Received: {str(document)[:80]!r}"
         )
-    return {word: tuple(months) for word, months in entries.items()}
+    return {word: tuple(numbers) for word, numbers in entries.items()}
 
 
-def write(path, lexicon, built_by: str) -> None:
-    """Write `lexicon` (`build`) as JSON, one word a line, so that a change
-    of the formats reads as a diff; `built_by` says how."""
-    entries = ",\n".join(
-        f"{json.dumps(word, ensure_ascii=False)}: {json.dumps(months)}"
-        for word, months in lexicon.items()
-    )
+def write(path, lexicon, built_by: str, days=None) -> None:
+    """Write `lexicon` (`build`) and its day words `days` (`build_days`) as
+    JSON, one word a line, so that a change of the formats reads as a diff;
+    `built_by` says how."""
+
+    def entries(mapping):
+        return ",\n".join(
+            f"{json.dumps(word, ensure_ascii=False)}: {json.dumps(list(numbers))}"
+            for word, numbers in mapping.items()
+        )
+
     built_by = json.dumps(built_by)
-    Path(path).write_text(
-        f'{{"built_by": {built_by},\n"words": {{\n{entries}\n}}}}\n',
-        encoding="utf-8",
-    )
+    text = f'{{"built_by": {built_by},\n"words": {{\n{entries(lexicon)}\n}}'
+    if days is not None:
+        text += f',\n"days": {{\n{entries(days)}\n}}'
+    Path(path).write_text(text + "}\n", encoding="utf-8")
 
 
 def digits(text: str) -> str:
@@ -183,32 +269,40 @@ def digits(text: str) -> str:
     return numeric_view("".join(out))  # letterless: its ends cut
 
 
-def _day_disagreement(found, text, answer) -> str:
-    """Where the month is a number with a marker (`9月`, `tháng 9`), the
-    languages that write it so write the day with digits too (`23日`,
-    `ngày 23`): the answer's day must be one of the input's numbers of one
-    or two digits, besides the month's ("tháng 9 năm 1987", September 1987,
-    was answered 1987-09-09, valid)."""
-    if not any(_MARKED_WORD.fullmatch(w) for w in found):
-        return ""
+def _day_disagreement(found, text, answer, days) -> str:
+    """Where the month is named, the answer's day must be written: one of
+    the input's numbers of one or two digits (the month's marked number
+    aside) or named by all of its day words (`days`, from `build_days`).
+    "bulan September 1987" and "tháng 9 năm 1987" (September 1987) were
+    answered 1987-09-02 and 1987-09-09, valid."""
+    day = int(answer[8:10])
     runs = re.findall(r"[0-9]+", mark_months(text))
-    if int(answer[8:10]) in {int(r) for r in runs if len(r) <= 2}:
+    if day in {int(r) for r in runs if len(r) <= 2}:
         return ""
-    return f"its month is a number, and its day {answer[8:10]} is none of its numbers"
+    # Every day word must name it: "twenty-seventh" is 27, not 21.
+    named = [days[w] for w in found if w in days]
+    if named and all(day in numbers for numbers in named):
+        return ""
+    return (
+        f"its day {answer[8:10]} is none of its numbers, and none of its words names it"
+    )
 
 
-def month_disagreement(text: str, answer: str, lexicon=None) -> str:
-    """The month-word rule (module docstring): why `answer` is not grounded
-    in `text` (normalized), "" when it is, when the answer is empty or not
-    an ISO date, or when the input writes no letters."""
+def month_disagreement(text: str, answer: str, lexicon=None, days=None) -> str:
+    """The month-word rule and, where a month is named, the day rule
+    (module docstring): why `answer` is not grounded in `text`
+    (normalized), "" when it is, when the answer is empty or not an ISO
+    date, or when the input writes no letters. `lexicon` and `days`
+    default to the shipped ones (`load`, `load_days`)."""
     lexicon = _shipped() if lexicon is None else lexicon
+    days = _shipped_days() if days is None else days
     found = words(mark_months(text))
     if not found or not _ISO.fullmatch(answer):
         return ""
     named = {w: lexicon[w] for w in found if lexicon.get(w)}
     if named:
         if any(int(answer[5:7]) in months for months in named.values()):
-            return _day_disagreement(found, text, answer)
+            return _day_disagreement(found, text, answer, days)
         names = ", ".join(
             f"{w!r} ({'/'.join(f'{m:02d}' for m in months)})"
             for w, months in named.items()
@@ -229,10 +323,13 @@ def month_disagreement(text: str, answer: str, lexicon=None) -> str:
 
 
 def main() -> None:
-    lexicon = build()
-    write(PATH, lexicon, "python -m attention_zoo.applications.dates.lexicon")
+    lexicon, days = build(), build_days()
+    write(PATH, lexicon, "python -m attention_zoo.applications.dates.lexicon", days)
     named = sum(bool(m) for m in lexicon.values())
-    print(f"{PATH}: {named} month words, {len(lexicon) - named} neutral words")
+    print(
+        f"{PATH}: {named} month words, {len(lexicon) - named} neutral words, "
+        f"{len(days)} day words"
+    )
 
 
 if __name__ == "__main__":

@@ -46,10 +46,11 @@ class Normalizer(RunPredictor):
                 )
             )
         self.iso = data.IsoVocabulary()
-        self.lexicon = lexicon.load()
+        self.lexicon, self.days = lexicon.load(), lexicon.load_days()
         if (self.run_dir / lexicon.RUN_FILE).is_file():
             with self.reading(lexicon.RUN_FILE):
                 self.lexicon = lexicon.load(self.run_dir / lexicon.RUN_FILE)
+                self.days = lexicon.load_days(self.run_dir / lexicon.RUN_FILE)
         self._predict = self.predict_function()
 
     def predict_function(self):
@@ -111,7 +112,7 @@ class Normalizer(RunPredictor):
                 data.is_calendar_date(iso)
                 and agrees(text, iso)
                 and not year_disagreement(text, iso)
-                and not month_disagreement(text, iso, self.lexicon)
+                and not month_disagreement(text, iso, self.lexicon, self.days)
                 for text, iso in zip(normalized, isos)
             ],
             bool,
@@ -171,7 +172,7 @@ class Normalizer(RunPredictor):
             )
         return items
 
-    def reason(self, iso: str, score: float, text: str = "") -> str:
+    def reason(self, iso: str, score: float, text: str) -> str:
         """Why the answer `iso` (to the input `text`) is not valid ("" when
         it is). An input that cannot be a date says so first, then the
         model's answer, then what the input writes against it (its numbers,
@@ -188,7 +189,7 @@ class Normalizer(RunPredictor):
         if numbers:
             return numbers
         why = year_disagreement(normalized, iso) or month_disagreement(
-            normalized, iso, self.lexicon
+            normalized, iso, self.lexicon, self.days
         )
         if why:
             return why

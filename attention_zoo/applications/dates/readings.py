@@ -32,6 +32,8 @@ import unicodedata
 
 # A run of exactly four digits, not part of a longer number.
 _FOUR_DIGITS = re.compile(r"(?<![0-9])[0-9]{4}(?![0-9])")
+_RUNS = re.compile(r"[0-9]+")
+_ISO = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 PIVOT = 69
 MIN_DATE, MAX_DATE = dt.date(1900, 1, 1), dt.date(2099, 12, 31)
@@ -123,13 +125,28 @@ def written_years(text: str) -> list[str]:
 
 def year_disagreement(text: str, answer: str) -> str:
     """The written-year rule: an input that writes four-digit numbers is
-    answered with one of them as the year ("" when it is, or when it writes
-    none). The model reads years 1900-2099 only; outside them it copied the
-    last digits and made up the first (`14 July 1789` read as 1989-07-14,
-    with a confident score), so the answer's year must be grounded in the
-    input's digits, not in what the model saw in training."""
+    answered with one of them as the year; one that writes none, with a
+    year whose last two digits it writes as a two-digit number, pivoted
+    (`3 mai 87` is 1987). "" when it is, when the answer is not an ISO
+    date, or when the input writes a number of five or more digits (a
+    compact date, `19870923`: the numeric rule reads it). The model reads
+    years 1900-2099 only; outside them it copied the last digits and made
+    up the first (`14 July 1789` read as 1989-07-14, with a confident
+    score), so the answer's year must be grounded in the input's digits,
+    not in what the model saw in training; and a date without a year
+    (`3 May`) must not get one made up."""
+    if not _ISO.fullmatch(answer):
+        return ""
     years = written_years(text)
-    if not years or not answer or answer[:4] in years:
+    if not years:
+        runs = _RUNS.findall(text)
+        if any(len(run) > 4 for run in runs):
+            return ""
+        two = answer[2:4]
+        if two in runs and expand_year(two) == int(answer[:4]):
+            return ""
+        return f"it writes no year: neither {answer[:4]} nor {two}"
+    if answer[:4] in years:
         return ""
     written = " or ".join(dict.fromkeys(years))
     outside = [y for y in years if not MIN_DATE.year <= int(y) <= MAX_DATE.year]

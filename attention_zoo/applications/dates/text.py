@@ -1,6 +1,7 @@
 """The model's view of an input (`normalize`), shared by the data, the
 lexicon and the predictors; the exported SavedModel applies the same rule
-in its graph (`export.ascii_digits`, `export.normalize_strings`)."""
+in its graph (`dates.export.cjk_numerals`, `export.ascii_digits`,
+`export.normalize_strings`)."""
 
 from __future__ import annotations
 
@@ -18,9 +19,68 @@ _ASCII_DIGITS = {
 }
 
 
+# Chinese and Japanese numerals, as formal dates write them
+# (`二〇一九年十二月三十一日`): a digit each, or tens with 十 (`三十一`, `十二`,
+# `二十`, `十`). The passes below are RE2's too (the graph twin runs them
+# in order): the weekday names 星期一..星期六 (and 周, 礼拜) are names, not
+# numbers, and are kept, through private-use stand-ins.
+CJK_NUMERAL = "[〇零一二三四五六七八九十]"
+CJK_WEEKDAY_PREFIX = "星期|禮拜|礼拜|周|週"
+CJK_WEEKDAYS = "一二三四五六"
+CJK_STAND_IN = 0xE001
+_UNIT = "[一二三四五六七八九]"
+CJK_TENS = (
+    (f"({_UNIT})十({_UNIT})", r"\1\2"),  # 三十一: 31
+    (f"({_UNIT})十", r"\1〇"),  # 三十: 30
+    (f"十({_UNIT})", r"一\1"),  # 十二: 12
+    ("十", "一〇"),  # 10
+)
+CJK_DIGITS = ("〇零", *"一二三四五六七八九")
+_CJK_TO_ASCII = {ord(c): ord("0") + i for i, cs in enumerate(CJK_DIGITS) for c in cs}
+_HAS_NUMERAL = re.compile(CJK_NUMERAL)
+
+
+def read_cjk_numerals(text: str) -> str:
+    """`text` with its Chinese/Japanese numerals as ASCII digits, weekday
+    names (`星期三`) kept."""
+    if not _HAS_NUMERAL.search(text):
+        return text
+    for i, numeral in enumerate(CJK_WEEKDAYS):
+        stand_in = chr(CJK_STAND_IN + i)
+        text = re.sub(f"({CJK_WEEKDAY_PREFIX}){numeral}", rf"\g<1>{stand_in}", text)
+    for pattern, replacement in CJK_TENS:
+        text = re.sub(pattern, replacement, text)
+    text = text.translate(_CJK_TO_ASCII)
+    for i, numeral in enumerate(CJK_WEEKDAYS):
+        text = text.replace(chr(CJK_STAND_IN + i), numeral)
+    return text
+
+
+# Japanese era years (`平成7年`, `令和元年`: the era's first year) as the
+# Gregorian year (1995, 2019): the era's year 1 is the offset + 1. The first
+# era year of a text only, as the graph twin reads it.
+JAPANESE_ERAS = {"明治": 1867, "大正": 1911, "昭和": 1925, "平成": 1988, "令和": 2018}
+JAPANESE_ERA_YEAR = f"({'|'.join(JAPANESE_ERAS)})(元|[0-9]{{1,2}})年"
+_ERA_YEAR = re.compile(JAPANESE_ERA_YEAR)
+
+
+def read_japanese_era(text: str) -> str:
+    """`text` with its first Japanese era year (`平成7年`) as the Gregorian
+    year (`1995年`)."""
+    match = _ERA_YEAR.search(text)
+    if not match:
+        return text
+    era, number = match.groups()
+    year = JAPANESE_ERAS[era] + (1 if number == "元" else int(number))
+    return f"{text[: match.start()]}{year}年{text[match.end() :]}"
+
+
 def normalize(text: str) -> str:
-    """The model's view of an input: lower case, ASCII digits, single
-    spaces, stripped."""
+    """The model's view of an input: lower case, ASCII digits (Chinese and
+    Japanese numerals too), a Japanese era year as its Gregorian year,
+    single spaces, stripped."""
     # ASCII whitespace only, as in the exported graph (RE2, tf.strings.strip).
-    text = _WHITESPACE.sub(" ", text.lower().translate(_ASCII_DIGITS))
+    text = read_cjk_numerals(text.lower().translate(_ASCII_DIGITS))
+    text = read_japanese_era(text)
+    text = _WHITESPACE.sub(" ", text)
     return text.strip(" \t\n\r\f\v")

@@ -77,6 +77,7 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
                 run.folder / lexicon.RUN_FILE,
                 lexicon.build(languages),
                 f"attention-zoo dates train --languages {config.languages}",
+                lexicon.build_days(languages),
             )
         (run.folder / "data").mkdir(parents=True, exist_ok=True)
         for name, examples in (

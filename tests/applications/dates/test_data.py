@@ -225,3 +225,51 @@ def test_vocabularies():
     assert data.is_calendar_date("2000-02-29") and not data.is_calendar_date(
         "1900-02-29"
     )
+
+
+def test_chinese_numerals_are_read_as_digits_and_weekdays_kept():
+    assert data.normalize("二〇一九年十二月三十一日") == "2019年12月31日"
+    assert (
+        data.normalize("一九八七年九月二十三日（星期三）") == "1987年9月23日（星期三）"
+    )
+    assert data.normalize("十月十日 周一") == "10月10日 周一"
+    assert data.normalize("平成七年一月十七日") == "1995年1月17日"
+    assert data.normalize("令和元年5月1日 昭和60年") == "2019年5月1日 昭和60年"
+    assert data.normalize("平成123年") == "平成123年"
+    # The generator's dates are seen as before: their weekdays are names.
+    for example in data.generate(400, seed=3, languages=["zh", "ja"]):
+        assert data.normalize(example.text) == _without_numerals(example.text)
+
+
+def _without_numerals(text):
+    from attention_zoo.applications.dates.text import _ASCII_DIGITS, _WHITESPACE
+
+    return _WHITESPACE.sub(" ", text.lower().translate(_ASCII_DIGITS)).strip()
+
+
+def test_the_graph_reads_numerals_and_eras_as_python_does():
+    import tensorflow as tf
+
+    from attention_zoo.applications.dates.export import cjk_numerals, japanese_era
+    from attention_zoo.export import ascii_digits, normalize_strings
+
+    texts = [
+        "二〇一九年十二月三十一日",
+        "一九八七年九月二十三日（星期三）",
+        "十月十日 周一, 二十日, 三十, 十",
+        "星期\ue001 一",
+        "\ue001",
+        "3 May 1979",
+        "平成七年一月十七日",
+        "x\n令和元年5月1日 昭和60年",
+        "大正15年, 平成123年",
+    ]
+    texts += [e.text for e in data.generate(200, seed=5, languages=["zh", "ja"])]
+
+    def graph(batch):
+        out = cjk_numerals(ascii_digits(tf.constant(batch), data.NATIVE_DIGITS))
+        return [o.decode() for o in normalize_strings(japanese_era(out)).numpy()]
+
+    assert graph(texts) == [data.normalize(t) for t in texts]
+    # A batch without numerals skips the passes.
+    assert graph(["\ue001", "3 May"]) == ["\ue001", "3 may"]

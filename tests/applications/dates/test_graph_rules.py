@@ -143,9 +143,18 @@ def test_in_graph_year_rule_matches_python():
         "1979-05-03",
         "the twenty-seventh of july 2095",
         "",
+        # No four-digit year: its last two digits, pivoted, or none.
+        "3 may",
+        "3 may '79",
+        "3 may 05",
+        "3 may 5",
+        "1 jan. 2005 12345",
+        "平成7年1月17日",
+        "030579",
     ]
     texts += [data.normalize(e.text) for e in data.generate(300, seed=3)]
     answers = ["1989-07-14", "1979-05-03", "1789-07-14", "2095-07-27", ""]
+    answers += ["2005-05-03", "1905-05-03", "1995-01-17", "1979-5-03"]
     pairs = [(t, a) for t in texts for a in answers]
     expected = _graph_judges_as_python(
         year_agreement, lambda t, a: not year_disagreement(t, a), pairs
@@ -157,10 +166,14 @@ def test_in_graph_month_rule_matches_python():
 
     from attention_zoo.applications.dates.graph_rules import (
         month_agreement,
-        month_table,
         rules_agreement,
+        word_table,
     )
-    from attention_zoo.applications.dates.lexicon import load, month_disagreement
+    from attention_zoo.applications.dates.lexicon import (
+        load,
+        load_days,
+        month_disagreement,
+    )
 
     texts = [
         "5. toukokuuta 1970",
@@ -189,6 +202,18 @@ def test_in_graph_month_rule_matches_python():
         "1987年9月23日",
         "1987年09月023日",
         "5 gegužės 1970",
+        # The day rule: written in digits, in words, or not at all.
+        "bulan september 1987",
+        "september 1987",
+        "may 1979 (uk)",
+        "the twenty-third of september 1987",
+        "the twenty-first of september 1987",
+        "le vingt-trois septembre 1987",
+        "le trois mai 1979",
+        "le sept mai 1979",
+        "3rd may 1979",
+        "23 sept 1987",
+        "dez de dezembro de 1987",
     ]
     texts += [data.normalize(e.text) for e in data.generate(300, seed=4)]
     texts += [
@@ -198,7 +223,7 @@ def test_in_graph_month_rule_matches_python():
     answers = ["1979-05-03", "1979-03-05", "1987-09-23", "1987-07-23", "1970-10-05"]
     answers += ["", "1979-5-03"]
     pairs = [(t, a) for t in texts for a in answers]
-    table = month_table(load())
+    table = word_table(load(), load_days())
     expected = _graph_judges_as_python(
         month_agreement, lambda t, a: not month_disagreement(t, a), pairs, table
     )

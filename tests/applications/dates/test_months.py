@@ -21,6 +21,13 @@ def test_the_shipped_lexicon_is_what_the_generator_writes():
     # Month words name their month; weekdays and spelled days name none.
     assert built["mai"] == [5] and built["septiembre"] == [9]
     assert built["jeudi"] == [] and built["twenty"] == []
+    days = lexicon.build_days()
+    assert days == {w: list(d) for w, d in lexicon.load_days().items()}
+    # Day words name their days; month words, in their own months, and
+    # weekdays name none.
+    assert days["twenty"] == list(range(21, 30)) and days["first"] == [1, 21, 31]
+    assert days["sept"] == [7, 17, 27] and days["dez"] == [10]
+    assert "septiembre" not in days and "jeudi" not in days
 
 
 @pytest.mark.parametrize(
@@ -37,6 +44,14 @@ def test_the_shipped_lexicon_is_what_the_generator_writes():
         ("1987年9月5日", "1987-05-09", "names the month '月i' (09)"),
         ("ngày 5 tháng 9 năm 1987", "1987-09-05", ""),
         ("tháng 9 năm 1987", "1987-09-09", "its day 09 is none of its numbers"),
+        ("bulan september 1987", "1987-09-02", "none of its words names it"),
+        ("september 1987 (uk)", "1987-09-01", "its day 01 is none of its numbers"),
+        ("the twenty-seventh of july 2095", "2095-07-27", ""),
+        ("the twenty-seventh of july 2095", "2095-07-21", "none of its words"),
+        ("le dix-sept sept. 1987", "1987-09-17", ""),
+        ("le sept janvier 1987", "1987-01-07", ""),
+        ("dez de dezembro de 1987", "1987-12-10", ""),
+        ("23rd sept 1987", "1987-09-23", ""),
         ("1987年9月", "1987-09-01", "its day 01 is none of its numbers"),
         ("1987年9月23日", "1987-09-03", "its day 03 is none of its numbers"),
         ("1987년 10월 3일", "1987-10-03", ""),
@@ -80,6 +95,14 @@ def test_months_in_languages_it_does_not_read_are_refused(normalizer):
     for item in normalizer(texts):
         assert item["valid"] is False, item
         assert item["reason"], item
+
+
+def test_a_day_it_cannot_read_is_refused_with_the_reason(normalizer):
+    # September 1987 in Indonesian and Vietnamese: no day to read; the
+    # model writes one anyway, which validity refuses.
+    for item in normalizer(["bulan September 1987", "tháng 9 năm 1987"]):
+        assert item["valid"] is False, item
+        assert "its day" in item["reason"] or "no date" in item["reason"], item
 
 
 def test_months_it_reads_stay_valid(normalizer):
@@ -157,3 +180,20 @@ def test_a_run_s_lexicon_travels_with_its_portable_export(tmp_path):
     assert lexicon.RUN_FILE not in export_core(run).data_files
     lexicon.write(run / lexicon.RUN_FILE, lexicon.build(["en", "any"]), "a test")
     assert lexicon.RUN_FILE in export_core(run).data_files
+
+
+def test_a_run_s_day_words_are_its_own_or_the_shipped_ones_among_its_words(
+    tmp_path,
+):
+    path = tmp_path / lexicon.RUN_FILE
+    english = lexicon.build(["en", "any"])
+    lexicon.write(path, english, "a test")  # written before the day words
+    days = lexicon.load_days(path)
+    assert days["twenty"] == tuple(range(21, 30)) and "vingt" not in days
+    lexicon.write(path, english, "a test", lexicon.build_days(["en", "any"]))
+    assert lexicon.load_days(path) == {
+        w: tuple(d) for w, d in lexicon.build_days(["en", "any"]).items()
+    }
+    path.write_text('{"words": {}, "days": {"first": [32]}}', encoding="utf-8")
+    with pytest.raises(ValueError, match=r'"days": \{word: \[numbers 1-31\]'):
+        lexicon.load_days(path)

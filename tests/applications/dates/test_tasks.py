@@ -427,14 +427,22 @@ def test_saved_model_reads_unknown_characters_as_unk_as_in_memory(
 def test_reasons_name_why_an_answer_is_not_a_date(run):
     normalizer = Normalizer(run)
     normalizer.threshold = -0.9
-    assert normalizer.reason("", -0.1) == "the model reads no date in it"
-    assert normalizer.reason("2001-02-30", -0.1) == (
+    text = "3 February 2001"
+    assert normalizer.reason("", -0.1, text) == "the model reads no date in it"
+    assert normalizer.reason("2001-02-30", -0.1, text) == (
         "not a real calendar date (2001-02-30)"
     )
-    assert normalizer.reason("2001-02-03", -3.2) == (
+    assert normalizer.reason("2001-02-03", -3.2, text) == (
         "low confidence (score -3.20 < -0.90)"
     )
-    assert normalizer.reason("2001-02-03", -0.1) == ""
+    assert normalizer.reason("2001-02-03", -0.1, text) == ""
+    # Every part of the answer is grounded in the input.
+    assert normalizer.reason("2001-02-03", -0.1, "3 February") == (
+        "it writes no year: neither 2001 nor 01"
+    )
+    assert "its day 03 is none of its numbers" in normalizer.reason(
+        "2001-02-03", -0.1, "February 2001"
+    )
     # All-numeric inputs: the numeric rule (readings.py) speaks first.
     assert normalizer.reason("2005-04-03", -0.1, "03/04/05") == (
         "ambiguous: it reads as 2005-03-04 or 2005-04-03"

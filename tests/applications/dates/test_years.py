@@ -20,6 +20,12 @@ def test_written_years_are_four_digit_numbers_only():
         ("room 1234, 3 may 1979", "1997-05-03", "writes the year 1234 or 1979"),
         ("3 may 79", "1979-05-03", ""),
         ("14 july 1789", "", ""),
+        # Without a four-digit year: the two digits it writes, pivoted.
+        ("3 may '05", "2005-05-03", ""),
+        ("3 may '05", "1905-05-03", "it writes no year: neither 1905 nor 05"),
+        ("3 may", "2024-05-03", "it writes no year"),
+        ("平成7年1月17日", "1995-01-17", "it writes no year: neither 1995 nor 95"),
+        ("19790503", "1979-05-03", ""),
     ],
 )
 def test_the_rule_and_its_reason(text, answer, reason):
