@@ -10,6 +10,13 @@ concurrency `c` that many client threads send one-input requests, each
 waiting for its answer before the next, until `--requests` answers or
 `--seconds` have passed (asyncio connections, not threads: `load`).
 
+The clients share the two cores with the server, so each row also says
+what an answer cost in CPU time: the server process's (from
+`/proc/PID/stat`, Linux) and the clients' (this process), against the
+predictor's own per answer in its batches. A server whose CPU per answer
+is near the predictor's adds little; its rate then falls short of the
+predictor's by the clients' share of the cores.
+
 Usage (needs `pip install 'attention-zoo[serve]'`):
 
     python -m benchmarks.serving
@@ -123,17 +130,32 @@ def _response_head(head: bytes) -> tuple[int, int]:
     raise RuntimeError(f"a response without Content-Length: {lines[0]}")
 
 
-def predictor_rate(preset: str, inputs: list, batch: int = 64) -> float:
+def predictor_rate(preset: str, inputs: list, batch: int = 64) -> tuple:
+    """(inputs/s, CPU seconds per input) of the predictor in this process,
+    in batches of `batch`."""
     from attention_zoo.applications import registry
 
     predictor = registry.from_preset(preset)
     chunk = (inputs * (batch // len(inputs) + 1))[:batch]
     predictor(chunk)  # compiles
-    start, n = time.perf_counter(), 0
+    start, cpu, n = time.perf_counter(), time.process_time(), 0
     while time.perf_counter() - start < 5:
         predictor(chunk)
         n += batch
-    return n / (time.perf_counter() - start)
+    cpu = time.process_time() - cpu
+    return n / (time.perf_counter() - start), cpu / n
+
+
+def process_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system) the process `pid` has used, None where
+    /proc is not there to say."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rpartition(")")[2].split()
+    except OSError:
+        return None
+    # Fields 14 and 15 of proc(5), counted after the command's ")".
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main(argv=None) -> None:
@@ -154,15 +176,17 @@ def main(argv=None) -> None:
 
     print(
         "| preset | server | concurrency | answers/s | p50 (ms) | p99 (ms) | "
-        "share of the predictor's batch rate |"
+        "share of the predictor's batch rate | server CPU ms / answer | "
+        "clients' CPU ms / answer |"
     )
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for preset in args.presets:
         app = registry.get(read_metadata(PRESETS_DIR / preset)["app"])
         inputs = app.test_slice.inputs(PRESETS_DIR / preset / "test_slice.json")
-        ceiling = predictor_rate(preset, inputs)
+        ceiling, predictor_cpu = predictor_rate(preset, inputs)
         print(
-            f"| {preset} | predictor, batches of 64 | | {ceiling:,.0f} | | | 100 % |",
+            f"| {preset} | predictor, batches of 64 | | {ceiling:,.0f} | | | 100 % "
+            f"| {1000 * predictor_cpu:.2f} (in process) | |",
             flush=True,
         )
         for mode, flags in MODES.items():
@@ -170,14 +194,24 @@ def main(argv=None) -> None:
             try:
                 for c in args.concurrency:
                     load(port, app.name, inputs, c, min(8, args.requests), 10)  # warm
+                    server_cpu = process_cpu(process.pid)
+                    client_cpu = time.process_time()
                     rate, latencies = load(
                         port, app.name, inputs, c, args.requests, args.seconds
                     )
+                    client_cpu = time.process_time() - client_cpu
                     cuts = statistics.quantiles(latencies, n=100)
+                    n = len(latencies)
+                    server = ""
+                    if server_cpu is not None:
+                        server = (
+                            f"{1000 * (process_cpu(process.pid) - server_cpu) / n:.2f}"
+                        )
                     print(
                         f"| {preset} | {mode} | {c} | {rate:,.1f} | "
                         f"{1000 * statistics.median(latencies):.1f} | "
-                        f"{1000 * cuts[98]:.1f} | {100 * rate / ceiling:.0f} % |",
+                        f"{1000 * cuts[98]:.1f} | {100 * rate / ceiling:.0f} % | "
+                        f"{server} | {1000 * client_cpu / n:.2f} |",
                         flush=True,
                     )
             finally:
