@@ -93,11 +93,13 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
 
 def cjk_numerals(texts):
     """The graph twin of `text.read_cjk_numerals`: its passes in RE2, on the
-    strings that hold a numeral, and none at all for a batch without one
-    (most batches: the passes would cost every call)."""
+    strings that hold a numeral outside a weekday name, and none at all for
+    a batch without one (most batches: the passes would cost every call)."""
     import tensorflow as tf
 
-    has = tf.strings.regex_full_match(texts, f"(?s).*{dates_text.CJK_NUMERAL}.*")
+    # text.has_cjk_numeral
+    names_out = tf.strings.regex_replace(texts, dates_text.CJK_WEEKDAY, "")
+    has = tf.strings.regex_full_match(names_out, f"(?s).*{dates_text.CJK_NUMERAL}.*")
 
     def passes():
         out = texts

@@ -151,18 +151,23 @@ def year_agreement(texts, answers):
     import tensorflow as tf
 
     runs = tf.strings.split(tf.strings.regex_replace(texts, "[^0-9]+", " "))
-    lengths = tf.strings.length(runs)
+    lengths = tf.strings.length(runs.flat_values)
     iso = tf.strings.regex_full_match(answers, r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
     safe = tf.where(iso, answers, "0000-00-00")
     year = tf.strings.substr(safe, 0, 4)
-    written = tf.reduce_any(lengths == 4, axis=1)
-    grounded = tf.reduce_any((lengths == 4) & tf.equal(runs, year[:, None]), axis=1)
     two = tf.strings.substr(safe, 2, 2)
+    rows = runs.value_rowids()
+    written = _any_by_row(lengths == 4, runs)
+    grounded = _any_by_row(
+        (lengths == 4) & tf.equal(runs.flat_values, tf.gather(year, rows)), runs
+    )
     two_number = _number(two, iso)
     pivoted = two_number + tf.where(two_number >= PIVOT, 1900, 2000)
-    by_two = tf.reduce_any((lengths == 2) & tf.equal(runs, two[:, None]), axis=1)
+    by_two = _any_by_row(
+        (lengths == 2) & tf.equal(runs.flat_values, tf.gather(two, rows)), runs
+    )
     by_two = by_two & tf.equal(pivoted, _number(year, iso))
-    compact = tf.reduce_any(lengths > 4, axis=1)
+    compact = _any_by_row(lengths > 4, runs)
     return tf.logical_not(iso) | tf.where(written, grounded, compact | by_two)
 
 
@@ -251,36 +256,39 @@ def _words_and_digits(texts):
     return found, tf.where(found.row_lengths() > 0, core, texts), marked
 
 
-def _day_written(masks, marked, answers, iso):
+def _any_by_row(flags, ragged):
+    """bool `(B,)`: whether any of a row's flags is set, for `flags` over
+    the flat values of `ragged`. A segment reduction over the flat values:
+    TensorFlow's ragged reductions and broadcasts cost several times more,
+    and the SavedModel runs every rule on every call."""
+    import tensorflow as tf
+
+    counts = tf.math.unsorted_segment_max(
+        tf.cast(flags, tf.int32), ragged.value_rowids(), ragged.nrows()
+    )
+    return counts > 0
+
+
+def _day_written(masks, marked, day):
     """The graph twin of `lexicon._day_disagreement(...) == ""`, with the
-    words' `masks` (ragged int64, `word_table`)."""
+    words' `masks` (ragged int64, `word_table`) and the answer's `day`."""
     import tensorflow as tf
 
     runs = tf.strings.split(tf.strings.regex_replace(marked, "[^0-9]+", " "))
-    short = tf.ragged.map_flat_values(lambda r: tf.strings.length(r) <= 2, runs)
-    values = tf.ragged.map_flat_values(
-        lambda r: tf.strings.to_number(
-            tf.where(tf.strings.length(r) <= 2, r, "0"), tf.int32
-        ),
-        runs,
+    short = tf.strings.length(runs.flat_values) <= 2
+    values = tf.strings.to_number(tf.where(short, runs.flat_values, "0"), tf.int32)
+    by_number = _any_by_row(
+        short & tf.equal(values, tf.gather(day, runs.value_rowids())), runs
     )
-    day = _number(tf.strings.substr(tf.where(iso, answers, "0000-00-00"), 8, 2), iso)
-    by_number = tf.reduce_any(short & tf.equal(values, day[:, None]), axis=1)
     # Every day word names the day.
-    day_bits = tf.ragged.map_flat_values(
-        lambda m: tf.bitwise.right_shift(tf.maximum(m, 0), DAY_SHIFT), masks
+    day_bits = tf.bitwise.right_shift(tf.maximum(masks.flat_values, 0), DAY_SHIFT)
+    is_day_word = day_bits != 0
+    shift = tf.cast(tf.maximum(tf.gather(day, masks.value_rowids()) - 1, 0), tf.int64)
+    names = tf.bitwise.bitwise_and(tf.bitwise.right_shift(day_bits, shift), 1) != 0
+    by_words = _any_by_row(is_day_word, masks) & tf.logical_not(
+        _any_by_row(is_day_word & tf.logical_not(names), masks)
     )
-    shift = tf.cast(tf.maximum(day - 1, 0), tf.int64)
-    bit = tf.where(day >= 1, tf.bitwise.left_shift(tf.constant(1, tf.int64), shift), 0)
-    is_day_word = tf.ragged.map_flat_values(lambda b: b != 0, day_bits)
-    misses = tf.ragged.map_flat_values(
-        lambda b, d: (b != 0) & (tf.bitwise.bitwise_and(b, d) == 0),
-        day_bits,
-        tf.gather(bit, day_bits.value_rowids()),
-    )
-    by_words = tf.reduce_any(is_day_word, axis=1) & tf.logical_not(
-        tf.reduce_any(misses, axis=1)
-    )
+    by_words = by_words & (day >= 1)  # no word names a day 0
     return by_number | by_words
 
 
@@ -288,18 +296,18 @@ def _months_agree(found, digits, marked, answers, table, by_digits):
     import tensorflow as tf
 
     masks = tf.ragged.map_flat_values(table.lookup, found)
-    bits = tf.bitwise.left_shift(tf.constant(1, tf.int64), tf.range(12, dtype=tf.int64))
-    named = tf.ragged.map_flat_values(
-        lambda m: (m[:, None] >= 0) & (tf.bitwise.bitwise_and(m[:, None], bits) != 0),
-        masks,
-    )
-    named = tf.reduce_any(named, axis=1)  # (B, 12): the months it names
+    flat = masks.flat_values
+    known = flat >= 0
+    month_bits = tf.bitwise.bitwise_and(flat, (1 << 12) - 1)
+    names_a_month = _any_by_row(known & (month_bits != 0), masks)
     iso = tf.strings.regex_full_match(answers, r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
     # substr fails past a string's end: read the month of ISO answers only.
-    month = _number(tf.strings.substr(tf.where(iso, answers, "0000-00-00"), 5, 2), iso)
-    is_named = tf.reduce_any(
-        named & tf.equal(tf.range(1, 13)[None, :], month[:, None]), axis=1
-    )
+    safe = tf.where(iso, answers, "0000-00-00")
+    month = _number(tf.strings.substr(safe, 5, 2), iso)
+    day = _number(tf.strings.substr(safe, 8, 2), iso)
+    shift = tf.cast(tf.maximum(tf.gather(month, masks.value_rowids()) - 1, 0), tf.int64)
+    names_it = tf.bitwise.bitwise_and(tf.bitwise.right_shift(month_bits, shift), 1)
+    is_named = _any_by_row(known & (names_it != 0), masks)
     # No month word: the one reading of its digits (lexicon.digits).
     by_digits = tf.strings.regex_full_match(digits, r"[0-9 ./-]+") & by_digits
     writes_letters = found.row_lengths() > 0
@@ -307,8 +315,8 @@ def _months_agree(found, digits, marked, answers, table, by_digits):
         tf.logical_not(writes_letters)
         | tf.logical_not(iso)
         | tf.where(
-            tf.reduce_any(named, axis=1),
-            is_named & _day_written(masks, marked, answers, iso),
+            names_a_month,
+            is_named & (month >= 1) & _day_written(masks, marked, day),
             by_digits,
         )
     )

@@ -37,13 +37,21 @@ CJK_TENS = (
 )
 CJK_DIGITS = ("〇零", *"一二三四五六七八九")
 _CJK_TO_ASCII = {ord(c): ord("0") + i for i, cs in enumerate(CJK_DIGITS) for c in cs}
+CJK_WEEKDAY = f"({CJK_WEEKDAY_PREFIX})[{CJK_WEEKDAYS}]"
+_WEEKDAY = re.compile(CJK_WEEKDAY)
 _HAS_NUMERAL = re.compile(CJK_NUMERAL)
+
+
+def has_cjk_numeral(text: str) -> bool:
+    """Whether `text` writes a numeral outside a weekday name: the
+    generator's Chinese dates (`星期三`) do not, and are left as they are."""
+    return bool(_HAS_NUMERAL.search(_WEEKDAY.sub("", text)))
 
 
 def read_cjk_numerals(text: str) -> str:
     """`text` with its Chinese/Japanese numerals as ASCII digits, weekday
     names (`星期三`) kept."""
-    if not _HAS_NUMERAL.search(text):
+    if not has_cjk_numeral(text):
         return text
     for i, numeral in enumerate(CJK_WEEKDAYS):
         stand_in = chr(CJK_STAND_IN + i)

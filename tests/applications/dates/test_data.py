@@ -258,6 +258,8 @@ def test_the_graph_reads_numerals_and_eras_as_python_does():
         "一九八七年九月二十三日（星期三）",
         "十月十日 周一, 二十日, 三十, 十",
         "星期\ue001 一",
+        "星期一\ue001 二〇",
+        "星期一\ue001",
         "\ue001",
         "3 May 1979",
         "平成七年一月十七日",
@@ -271,5 +273,9 @@ def test_the_graph_reads_numerals_and_eras_as_python_does():
         return [o.decode() for o in normalize_strings(japanese_era(out)).numpy()]
 
     assert graph(texts) == [data.normalize(t) for t in texts]
-    # A batch without numerals skips the passes.
-    assert graph(["\ue001", "3 May"]) == ["\ue001", "3 may"]
+    # A batch without numerals (weekday names aside) skips the passes.
+    assert graph(["\ue001", "3 May", "星期一\ue001"]) == [
+        "\ue001",
+        "3 may",
+        "星期一\ue001",
+    ]
