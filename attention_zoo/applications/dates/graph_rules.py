@@ -2,7 +2,7 @@
 
 The graph twins of `data.is_calendar_date`, of `readings.agrees` (the rule
 for all-numeric inputs), of `readings.year_disagreement` (the written-year
-rule) and of `lexicon.month_disagreement` (the month-word rule), and
+rule) and of `lexicon.month_disagreement` (the month-word and day rules), and
 `rules_agreement`, the last three at once: the exported model must judge
 its answers as the Python predictor does, and plain TensorFlow (without
 attention_zoo) must be able to run the judgement.

@@ -1,7 +1,7 @@
 """The model's view of an input (`normalize`), shared by the data, the
 lexicon and the predictors; the exported SavedModel applies the same rule
-in its graph (`dates.export.cjk_numerals`, `export.ascii_digits`,
-`export.normalize_strings`)."""
+in its graph (`export.ascii_digits`, `dates.export.cjk_numerals`,
+`dates.export.japanese_era`, `export.normalize_strings`)."""
 
 from __future__ import annotations
 
