@@ -15,8 +15,9 @@ CARD = {
         "Japanese, Korean, Arabic, Hindi, Hebrew) to ISO 8601 (YYYY-MM-DD), "
         "with a validity flag and a reason for answers it cannot ground: no "
         "real calendar date, an ambiguous all-numeric date, a month named in "
-        "a language it was not taught. A teaching and reference model for "
-        "attention; check its answers where a wrong date costs something."
+        "a language it was not taught, a day or a year the input does not "
+        "write. A teaching and reference model for attention; check its "
+        "answers where a wrong date costs something."
     ),
     "data_and_licence": (
         "Trained only on dates generated offline with Faker and Babel "
@@ -26,9 +27,10 @@ CARD = {
     "limitations": (
         "It has seen only the formats and languages of the generator "
         "(docs/dates.md lists them); other forms are refused or, rarely, "
-        "misread: a month it reads is checked against the input, a day is "
-        "not. Era years (平成7年), numerals in words (二〇〇八年) and other "
-        "calendars are not read. Dates are drawn from 1900 to 2099."
+        "misread; an answer whose month, day or year the input does not "
+        "write is refused. Chinese numerals (二〇〇八年) and Japanese era years (平成7年) "
+        "are read by the normalization; Roman-numeral months (11 XI 1918) and "
+        "other calendars are not read. Dates are drawn from 1900 to 2099."
     ),
 }
 
