@@ -53,7 +53,8 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
     months = word_table(normalizer.lexicon, normalizer.days)
 
     def serve(text):
-        normalized = cjk_numerals(ascii_digits(text, data.NATIVE_DIGITS))
+        normalized = roman_months(ascii_digits(text, data.NATIVE_DIGITS))
+        normalized = cjk_numerals(normalized)
         normalized = normalize_strings(japanese_era(normalized))
         ids, lengths = tables.encode_chars(normalized, tx)
         readable = tf.logical_and(lengths > 0, lengths <= tx)
@@ -147,3 +148,19 @@ def japanese_era(texts):
         return tf.where(has, joined, texts)
 
     return tf.cond(tf.reduce_any(has), read, lambda: texts)
+
+
+def roman_months(texts):
+    """The graph twin of `text.read_roman_months` (before lower-casing): its
+    passes, for a batch that holds a candidate only."""
+    import tensorflow as tf
+
+    has = tf.strings.regex_full_match(texts, f"(?s).*{dates_text.ROMAN_CANDIDATE}.*")
+
+    def passes():
+        out = texts
+        for pattern, replacement in dates_text.ROMAN_MONTH_PASSES:
+            out = tf.strings.regex_replace(out, pattern, replacement)
+        return tf.where(has, out, texts)
+
+    return tf.cond(tf.reduce_any(has), passes, lambda: texts)

@@ -28,9 +28,10 @@ CARD = {
         "It has seen only the formats and languages of the generator "
         "(docs/dates.md lists them); other forms are refused or, rarely, "
         "misread; an answer whose month, day or year the input does not "
-        "write is refused. Chinese numerals (二〇〇八年) and Japanese era years (平成7年) "
-        "are read by the normalization; Roman-numeral months (11 XI 1918) and "
-        "other calendars are not read. Dates are drawn from 1900 to 2099."
+        "write is refused. Chinese numerals (二〇〇八年), Japanese era "
+        "years (平成7年) and Roman-numeral months between a day and a "
+        "four-digit year (11 XI 1918) are read by the normalization; other "
+        "calendars are not. Dates are drawn from 1900 to 2099."
     ),
 }
 

@@ -1,7 +1,8 @@
 """The model's view of an input (`normalize`), shared by the data, the
 lexicon and the predictors; the exported SavedModel applies the same rule
-in its graph (`export.ascii_digits`, `dates.export.cjk_numerals`,
-`dates.export.japanese_era`, `export.normalize_strings`)."""
+in its graph (`export.ascii_digits`, `dates.export.roman_months`,
+`dates.export.cjk_numerals`, `dates.export.japanese_era`,
+`export.normalize_strings`)."""
 
 from __future__ import annotations
 
@@ -83,12 +84,67 @@ def read_japanese_era(text: str) -> str:
     return f"{text[: match.start()]}{year}年{text[match.end() :]}"
 
 
+# A Roman-numeral month between a day and a four-digit year, or a year
+# and a day (`11 XI 1918 r.`, `1987. IX. 23.`, `23.IX.1987`: Polish, Czech,
+# Hungarian, Romanian), upper case as written, is read as the English
+# abbreviation the model reads (`11 nov 1918 r.`). Only there: `Louis XIV`
+# or `3 X 4` stay as written. One pass per month and order, with the
+# neighbouring characters matched and written back, as RE2 (the graph
+# twin) has no lookaround.
+ROMAN_MONTHS = (
+    "I",
+    "II",
+    "III",
+    "IV",
+    "V",
+    "VI",
+    "VII",
+    "VIII",
+    "IX",
+    "X",
+    "XI",
+    "XII",
+)
+MONTH_ABBREVIATIONS = tuple("jan feb mar apr may jun jul aug sep oct nov dec".split())
+SEPARATOR = r"[ .\-/]+"
+
+
+def roman_month_passes():
+    """`(pattern, replacement)` per month and order (day first, year first),
+    in Python's and RE2's shared syntax."""
+    passes = []
+    for roman, abbreviation in zip(ROMAN_MONTHS, MONTH_ABBREVIATIONS):
+        for first, last in (("[0-9]{1,2}", "[0-9]{4}"), ("[0-9]{4}", "[0-9]{1,2}")):
+            pattern = (
+                f"(^|[^0-9])({first}{SEPARATOR}){roman}({SEPARATOR}{last})([^0-9]|$)"
+            )
+            passes.append((pattern, rf"\1\2{abbreviation}\3\4"))
+    return tuple(passes)
+
+
+ROMAN_MONTH_PASSES = roman_month_passes()
+# What any pass needs: a cheap test first, in Python and in the graph.
+ROMAN_CANDIDATE = f"[0-9]{SEPARATOR}[IVX]+{SEPARATOR}[0-9]"
+_HAS_ROMAN = re.compile(ROMAN_CANDIDATE)
+
+
+def read_roman_months(text: str) -> str:
+    """`text` with a Roman-numeral month between a day and a year written
+    as its English abbreviation (before lower-casing: upper case only)."""
+    if not _HAS_ROMAN.search(text):
+        return text
+    for pattern, replacement in ROMAN_MONTH_PASSES:
+        text = re.sub(pattern, replacement, text)
+    return text
+
+
 def normalize(text: str) -> str:
     """The model's view of an input: lower case, ASCII digits (Chinese and
-    Japanese numerals too), a Japanese era year as its Gregorian year,
-    single spaces, stripped."""
+    Japanese numerals too), a Roman-numeral month as its abbreviation, a
+    Japanese era year as its Gregorian year, single spaces, stripped."""
     # ASCII whitespace only, as in the exported graph (RE2, tf.strings.strip).
-    text = read_cjk_numerals(text.lower().translate(_ASCII_DIGITS))
+    text = read_roman_months(text.translate(_ASCII_DIGITS)).lower()
+    text = read_cjk_numerals(text)
     text = read_japanese_era(text)
     text = _WHITESPACE.sub(" ", text)
     return text.strip(" \t\n\r\f\v")

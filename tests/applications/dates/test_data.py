@@ -241,6 +241,15 @@ def test_chinese_numerals_are_read_as_digits_and_weekdays_kept():
         assert data.normalize(example.text) == _without_numerals(example.text)
 
 
+def test_roman_numeral_months_between_a_day_and_a_year_are_read():
+    assert data.normalize("11 XI 1918 r.") == "11 nov 1918 r."
+    assert data.normalize("1987. IX. 23.") == "1987. sep. 23."
+    assert data.normalize("23.IX.1987") == "23.sep.1987"
+    # Elsewhere a Roman numeral is no month.
+    for text in ("Louis XIV 1643", "3 X 4", "World War II, 1939", "23 ix 1987"):
+        assert data.normalize(text) == text.lower()
+
+
 def _without_numerals(text):
     from attention_zoo.applications.dates.text import _ASCII_DIGITS, _WHITESPACE
 
@@ -250,7 +259,11 @@ def _without_numerals(text):
 def test_the_graph_reads_numerals_and_eras_as_python_does():
     import tensorflow as tf
 
-    from attention_zoo.applications.dates.export import cjk_numerals, japanese_era
+    from attention_zoo.applications.dates.export import (
+        cjk_numerals,
+        japanese_era,
+        roman_months,
+    )
     from attention_zoo.export import ascii_digits, normalize_strings
 
     texts = [
@@ -265,11 +278,15 @@ def test_the_graph_reads_numerals_and_eras_as_python_does():
         "平成七年一月十七日",
         "x\n令和元年5月1日 昭和60年",
         "大正15年, 平成123年",
+        "11 XI 1918 r.",
+        "1987. IX. 23. ; 1 I 2001 2 I 2002",
+        "Louis XIV 1643, 3 X 4, 23 ix 1987, 2023-X-5",
     ]
     texts += [e.text for e in data.generate(200, seed=5, languages=["zh", "ja"])]
 
     def graph(batch):
-        out = cjk_numerals(ascii_digits(tf.constant(batch), data.NATIVE_DIGITS))
+        out = roman_months(ascii_digits(tf.constant(batch), data.NATIVE_DIGITS))
+        out = cjk_numerals(out)
         return [o.decode() for o in normalize_strings(japanese_era(out)).numpy()]
 
     assert graph(texts) == [data.normalize(t) for t in texts]

@@ -109,6 +109,8 @@ def test_months_it_reads_stay_valid(normalizer):
     texts = ["5. Mai 1970", "24 de diciembre de 2056", "sabato 5 febbraio 1910"]
     texts += ["5. toukokuuta 1970", "24. prosince 2056", "13 Nisan 2095"]
     texts += ["23 сентября 1987 г.", "1987年9月23日", "٢٣ سبتمبر ١٩٨٧"]
+    # Read by the normalization: numerals, an era year, a Roman month.
+    texts += ["二〇一九年十二月三十一日", "平成7年1月17日", "11 XI 1918 r."]
     items = normalizer(texts)
     assert [i["text"] for i in items] == [
         "1970-05-05",
@@ -120,6 +122,9 @@ def test_months_it_reads_stay_valid(normalizer):
         "1987-09-23",
         "1987-09-23",
         "1987-09-23",
+        "2019-12-31",
+        "1995-01-17",
+        "1918-11-11",
     ]
     assert all(i["valid"] for i in items), [i["reason"] for i in items]
 
