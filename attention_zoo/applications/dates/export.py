@@ -92,18 +92,29 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
     )
 
 
+def _only_where(has, texts, rewrite):
+    """`rewrite(texts)` on the strings where `has`, the others as they are;
+    for a batch where none has, `rewrite` is not run at all (most batches:
+    its passes would cost every call)."""
+    import tensorflow as tf
+
+    return tf.cond(
+        tf.reduce_any(has),
+        lambda: tf.where(has, rewrite(texts), texts),
+        lambda: texts,
+    )
+
+
 def cjk_numerals(texts):
     """The graph twin of `text.read_cjk_numerals`: its passes in RE2, on the
-    strings that hold a numeral outside a weekday name, and none at all for
-    a batch without one (most batches: the passes would cost every call)."""
+    strings that hold a numeral outside a weekday name."""
     import tensorflow as tf
 
     # text.has_cjk_numeral
     names_out = tf.strings.regex_replace(texts, dates_text.CJK_WEEKDAY, "")
     has = tf.strings.regex_full_match(names_out, f"(?s).*{dates_text.CJK_NUMERAL}.*")
 
-    def passes():
-        out = texts
+    def passes(out):
         for i, numeral in enumerate(dates_text.CJK_WEEKDAYS):
             stand_in = chr(dates_text.CJK_STAND_IN + i)
             out = tf.strings.regex_replace(
@@ -117,22 +128,21 @@ def cjk_numerals(texts):
             out = tf.strings.regex_replace(
                 out, chr(dates_text.CJK_STAND_IN + i), numeral
             )
-        return tf.where(has, out, texts)
+        return out
 
-    return tf.cond(tf.reduce_any(has), passes, lambda: texts)
+    return _only_where(has, texts, passes)
 
 
 def japanese_era(texts):
     """The graph twin of `text.read_japanese_era`: the text cut around its
-    first era year, whose number is read, offset and written back; for a
-    batch without one, nothing."""
+    first era year, whose number is read, offset and written back."""
     import tensorflow as tf
 
     whole = f"(?s)^(.*?){dates_text.JAPANESE_ERA_YEAR}(.*)$"
     has = tf.strings.regex_full_match(texts, whole)
 
-    def read():
-        safe = tf.where(has, texts, "平成1年")
+    def read(texts):
+        safe = tf.where(has, texts, "平成1年")  # every part parses
 
         def part(i):
             return tf.strings.regex_replace(safe, whole, rf"\{i}")
@@ -144,23 +154,21 @@ def japanese_era(texts):
         for name, start in dates_text.JAPANESE_ERAS.items():
             offset = tf.where(era == name, start, offset)
         year = tf.strings.as_string(offset + number)
-        joined = tf.strings.join([part(1), year, "年", part(4)])
-        return tf.where(has, joined, texts)
+        return tf.strings.join([part(1), year, "年", part(4)])
 
-    return tf.cond(tf.reduce_any(has), read, lambda: texts)
+    return _only_where(has, texts, read)
 
 
 def roman_months(texts):
     """The graph twin of `text.read_roman_months` (before lower-casing): its
-    passes, for a batch that holds a candidate only."""
+    passes, on the strings that hold a candidate."""
     import tensorflow as tf
 
     has = tf.strings.regex_full_match(texts, f"(?s).*{dates_text.ROMAN_CANDIDATE}.*")
 
-    def passes():
-        out = texts
+    def passes(out):
         for pattern, replacement in dates_text.ROMAN_MONTH_PASSES:
             out = tf.strings.regex_replace(out, pattern, replacement)
-        return tf.where(has, out, texts)
+        return out
 
-    return tf.cond(tf.reduce_any(has), passes, lambda: texts)
+    return _only_where(has, texts, passes)

@@ -51,6 +51,7 @@ import unicodedata
 from pathlib import Path
 
 from attention_zoo.applications.dates.readings import (
+    ISO_DATE,
     disagreement,
     numeric_readings,
     numeric_view,
@@ -62,7 +63,6 @@ RUN_FILE = "lexicon.json"
 # A word with 31 days in 7 months (`thirty-first`, `y` in "treinta y uno")
 # is written with them 12 / 7 times as often as on average: no month.
 NAMING_RATIO = 3
-_ISO = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 # 2000: a leap year that two-digit-year formats write too (1969-2068).
 _LEAP_YEAR = [dt.date(2000, 1, 1) + dt.timedelta(days=i) for i in range(366)]
 
@@ -73,7 +73,6 @@ _LEAP_YEAR = [dt.date(2000, 1, 1) + dt.timedelta(days=i) for i in range(366)]
 _MARKED_AFTER = re.compile(r"(?<![0-9])0?(1[0-2]|[1-9]) ?[月월]")
 _MARKED_BEFORE = re.compile(r"(?:tháng|thg) ?0?(1[0-2]|[1-9])(?![0-9])")
 MONTH_LETTERS = "abcdefghijkl"
-_MARKED_WORD = re.compile(f"月[{MONTH_LETTERS}]")
 
 
 def mark_months(text: str) -> str:
@@ -148,7 +147,7 @@ def _naming(rates: list[float]) -> list[int]:
     return [m + 1 for m, rate in enumerate(rates) if rate >= NAMING_RATIO * mean]
 
 
-def build_days(languages=None) -> dict[str, list[int]]:
+def build_days(languages=None, months=None) -> dict[str, list[int]]:
     """`{word: days}` of the words of `languages`' formats (default all)
     that name days of the month (1-31), counted like `build`'s months: a
     word whose rate with day d (its count over the number of dates with
@@ -161,9 +160,10 @@ def build_days(languages=None) -> dict[str, list[int]]:
     September) and `dez` (Portuguese ten and December) name their day in
     the other eleven months. The annotated family is left out: it picks its
     note from the date, so a note's word ("Paris, ") is written with a few
-    days only, and its dates are other families' forms.
+    days only, and its dates are other families' forms. `months`: `build`
+    of the same languages, where the caller has it already.
     """
-    months = build(languages)
+    months = build(languages) if months is None else months
     counts = _written(languages, annotated=False)
     out = {}
     for word in sorted(counts):
@@ -297,7 +297,7 @@ def month_disagreement(text: str, answer: str, lexicon=None, days=None) -> str:
     lexicon = _shipped() if lexicon is None else lexicon
     days = _shipped_days() if days is None else days
     found = words(mark_months(text))
-    if not found or not _ISO.fullmatch(answer):
+    if not found or not ISO_DATE.fullmatch(answer):
         return ""
     named = {w: lexicon[w] for w in found if lexicon.get(w)}
     if named:
@@ -323,7 +323,8 @@ def month_disagreement(text: str, answer: str, lexicon=None, days=None) -> str:
 
 
 def main() -> None:
-    lexicon, days = build(), build_days()
+    lexicon = build()
+    days = build_days(months=lexicon)
     write(PATH, lexicon, "python -m attention_zoo.applications.dates.lexicon", days)
     named = sum(bool(m) for m in lexicon.values())
     print(

@@ -33,7 +33,7 @@ import unicodedata
 # A run of exactly four digits, not part of a longer number.
 _FOUR_DIGITS = re.compile(r"(?<![0-9])[0-9]{4}(?![0-9])")
 _RUNS = re.compile(r"[0-9]+")
-_ISO = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 PIVOT = 69
 MIN_DATE, MAX_DATE = dt.date(1900, 1, 1), dt.date(2099, 12, 31)
@@ -135,7 +135,7 @@ def year_disagreement(text: str, answer: str) -> str:
     score), so the answer's year must be grounded in the input's digits,
     not in what the model saw in training; and a date without a year
     (`3 May`) must not get one made up."""
-    if not _ISO.fullmatch(answer):
+    if not ISO_DATE.fullmatch(answer):
         return ""
     years = written_years(text)
     if not years:

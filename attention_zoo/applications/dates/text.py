@@ -109,7 +109,7 @@ MONTH_ABBREVIATIONS = tuple("jan feb mar apr may jun jul aug sep oct nov dec".sp
 SEPARATOR = r"[ .\-/]+"
 
 
-def roman_month_passes():
+def _roman_month_passes():
     """`(pattern, replacement)` per month and order (day first, year first),
     in Python's and RE2's shared syntax."""
     passes = []
@@ -122,7 +122,7 @@ def roman_month_passes():
     return tuple(passes)
 
 
-ROMAN_MONTH_PASSES = roman_month_passes()
+ROMAN_MONTH_PASSES = _roman_month_passes()
 # What any pass needs: a cheap test first, in Python and in the graph.
 ROMAN_CANDIDATE = f"[0-9]{SEPARATOR}[IVX]+{SEPARATOR}[0-9]"
 _HAS_ROMAN = re.compile(ROMAN_CANDIDATE)

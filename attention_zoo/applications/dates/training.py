@@ -73,11 +73,12 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
         )
         if languages:
             # Validity reads the month words of these languages only.
+            words = lexicon.build(languages)
             lexicon.write(
                 run.folder / lexicon.RUN_FILE,
-                lexicon.build(languages),
+                words,
                 f"attention-zoo dates train --languages {config.languages}",
-                lexicon.build_days(languages),
+                lexicon.build_days(languages, months=words),
             )
         (run.folder / "data").mkdir(parents=True, exist_ok=True)
         for name, examples in (
