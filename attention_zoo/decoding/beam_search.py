@@ -59,11 +59,14 @@ def beam_search(
     kept. A hypothesis that has emitted `end_token` is frozen: its only
     extension is `pad_token` at no cost, so its score, length and coverage no
     longer change while it keeps competing for a place in the beam. Each
-    step writes its tokens, its attention and each hypothesis's parent
-    (back-pointer) once; the histories are followed back along the
-    back-pointers after the loop, so the attention returned for a
-    hypothesis is the attention that produced its tokens, at a cost of one
-    step's writes per step rather than a reorder of the whole history.
+    step writes its attention once, in the slot that computed it, and
+    reorders two small int tables with the beam: each hypothesis's tokens
+    and, per step, the slot whose attention produced its token. The
+    attention histories are gathered through the second table once, after
+    the loop, so a hypothesis gets the attention that produced its tokens
+    without a reorder of the float history every step, and without a loop
+    back along back-pointers after it (on a GPU each of its `max_length`
+    steps costs kernel launches: docs/benchmarks.md, "On a GPU").
 
     Args:
         step_fn: as in `greedy_search`.
@@ -128,7 +131,7 @@ def beam_search(
         lengths,
         coverage,
         out_tokens,
-        out_parents,
+        trace_at,
         out_trace,
     ):
         logits, state, trace = step_fn(tokens, state, constants)
@@ -166,7 +169,8 @@ def beam_search(
         # (B, K, k): the sums of each hypothesis's `k` best extensions.
         candidate_sum = log_probs_sum[:, :, None] + best_logits - log_norm[:, :, None]
         new_lengths = lengths + ops.cast(ops.logical_not(finished), "int32")  # (B, K)
-        new_coverage = coverage + attention  # (B, K, Tx)
+        # Only the coverage penalty reads the coverage.
+        new_coverage = coverage + attention if beta else coverage  # (B, K, Tx)
         candidate_scores = candidate_sum
         if alpha:
             candidate_scores = (
@@ -190,14 +194,18 @@ def beam_search(
             for x in (ops.cast(best_tokens, "int32"), candidate_sum)
         )
         flat_parent = rows(parent, k)
-        lengths, parent_finished, coverage = (
-            _reorder(x, flat_parent) for x in (new_lengths, finished, new_coverage)
+        reordered = [new_lengths, finished, out_tokens, trace_at]
+        if beta:
+            reordered.append(new_coverage)
+        lengths, parent_finished, out_tokens, trace_at, *rest = (
+            _reorder(x, flat_parent) for x in reordered
         )
+        coverage = rest[0] if beta else coverage
         chosen = ops.where(parent_finished, pad_token, chosen)
-        # Step t of hypothesis k: its token at [k], its parent's attention
-        # at [parent[k]] (as computed, by the slot before the selection).
+        # Step t of hypothesis k: its token, and the slot whose attention
+        # produced it: its parent's (as computed, before the selection).
         out_tokens = write(out_tokens, t, chosen, axis=2)
-        out_parents = write(out_parents, t, parent, axis=2)
+        trace_at = write(trace_at, t, parent, axis=2)
         out_trace = {
             name: write(out_trace[name], t, value, axis=2)
             for name, value in trace.items()
@@ -214,7 +222,7 @@ def beam_search(
             lengths,
             coverage,
             out_tokens,
-            out_parents,
+            trace_at,
             out_trace,
         )
 
@@ -244,39 +252,11 @@ def beam_search(
         None,
     )
 
-    (_, _, _, _, _, scores, lengths, _, out_tokens, out_parents, out_trace) = (
+    (_, _, _, _, _, scores, lengths, _, out_tokens, trace_at, out_trace) = (
         ops.while_loop(until_done(max_length), advance, loop_vars)
     )
-    tokens_at, trace_at = _paths(out_parents)
-    out_tokens = ops.take_along_axis(out_tokens, tokens_at, axis=1)
     out_trace = {
         name: ops.take_along_axis(value, trace_at[..., None], axis=1)
         for name, value in out_trace.items()
     }
     return {"tokens": out_tokens, "scores": scores, "lengths": lengths, **out_trace}
-
-
-def _paths(parents):
-    """The slots each final hypothesis went through, from its back-pointers
-    `parents` (B, K, T): `(tokens_at, trace_at)`, both (B, K, T).
-
-    The final hypothesis k wrote step T-1's token from slot k, and step t's
-    token from slot `s_t`, where `s_{T-1} = k` and `s_{t-1} =
-    parents[s_t, t]`; step t's attention was computed by the slot before the
-    selection, `parents[s_t, t]`. A loop over the steps of `(B, K)` int
-    gathers; the histories themselves are gathered once, after it.
-    """
-    batch, k, steps = ops.shape(parents)
-    slots = ops.broadcast_to(ops.arange(k, dtype="int32")[None, :], (batch, k))
-
-    def back(i, carry):
-        slots, tokens_at, trace_at = carry
-        t = steps - 1 - i
-        parent = ops.take_along_axis(ops.take(parents, t, axis=2), slots, axis=1)
-        tokens_at = write(tokens_at, t, slots, axis=2)
-        trace_at = write(trace_at, t, parent, axis=2)
-        return parent, tokens_at, trace_at
-
-    zeros = ops.zeros_like(parents)
-    _, tokens_at, trace_at = ops.fori_loop(0, steps, back, (slots, zeros, zeros))
-    return tokens_at, trace_at
