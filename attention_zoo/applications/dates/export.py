@@ -55,7 +55,7 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
     def serve(text):
         normalized = roman_months(ascii_digits(text, data.NATIVE_DIGITS))
         normalized = cjk_numerals(normalized)
-        normalized = normalize_strings(japanese_era(normalized))
+        normalized = drop_label(normalize_strings(japanese_era(normalized)))
         ids, lengths = tables.encode_chars(normalized, tx)
         readable = tf.logical_and(lengths > 0, lengths <= tx)
         width = tx
@@ -157,6 +157,24 @@ def japanese_era(texts):
         return tf.strings.join([part(1), year, "年", part(4)])
 
     return _only_where(has, texts, read)
+
+
+def drop_label(texts):
+    """`dates.text.drop_label` of normalized `texts` (B,): a leading label
+    the model was not taught removed."""
+    import tensorflow as tf
+
+    labels = "|".join(dates_text.TAUGHT_LABELS)
+    taught = f"^({labels}) ?{dates_text.LABEL_END} ?.+$"
+    drop = tf.logical_and(
+        tf.strings.regex_full_match(texts, dates_text.FORM_LABEL),
+        tf.logical_not(tf.strings.regex_full_match(texts, taught)),
+    )
+    return _only_where(
+        drop,
+        texts,
+        lambda texts: tf.strings.regex_replace(texts, dates_text.FORM_LABEL, r"\2"),
+    )
 
 
 def roman_months(texts):

@@ -30,8 +30,10 @@ CARD = {
         "misread; an answer whose month, day or year the input does not "
         "write is refused. Chinese numerals (二〇〇八年), Japanese era "
         "years (平成7年) and Roman-numeral months between a day and a "
-        "four-digit year (11 XI 1918) are read by the normalization; other "
-        "calendars are not. Dates are drawn from 1900 to 2099."
+        "four-digit year (11 XI 1918) are read by the normalization, which "
+        "also drops a label it was not taught before a date (Data de "
+        "nascimento: ); other calendars are not read. Dates are drawn from "
+        "1900 to 2099."
     ),
 }
 

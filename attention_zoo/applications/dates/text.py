@@ -138,13 +138,52 @@ def read_roman_months(text: str) -> str:
     return text
 
 
+# A form's label before a date: up to 40 characters without a digit or a
+# colon at the start of the normalized text, then a colon and a space (a
+# URL's `https://` is no label) or a full-width colon. Group 1 is the
+# label, group 2 the rest.
+LABEL_END = "(?:: |：)"
+FORM_LABEL = f"^([^0-9:：]{{1,40}}?) ?{LABEL_END} ?(.+)$"
+_FORM_LABEL = re.compile(FORM_LABEL)
+
+
+def _taught_labels() -> tuple:
+    from attention_zoo.applications.dates.annotations import WRAPPERS
+
+    labels = {
+        before.lower().strip().rstrip(":：").strip()
+        for before, _ in WRAPPERS
+        if before.strip().endswith((":", "："))
+    }
+    # The graph twin writes them into an RE2 alternation unescaped.
+    assert all(re.fullmatch(r"[^\W\d_]+( [^\W\d_]+)*", label) for label in labels)
+    return tuple(sorted(labels))
+
+
+# The labels the generator writes (the annotated family): the model reads
+# those, so they stay.
+TAUGHT_LABELS = _taught_labels()
+
+
+def drop_label(text: str) -> str:
+    """`text` without a leading label the model was not taught (`data de
+    nascimento: `, `発行日：`): what follows it is read as if written alone.
+    A label it was taught (`date: `, `дата: `) stays, so no generated
+    text is seen differently (tested)."""
+    match = _FORM_LABEL.match(text)
+    if match is None or match.group(1) in TAUGHT_LABELS:
+        return text
+    return match.group(2)
+
+
 def normalize(text: str) -> str:
     """The model's view of an input: lower case, ASCII digits (Chinese and
     Japanese numerals too), a Roman-numeral month as its abbreviation, a
-    Japanese era year as its Gregorian year, single spaces, stripped."""
+    Japanese era year as its Gregorian year, single spaces, stripped, and
+    without a leading label it was not taught."""
     # ASCII whitespace only, as in the exported graph (RE2, tf.strings.strip).
     text = read_roman_months(text.translate(_ASCII_DIGITS)).lower()
     text = read_cjk_numerals(text)
     text = read_japanese_era(text)
     text = _WHITESPACE.sub(" ", text)
-    return text.strip(" \t\n\r\f\v")
+    return drop_label(text.strip(" \t\n\r\f\v"))

@@ -10,6 +10,7 @@ from attention_zoo.applications.dates import data, formats
 from attention_zoo.applications.dates.lexicon import month_disagreement
 from attention_zoo.applications.dates.negatives import NegativeGenerator
 from attention_zoo.applications.dates.readings import agrees, numeric_readings
+from attention_zoo.applications.dates.text import _WHITESPACE
 from tests.applications.dates.hand_written import read_non_dates, read_real_dates
 
 
@@ -250,6 +251,36 @@ def test_roman_numeral_months_between_a_day_and_a_year_are_read():
         assert data.normalize(text) == text.lower()
 
 
+def test_a_label_it_was_not_taught_is_dropped():
+    assert data.normalize("Data de nascimento: 23/09/1987") == "23/09/1987"
+    assert data.normalize("発行日：2019年12月31日") == "2019年12月31日"
+    assert data.normalize("  Note :  3rd May") == "3rd may"
+    # Labels the generator writes stay; so do a time, a URL, a bare colon.
+    for text in (
+        "Date: 3 May 2020",
+        "date : 3 may",
+        "Дата: 3 мая",
+        "日期：2019年1月1日",
+        "Last updated: 3 May",
+        "12:30",
+        "https://example.com/",
+        "note:3 may",
+        "x:",
+        ": 3 may",
+    ):
+        assert data.normalize(text) == _WHITESPACE.sub(" ", text.lower()).strip()
+
+
+def test_no_generated_text_is_seen_without_a_label(monkeypatch):
+    from attention_zoo.applications.dates import text as dates_text
+
+    texts = [e.text for e in data.generate(3000, seed=11)]
+    texts += [e.text for e in data.generate_negatives(1000, seed=11)]
+    seen = [data.normalize(t) for t in texts]
+    monkeypatch.setattr(dates_text, "drop_label", lambda text: text)
+    assert seen == [data.normalize(t) for t in texts]
+
+
 def _without_numerals(text):
     from attention_zoo.applications.dates.text import _ASCII_DIGITS, _WHITESPACE
 
@@ -261,6 +292,7 @@ def test_the_graph_reads_numerals_and_eras_as_python_does():
 
     from attention_zoo.applications.dates.export import (
         cjk_numerals,
+        drop_label,
         japanese_era,
         roman_months,
     )
@@ -281,13 +313,21 @@ def test_the_graph_reads_numerals_and_eras_as_python_does():
         "11 XI 1918 r.",
         "1987. IX. 23. ; 1 I 2001 2 I 2002",
         "Louis XIV 1643, 3 X 4, 23 ix 1987, 2023-X-5",
+        "Data de nascimento: 23/09/1987",
+        "発行日：二〇一九年十二月三十一日",
+        "Date : 3 May 2020",
+        "Дата: 3 мая",
+        "Time:  12:30",
+        "https://example.com/ : x",
+        "a\u2028b: 3 may",
     ]
     texts += [e.text for e in data.generate(200, seed=5, languages=["zh", "ja"])]
 
     def graph(batch):
         out = roman_months(ascii_digits(tf.constant(batch), data.NATIVE_DIGITS))
         out = cjk_numerals(out)
-        return [o.decode() for o in normalize_strings(japanese_era(out)).numpy()]
+        out = drop_label(normalize_strings(japanese_era(out)))
+        return [o.decode() for o in out.numpy()]
 
     assert graph(texts) == [data.normalize(t) for t in texts]
     # A batch without numerals (weekday names aside) skips the passes.
