@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import keras
 from keras import ops, tree
 
 from attention_zoo._checks import checked_real
@@ -34,6 +35,19 @@ def _reorder(x, flat_rows):
     shape = ops.shape(x)
     flat = ops.reshape(x, (-1, *shape[2:]))
     return ops.reshape(ops.take(flat, flat_rows, axis=0), shape)
+
+
+def _on_accelerator() -> bool:
+    """Whether Keras computes on a GPU or TPU (its first device is no CPU).
+
+    PyTorch has no `keras.distribution` backend; its tensors name their
+    device.
+    """
+    if keras.backend.backend() == "torch":
+        devices = [str(getattr(ops.zeros(()), "device", "cpu"))]
+    else:
+        devices = keras.distribution.list_devices()
+    return bool(devices) and not devices[0].lower().startswith("cpu")
 
 
 def beam_search(
@@ -109,6 +123,7 @@ def beam_search(
         + ([] if shares else [("constants", constants)]),
     )
     k = beam_width
+    one_top_k = _on_accelerator()
     start_tokens = ops.cast(start_tokens, "int32")
     batch = ops.shape(start_tokens)[0]
     state = tree.map_structure(lambda x: _tile(x, k), initial_state)
@@ -140,11 +155,15 @@ def beam_search(
         # A hypothesis's extensions rank as its logits do (its log-probs are
         # its logits shifted, its penalties one constant a hypothesis), so
         # the best `k` of the `k * V` extensions are among each one's `k`
-        # best: only those `k * k` get log-probs, and no `(B, K, V)` row of
-        # log-probs is written (benchmarks/step_parts.py).
+        # best: on a CPU only those `k * k` get log-probs, and no `(B, K, V)`
+        # row of log-probs is written (benchmarks/step_parts.py). On a GPU
+        # one `top_k` over all `k * V` is faster than two (docs/benchmarks.md,
+        # "On a GPU"); both keep the same extensions, ties included.
         masked = ops.reshape(never_pad(logits, pad_token, end_token), (batch, k, -1))
         # Extensions kept per hypothesis: all of a vocabulary smaller than k.
         per_hypothesis = min(k, logits.shape[-1] or k)
+        if one_top_k and logits.shape[-1]:
+            per_hypothesis = logits.shape[-1]
         log_norm = ops.reshape(ops.logsumexp(logits, axis=-1), (batch, k))
         trace = {
             name: ops.where(
@@ -165,7 +184,14 @@ def beam_search(
         )
         masked = ops.where(finished[:, :, None], frozen, masked)
         log_norm = ops.where(finished, 0.0, log_norm)
-        best_logits, best_tokens = ops.top_k(masked, per_hypothesis, sorted=True)
+        if per_hypothesis == logits.shape[-1]:  # every extension
+            best_logits = masked
+            best_tokens = ops.broadcast_to(
+                ops.arange(per_hypothesis, dtype="int32")[None, None, :],
+                ops.shape(masked),
+            )
+        else:
+            best_logits, best_tokens = ops.top_k(masked, per_hypothesis, sorted=True)
         # (B, K, k): the sums of each hypothesis's `k` best extensions.
         candidate_sum = log_probs_sum[:, :, None] + best_logits - log_norm[:, :, None]
         new_lengths = lengths + ops.cast(ops.logical_not(finished), "int32")  # (B, K)

@@ -1,3 +1,4 @@
+import importlib
 import itertools
 
 import keras
@@ -485,6 +486,34 @@ def test_shared_and_copied_constants_give_the_same_beams():
         np.testing.assert_allclose(
             to_numpy(shared[key]), to_numpy(copied[key]), atol=1e-5
         )
+
+
+@pytest.mark.parametrize("alpha, beta", [(0.0, 0.0), (0.6, 0.2)])
+def test_one_top_k_on_an_accelerator_keeps_the_same_beams(monkeypatch, alpha, beta):
+    # CI has no GPU: the ranking a GPU takes (one top_k over k * V) is
+    # forced here and must keep what the CPU's (k per hypothesis) keeps.
+    module = importlib.import_module("attention_zoo.decoding.beam_search")
+
+    model = ToyModel(seed=8)
+    state, constants, start = model.inputs()
+    kwargs = dict(
+        beam_width=3,
+        constants=constants,
+        alpha=alpha,
+        beta=beta,
+        memory_mask=model.memory_mask,
+    )
+    results = []
+    for accelerator in (False, True):
+        monkeypatch.setattr(module, "_on_accelerator", lambda on=accelerator: on)
+        results.append(
+            beam_search(model.step_fn, state, start, END, MAX_LENGTH, **kwargs)
+        )
+    cpu, gpu = results
+    for key in ("tokens", "lengths"):
+        np.testing.assert_array_equal(to_numpy(cpu[key]), to_numpy(gpu[key]))
+    for key in ("scores", "attention"):
+        np.testing.assert_allclose(to_numpy(cpu[key]), to_numpy(gpu[key]), atol=1e-5)
 
 
 def test_sampling_compiled_with_jax_equals_eager():
