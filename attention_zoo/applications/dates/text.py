@@ -2,7 +2,7 @@
 lexicon and the predictors; the exported SavedModel applies the same rule
 in its graph (`export.ascii_digits`, `dates.export.roman_months`,
 `dates.export.cjk_numerals`, `dates.export.japanese_era`,
-`export.normalize_strings`)."""
+`export.normalize_strings`, `dates.export.drop_label`)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
-"""The batches file of `benchmarks/training_throughput.py`: what
+"""The batches file of `benchmarks/training_batches.py`: what
 `--prepare` stores is what a GPU machine trains on, and it is data."""
 
 import numpy as np
 import pytest
 
-from benchmarks import training_throughput
+from benchmarks import training_batches
 
 
 def test_prepared_batches_come_back_unchanged(tmp_path, monkeypatch):
@@ -34,13 +34,13 @@ def test_prepared_batches_come_back_unchanged(tmp_path, monkeypatch):
         ),
     }
     monkeypatch.setattr(
-        training_throughput,
+        training_batches,
         "PREPARE",
         {app: (lambda n, app=app: made[app]) for app in made},
     )
     path = tmp_path / "batches.npz"
-    training_throughput.prepare(path, list(made), 2, 1)
-    loaded = training_throughput.load(path)
+    training_batches.prepare(path, list(made), 2, 1)
+    loaded = training_batches.load(path)
     assert set(loaded) == set(made)
     for app, (build, batches) in made.items():
         assert loaded[app][0] == build
@@ -63,4 +63,4 @@ def test_a_batches_file_is_read_without_pickles(tmp_path):
         },
     )
     with pytest.raises(ValueError, match="allow_pickle"):
-        training_throughput.load(path)
+        training_batches.load(path)
