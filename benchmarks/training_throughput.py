@@ -65,11 +65,10 @@ class StoredBatches(keras.utils.PyDataset):
 # ------------------------------------------------------------------ models
 
 
-def _translation_model(build):
-    from attention_zoo.applications.translation.config import TrainConfig
-    from attention_zoo.applications.translation.training import build_model
-
-    model = build_model(TrainConfig(), **build)
+def _sequence_work(model):
+    """The forward FLOPs of a batch of a source-to-target model: each pair
+    at its own source length (the first input's non-padding ids) and target
+    steps (the labels' real tokens, `<end>` included)."""
 
     def work(x, labels):
         lengths = zip((x[0] != 0).sum(1), (labels != 0).sum(1))
@@ -77,7 +76,15 @@ def _translation_model(build):
             flops.sequence_to_sequence(model, int(s), int(t)) for s, t in lengths
         )
 
-    return model, (lambda x, y: (tuple(x), y)), work
+    return work
+
+
+def _translation_model(build):
+    from attention_zoo.applications.translation.config import TrainConfig
+    from attention_zoo.applications.translation.training import build_model
+
+    model = build_model(TrainConfig(), **build)
+    return model, (lambda x, y: (tuple(x), y)), _sequence_work(model)
 
 
 def _captioning_model(build):
@@ -121,17 +128,11 @@ def _summarization_model(build):
     )
     head = "probabilities" if config.copy else "logits"
 
-    def work(x, labels):
-        lengths = zip((x[0] != 0).sum(1), (labels != 0).sum(1))
-        return sum(
-            flops.sequence_to_sequence(model, int(s), int(t)) for s, t in lengths
-        )
-
     def batch(x, labels):
         targets = {head: labels, **({"attention": labels} if config.coverage else {})}
         return tuple(x), targets
 
-    return model, batch, work
+    return model, batch, _sequence_work(model)
 
 
 MODELS = {
