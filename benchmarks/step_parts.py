@@ -16,8 +16,11 @@ them (XLA on TensorFlow, `jax.jit` on JAX), interleaved:
 - what the searches do with the logits: `log_softmax` over 5,000 words,
   greedy's `first_argmax`, and beam search's `top_k` of 4 over 4 x 5,000
   (as they did before this profile), then what they do instead:
-  `logsumexp` (greedy and beam search) and a `top_k` of 4 over each
-  hypothesis's 5,000 (beam search).
+  `logsumexp` (greedy and beam search), a `top_k` of 4 over each
+  hypothesis's 5,000 (beam search until 2026-11-28), and the blocked top-k
+  of 4 over 4 x 5,000 beam search takes on a CPU since
+  (`decoding.ranking.best_extensions`: a maximum a block of 50, a `top_k`
+  of 4 over the 400 blocks, one of 4 over their 200 values).
 
 For each: microseconds a row and the floating-point work counted for it
 (`benchmarks/flops.py`'s rule: products with matrices and the attention's
@@ -51,6 +54,7 @@ def parts(translator, rows: int) -> dict:
     from attention_zoo.decoders._multi_memory import attend
     from attention_zoo.decoding import make_step_fn
     from attention_zoo.decoding.greedy import first_argmax
+    from attention_zoo.decoding.ranking import best_extensions, block_size
     from attention_zoo.presets import PRESETS_DIR
 
     model = translator.model
@@ -70,6 +74,7 @@ def parts(translator, rows: int) -> dict:
     width = int(source_ids.shape[1])
     memory_width, attention_units = flops.key_projection(model)
     beam_scores = ops.reshape(logits, (rows // 4, -1))
+    vocab = int(logits.shape[-1])
     return {
         "whole step": (
             lambda t: step_fn(t, state, constants)[0],
@@ -108,6 +113,16 @@ def parts(translator, rows: int) -> dict:
         "logsumexp (5,000)": (lambda x: ops.logsumexp(x, axis=-1), logits, 0),
         "top_k 4 of 5,000 (beam, a hypothesis)": (
             lambda x: ops.top_k(x, 4)[1],
+            logits,
+            0,
+        ),
+        "blocked top-k 4 of 4 x 5,000 (beam, now)": (
+            lambda x: best_extensions(
+                ops.reshape(x, (rows // 4, 4, vocab)),
+                4,
+                lambda v: v,
+                block=block_size(vocab),
+            )[2],  # fmt: skip
             logits,
             0,
         ),

@@ -6,6 +6,7 @@ import keras
 from keras import ops, tree
 
 from attention_zoo._checks import checked_real
+from attention_zoo.decoding import ranking
 from attention_zoo.decoding._common import (
     NEG_INF,
     check_batch,
@@ -48,6 +49,30 @@ def _on_accelerator() -> bool:
     else:
         devices = keras.distribution.list_devices()
     return bool(devices) and not devices[0].lower().startswith("cpu")
+
+
+def _block(vocab):
+    """The blocked top-k's block size for `vocab` logits, or None for one
+    `top_k` (an unknown or small vocabulary)."""
+    if vocab is None or vocab < ranking.MIN_BLOCKED_VOCABULARY:
+        return None
+    return ranking.block_size(vocab)
+
+
+def _extension_scores(alpha, beta):
+    """`score(values, log_probs_sum, log_norm, [lp], [cp])` of an extension:
+    `(sum + logit - log_norm) / lp + cp` (one expression for every caller,
+    so that equal logits of a hypothesis score equal wherever ranked)."""
+
+    def score(values, log_probs_sum, log_norm, *penalties):
+        scores = log_probs_sum + values - log_norm
+        if alpha:
+            scores = scores / penalties[0]
+        if beta:
+            scores = scores + penalties[-1]
+        return scores
+
+    return score
 
 
 def beam_search(
@@ -152,18 +177,7 @@ def beam_search(
         logits, state, trace = step_fn(tokens, state, constants)
         logits = ops.cast(logits, "float32")
         vocab = ops.shape(logits)[-1]
-        # A hypothesis's extensions rank as its logits do (its log-probs are
-        # its logits shifted, its penalties one constant a hypothesis), so
-        # the best `k` of the `k * V` extensions are among each one's `k`
-        # best: on a CPU only those `k * k` get log-probs, and no `(B, K, V)`
-        # row of log-probs is written (benchmarks/step_parts.py). On a GPU
-        # one `top_k` over all `k * V` is faster than two (docs/benchmarks.md,
-        # "On a GPU"); both keep the same extensions, ties included.
         masked = ops.reshape(never_pad(logits, pad_token, end_token), (batch, k, -1))
-        # Extensions kept per hypothesis: all of a vocabulary smaller than k.
-        per_hypothesis = min(k, logits.shape[-1] or k)
-        if one_top_k and logits.shape[-1]:
-            per_hypothesis = logits.shape[-1]
         log_norm = ops.reshape(ops.logsumexp(logits, axis=-1), (batch, k))
         trace = {
             name: ops.where(
@@ -184,40 +198,29 @@ def beam_search(
         )
         masked = ops.where(finished[:, :, None], frozen, masked)
         log_norm = ops.where(finished, 0.0, log_norm)
-        if per_hypothesis == logits.shape[-1]:  # every extension
-            best_logits = masked
-            best_tokens = ops.broadcast_to(
-                ops.arange(per_hypothesis, dtype="int32")[None, None, :],
-                ops.shape(masked),
-            )
-        else:
-            best_logits, best_tokens = ops.top_k(masked, per_hypothesis, sorted=True)
-        # (B, K, k): the sums of each hypothesis's `k` best extensions.
-        candidate_sum = log_probs_sum[:, :, None] + best_logits - log_norm[:, :, None]
         new_lengths = lengths + ops.cast(ops.logical_not(finished), "int32")  # (B, K)
         # Only the coverage penalty reads the coverage.
         new_coverage = coverage + attention if beta else coverage  # (B, K, Tx)
-        candidate_scores = candidate_sum
+        per_hypothesis = [log_probs_sum, log_norm]
         if alpha:
-            candidate_scores = (
-                candidate_scores / length_penalty(new_lengths, alpha)[:, :, None]
-            )
+            per_hypothesis.append(length_penalty(new_lengths, alpha))
         if beta:
             mask = None if memory_mask is None else memory_mask[:, None, :]
-            candidate_scores = (
-                candidate_scores
-                + coverage_penalty(new_coverage, mask, beta)[:, :, None]
-            )
-        width = k * per_hypothesis
-        flat_scores = ops.reshape(candidate_scores, (batch, width))
-        # Ties go to the lower flat index, hypothesis first and then the
-        # token (`top_k` lists equal logits by id), as over all `k * V`.
-        scores, index = ops.top_k(flat_scores, k, sorted=True)  # (B, K)
-        index = ops.cast(index, "int32")
-        parent = index // per_hypothesis
-        chosen, log_probs_sum = (
-            ops.reshape(ops.take(ops.reshape(x, (-1,)), rows(index, width)), (batch, k))
-            for x in (ops.cast(best_tokens, "int32"), candidate_sum)
+            per_hypothesis.append(coverage_penalty(new_coverage, mask, beta))
+        # Extensions rank as their logits do within a hypothesis (its
+        # log-probs are its logits shifted, its penalties one constant a
+        # hypothesis), so on a CPU a blocked top-k finds the best `k` of the
+        # `k * V` reading each logit once (ranking.py); on a GPU one `top_k`
+        # over all is faster (docs/benchmarks.md, "On a GPU"). Both keep
+        # the same extensions, ties included.
+        scores, parent, chosen, value = ranking.best_extensions(
+            masked, k, _extension_scores(alpha, beta), per_hypothesis,
+            block=None if one_top_k else _block(logits.shape[-1]),
+        )  # fmt: skip
+        log_probs_sum = (
+            ops.take_along_axis(log_probs_sum, parent, axis=1)
+            + value
+            - ops.take_along_axis(log_norm, parent, axis=1)
         )
         flat_parent = rows(parent, k)
         reordered = [new_lengths, finished, out_tokens, trace_at]

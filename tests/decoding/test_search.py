@@ -70,6 +70,17 @@ class ToyModel:
         return np.stack(log_probs, 1), np.stack(attention, 1)
 
 
+@pytest.fixture(params=["one top_k", "blocks of 2"])
+def ranking(request, monkeypatch):
+    """Each way beam search ranks its extensions (ranking.py): the toy's 5
+    tokens are below the blocked top-k's size, so its blocks are forced
+    (2 a block: the 5 logits padded to 6)."""
+    if request.param == "blocks of 2":
+        module = importlib.import_module("attention_zoo.decoding.beam_search")
+        monkeypatch.setattr(module, "_block", lambda vocab: 2)
+    return request.param
+
+
 def all_hypotheses():
     """Every output: up to MAX_LENGTH - 1 non-end tokens then END, or MAX_LENGTH non-end tokens."""
     others = [
@@ -106,7 +117,7 @@ def brute_force_scores(model, b, alpha, beta):
     [(0.0, 0.0), (1.0, 0.0), (0.0, 0.5), (0.6, 0.3)],
     ids=["plain", "length_penalty", "coverage_penalty", "both"],
 )
-def test_wide_beam_finds_the_brute_force_best(alpha, beta):
+def test_wide_beam_finds_the_brute_force_best(alpha, beta, ranking):
     model = ToyModel(seed=1)
     state, constants, start = model.inputs()
     width = len(all_hypotheses())  # nothing is ever pruned
@@ -206,7 +217,7 @@ def test_best_hypothesis_keeps_every_beam_on_request(width):
         best_hypothesis(*args, keep_beams="yes")
 
 
-def test_nbest_sorted_and_attention_follows_back_pointers():
+def test_nbest_sorted_and_attention_follows_back_pointers(ranking):
     model = ToyModel(seed=3)
     state, constants, start = model.inputs()
     result = beam_search(
@@ -425,7 +436,7 @@ def test_bad_arguments(call, message):
         call(model, (model.step_fn, state, start))
 
 
-def test_compiled_decoding_matches_eager():
+def test_compiled_decoding_matches_eager(ranking):
     model = ToyModel(seed=5)
     state, constants, start = model.inputs()
 
@@ -489,9 +500,10 @@ def test_shared_and_copied_constants_give_the_same_beams():
 
 
 @pytest.mark.parametrize("alpha, beta", [(0.0, 0.0), (0.6, 0.2)])
-def test_one_top_k_on_an_accelerator_keeps_the_same_beams(monkeypatch, alpha, beta):
-    # CI has no GPU: the ranking a GPU takes (one top_k over k * V) is
-    # forced here and must keep what the CPU's (k per hypothesis) keeps.
+def test_every_ranking_keeps_the_same_beams(monkeypatch, alpha, beta):
+    # CI has no GPU: the ranking a GPU takes (one top_k over k * V) and the
+    # CPU's blocked top-k (blocks of 2 and 3 forced on the toy's 5 tokens,
+    # with and without padding a hypothesis's logits) must keep the same.
     module = importlib.import_module("attention_zoo.decoding.beam_search")
 
     model = ToyModel(seed=8)
@@ -504,16 +516,20 @@ def test_one_top_k_on_an_accelerator_keeps_the_same_beams(monkeypatch, alpha, be
         memory_mask=model.memory_mask,
     )
     results = []
-    for accelerator in (False, True):
+    for accelerator, block in ((True, None), (False, 2), (False, 3), (False, 5)):
         monkeypatch.setattr(module, "_on_accelerator", lambda on=accelerator: on)
+        monkeypatch.setattr(module, "_block", lambda vocab, size=block: size)
         results.append(
             beam_search(model.step_fn, state, start, END, MAX_LENGTH, **kwargs)
         )
-    cpu, gpu = results
-    for key in ("tokens", "lengths"):
-        np.testing.assert_array_equal(to_numpy(cpu[key]), to_numpy(gpu[key]))
-    for key in ("scores", "attention"):
-        np.testing.assert_allclose(to_numpy(cpu[key]), to_numpy(gpu[key]), atol=1e-5)
+    gpu, *cpu = results
+    for blocked in cpu:
+        for key in ("tokens", "lengths"):
+            np.testing.assert_array_equal(to_numpy(blocked[key]), to_numpy(gpu[key]))
+        for key in ("scores", "attention"):
+            np.testing.assert_allclose(
+                to_numpy(blocked[key]), to_numpy(gpu[key]), atol=1e-5
+            )
 
 
 def test_sampling_compiled_with_jax_equals_eager():
