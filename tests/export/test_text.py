@@ -151,3 +151,56 @@ def test_native_digits_read_as_in_the_dates_normalizer():
     got = [o.decode("utf-8") for o in drop_label(normalize_strings(graph)).numpy()]
     assert got == [data.normalize(r.decode("utf-8", "replace")) for r in raws]
     assert got[:4] == ["23 سبتمبر 1987", "23/09/1366", "23 सितंबर 1987", "1987年9月23日"]
+
+
+def test_the_graph_drops_untaught_leading_words_as_python_does():
+    from attention_zoo.applications.dates import lexicon
+    from attention_zoo.applications.dates.graph_rules import (
+        drop_untaught_words,
+        word_table,
+    )
+
+    taught = lexicon.load()
+    table = word_table(taught, lexicon.load_days())
+    texts = [
+        "київ, 24 серпня 1991 р.",
+        "kyoto, 1987年9月23日",
+        "new york city, 11.09.2001",
+        "tuesday, 11 september 2001",
+        "rua simões, 7",
+        "vicolo fiamma, 15 (archived)",
+        "canale rolando, 136 appartamento 72",
+        "уторак, 4. септембар 2040.",
+        "paris, le 3 mai 1979",
+        ", 3 mai 1979",
+        "x" * 41 + ", 3 mai 1979",
+        "x" * 40 + ", 3 mai 1979",
+        "a\u2028b, 3 mai 1979",
+        "",
+    ]
+    from attention_zoo.applications.dates import data
+    from attention_zoo.applications.dates.export import (
+        cjk_numerals,
+        drop_label,
+        japanese_era,
+        roman_months,
+    )
+    from attention_zoo.export import ascii_digits
+
+    raws = [t.encode() for t in texts] + NASTY
+    # As the SavedModel reads them: normalized first.
+    graph = ascii_digits(tf.constant(raws, dtype=tf.string), data.NATIVE_DIGITS)
+    graph = japanese_era(cjk_numerals(roman_months(graph)))
+    graph = drop_label(normalize_strings(graph))
+    got = drop_untaught_words(graph, table).numpy()
+    expected = [
+        lexicon.drop_untaught_words(
+            data.normalize(r.decode("utf-8", "replace")), taught
+        )
+        for r in raws
+    ]
+    assert [g.decode("utf-8") for g in got] == expected
+    assert expected[:3] == ["24 серпня 1991 р.", "1987年9月23日", "11.09.2001"]
+    # A batch without leading words and a comma skips the passes.
+    plain = tf.constant(["3 mai 1979"])
+    assert drop_untaught_words(plain, table).numpy().tolist() == [b"3 mai 1979"]

@@ -280,9 +280,13 @@ class CharVocabulary:
 
     def encode(self, texts, max_length: int = TX) -> np.ndarray:
         """int32 `(N, max_length)`, right-padded with 0; longer inputs truncated."""
+        return self.encode_normalized([normalize(t) for t in texts], max_length)
+
+    def encode_normalized(self, texts, max_length: int = TX) -> np.ndarray:
+        """`encode` of texts already normalized (a predictor's view)."""
         out = np.zeros((len(texts), max_length), "int32")
         for i, text in enumerate(texts):
-            ids = [self.index.get(c, 1) for c in normalize(text)][:max_length]
+            ids = [self.index.get(c, 1) for c in text][:max_length]
             out[i, : len(ids)] = ids
         return out
 

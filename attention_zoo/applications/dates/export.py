@@ -11,6 +11,7 @@ from attention_zoo.applications.dates import model as models
 from attention_zoo.applications.dates import text as dates_text
 from attention_zoo.applications.dates.graph_rules import (
     calendar_dates,
+    drop_untaught_words,
     rules_agreement,
     word_table,
 )
@@ -56,6 +57,7 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
         normalized = roman_months(ascii_digits(text, data.NATIVE_DIGITS))
         normalized = cjk_numerals(normalized)
         normalized = drop_label(normalize_strings(japanese_era(normalized)))
+        normalized = drop_untaught_words(normalized, months)
         ids, lengths = tables.encode_chars(normalized, tx)
         readable = tf.logical_and(lengths > 0, lengths <= tx)
         width = tx

@@ -243,6 +243,38 @@ def mark_months(texts):
     return texts
 
 
+def drop_untaught_words(texts, table):
+    """The graph twin of `lexicon.drop_untaught_words` on normalized `texts`
+    (B,), with `table` from `word_table` (-1: a word not taught)."""
+    import tensorflow as tf
+
+    from attention_zoo.applications.dates.lexicon import LEADING_WORDS, ONE_NUMBER
+
+    def untaught(texts):
+        found = tf.strings.split(tf.strings.regex_replace(texts, r"[^\pL\pM]+", " "))
+        return _any_by_row(table.lookup(found.flat_values) < 0, found)
+
+    def drop(texts):
+        head = tf.strings.regex_replace(texts, LEADING_WORDS, r"\1")
+        rest = tf.strings.regex_replace(texts, LEADING_WORDS, r"\2")
+        keep = (
+            tf.strings.regex_full_match(rest, ONE_NUMBER)
+            | untaught(mark_months(rest))
+            | tf.logical_not(untaught(head))
+        )
+        return tf.where(keep, texts, rest)
+
+    def rewrite(texts, has):
+        # Only the rows that hold words and a comma before a digit (a
+        # weekday before a date, mostly): `mark_months` is twelve passes.
+        rows = tf.where(has)
+        return tf.tensor_scatter_nd_update(texts, rows, drop(tf.gather_nd(texts, rows)))
+
+    has = tf.strings.regex_full_match(texts, LEADING_WORDS)
+    # Most batches hold none: the passes would cost every call.
+    return tf.cond(tf.reduce_any(has), lambda: rewrite(texts, has), lambda: texts)
+
+
 def _words_and_digits(texts):
     """The words of each text (ragged, `lexicon.words` of
     `lexicon.mark_months`) and its digits (`lexicon.digits`; the text

@@ -269,6 +269,37 @@ def digits(text: str) -> str:
     return numeric_view("".join(out))  # letterless: its ends cut
 
 
+# Words before a date and a comma (`київ, 24 серпня 1991 р.`, a place):
+# up to 40 characters without a digit or a comma at the start of the
+# normalized text, then ", " and a digit. Group 1 is the words, group 2 the
+# rest; the graph twin is `graph_rules.drop_untaught_words`.
+LEADING_WORDS = r"^([^0-9,]{1,40}), ([0-9].*)$"
+_LEADING_WORDS = re.compile(LEADING_WORDS)
+ONE_NUMBER = "[^0-9]*[0-9]+[^0-9]*"  # a date writes two at least
+_ONE_NUMBER = re.compile(ONE_NUMBER)
+
+
+def drop_untaught_words(text: str, lexicon) -> str:
+    """`text` (normalized) without its leading words and comma when one of
+    them is a word `lexicon` (a run's: every word its formats write,
+    neutral ones included) does not hold and every word after the comma
+    is one it holds: the generator writes no place before a date, so the
+    model would read `київ, ` as noise around a date it knows and refuse
+    it. A weekday or a phrase the formats write (`tuesday, `, `december
+    twenty-first, `) stays, and so do an address (`rua simões, 7`,
+    `vicolo fiamma, 15 (archived)`: one number, or words it was
+    not taught after the comma) and a weekday before a date in a language
+    it was not taught: the generator writes both as non-dates, and no
+    generated text is read differently (tested)."""
+    match = _LEADING_WORDS.match(text)
+    if match is None or _ONE_NUMBER.fullmatch(match.group(2)):
+        return text
+    head, rest = words(match.group(1)), words(mark_months(match.group(2)))
+    if all(w in lexicon for w in head) or not all(w in lexicon for w in rest):
+        return text
+    return match.group(2)
+
+
 def _day_disagreement(found, text, answer, days) -> str:
     """Where the month is named, the answer's day must be written: one of
     the input's numbers of one or two digits (the month's marked number

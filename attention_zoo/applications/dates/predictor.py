@@ -73,9 +73,15 @@ class Normalizer(RunPredictor):
             "int32",
         )
 
+    def view(self, text: str) -> str:
+        """What the model reads of `text`: `data.normalize`, then without
+        leading words and a comma that the run was not taught
+        (`lexicon.drop_untaught_words`: a place before a date)."""
+        return lexicon.drop_untaught_words(data.normalize(text), self.lexicon)
+
     def check(self, text: str) -> None:
         """Raise `InputError` for inputs the model cannot read."""
-        normalized = data.normalize(text)
+        normalized = self.view(text)
         if not normalized:
             raise InputError(
                 f"empty input: {text!r} has no characters besides whitespace"
@@ -87,7 +93,7 @@ class Normalizer(RunPredictor):
             )
 
     def encode(self, texts):
-        return self.vocabulary.encode(texts, self.tx)
+        return self.vocabulary.encode_normalized([self.view(t) for t in texts], self.tx)
 
     def _decode(self, texts, batch_size: int = 1000):
         """`(ids (N, TY), attention (N, TY, TX), scores (N,))` as NumPy."""
@@ -106,7 +112,7 @@ class Normalizer(RunPredictor):
         texts = list(texts)
         ids, attention, scores = self._decode(texts, batch_size)
         isos = self.iso.decode(ids)
-        normalized = [data.normalize(text) for text in texts]
+        normalized = [self.view(text) for text in texts]
         valid = np.array(
             [
                 data.is_calendar_date(iso)
@@ -152,7 +158,7 @@ class Normalizer(RunPredictor):
                 )
                 continue
             iso, ok, score, weights = next(answers)
-            unknown = "".join(self.vocabulary.unknown(text))
+            unknown = "".join(self.vocabulary.unknown(self.view(text)))
             items.append(
                 {
                     "input": text,
@@ -165,7 +171,7 @@ class Normalizer(RunPredictor):
                         if unknown
                         else []
                     ),
-                    "source_tokens": list(data.normalize(text))[: self.tx],
+                    "source_tokens": list(self.view(text))[: self.tx],
                     "tokens": list(iso),
                     "attention": weights,
                 }
@@ -177,7 +183,7 @@ class Normalizer(RunPredictor):
         it is). An input that cannot be a date says so first, then the
         model's answer, then what the input writes against it (its numbers,
         its year, its month word), then the score."""
-        normalized = data.normalize(text)
+        normalized = self.view(text)
         readings = numeric_readings(normalized)
         numbers = disagreement(readings, iso)
         if readings is not None and len(readings) != 1:
@@ -210,7 +216,7 @@ def plot(
     paths = []
     output_dir = output_folder(output_dir)
     for i, (text, iso) in enumerate(zip(texts, isos)):
-        source = list(data.normalize(text))[: normalizer.tx]
+        source = list(normalizer.view(text))[: normalizer.tx]
         path = output_dir / f"attention_{i}.png"
         label = list(iso) or ["<invalid>"]
         save_attention_plot(

@@ -202,3 +202,54 @@ def test_a_run_s_day_words_are_its_own_or_the_shipped_ones_among_its_words(
     path.write_text('{"words": {}, "days": {"first": [32]}}', encoding="utf-8")
     with pytest.raises(ValueError, match=r'"days": \{word: \[numbers 1-31\]'):
         lexicon.load_days(path)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # A place before a date: dropped when one of its words is untaught
+        # and what follows is a date of taught words.
+        ("київ, 24 серпня 1991 р.", "24 серпня 1991 р."),
+        ("new york city, 11.09.2001", "11.09.2001"),
+        ("kyoto, 1987年9月23日", "1987年9月23日"),
+        # Taught words before the comma stay: a weekday, a spelled date.
+        ("tuesday, 11 september 2001", None),
+        ("december twenty-first, 2012", None),
+        # An address (one number; words it was not taught after the comma).
+        ("rua simões, 7", None),
+        ("vicolo fiamma, 15 (archived)", None),
+        ("canale rolando, 136 appartamento 72", None),
+        # A weekday of a language it was not taught before such a date.
+        ("уторак, 4. септембар 2040.", None),
+        # No comma and a space, a digit first, or nothing before it.
+        ("київ 24 серпня 1991", None),
+        ("київ,24 серпня 1991", None),
+        ("paris, le 3 mai 1979", None),
+        (", 3 mai 1979", None),
+        ("3 mai 1979", None),
+    ],
+)
+def test_untaught_words_and_a_comma_before_a_date_are_dropped(text, expected):
+    got = lexicon.drop_untaught_words(text, lexicon.load())
+    assert got == (text if expected is None else expected)
+
+
+def test_no_generated_text_is_read_without_its_leading_words():
+    taught = lexicon.load()
+    texts = [e.text for e in data.generate(3000, seed=13)]
+    texts += [e.text for e in data.generate_negatives(1000, seed=13)]
+    for text in texts:
+        normalized = data.normalize(text)
+        assert lexicon.drop_untaught_words(normalized, taught) == normalized, text
+
+
+def test_a_place_before_a_date_is_read(normalizer):
+    texts = ["Київ, 24 серпня 1991 р.", "Warszawa, 13 grudnia 1981 r.", "Rua Simões, 7"]
+    items = normalizer(texts)
+    assert [(i["text"], i["valid"]) for i in items] == [
+        ("1991-08-24", True),
+        ("1981-12-13", True),
+        ("", False),
+    ]
+    # What the model read, as the attention plots show it.
+    assert "".join(items[0]["source_tokens"]) == "24 серпня 1991 р."
