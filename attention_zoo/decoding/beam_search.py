@@ -177,7 +177,11 @@ def beam_search(
         logits, state, trace = step_fn(tokens, state, constants)
         logits = ops.cast(logits, "float32")
         vocab = ops.shape(logits)[-1]
-        masked = ops.reshape(never_pad(logits, pad_token, end_token), (batch, k, -1))
+        # The vocabulary's size where known: a reshape to `(B, k, -1)` of a
+        # batch known only when run loses it, and the blocked top-k needs it.
+        masked = ops.reshape(
+            never_pad(logits, pad_token, end_token), (batch, k, logits.shape[-1] or -1)
+        )
         log_norm = ops.reshape(ops.logsumexp(logits, axis=-1), (batch, k))
         trace = {
             name: ops.where(

@@ -51,8 +51,9 @@ def best_extensions(values, k: int, score, per_hypothesis=(), block=None):
             as the value grows (beam search: a log-probability sum, a
             length penalty, a coverage penalty).
         per_hypothesis: `(B, H)` tensors handed to `score` as `params`.
-        block: `None` for one `top_k` over all `H * V` scores; an int for
-            the blocked top-k: the values of a hypothesis in blocks of
+        block: `None` for one `top_k` over all `H * V` scores (also taken
+            when `H` or `V` is unknown when traced); an int for the
+            blocked top-k: the values of a hypothesis in blocks of
             `block` (padded with a value below all), each block scored by
             its maximum, the `k` best blocks kept and the `k` best of their
             `k * block` values taken. The best `k` values lie in the `k`
@@ -66,7 +67,9 @@ def best_extensions(values, k: int, score, per_hypothesis=(), block=None):
     """
     batch = ops.shape(values)[0]
     hypotheses, vocab = values.shape[1], values.shape[2]
-    if block is None:
+    if block is None or hypotheses is None or vocab is None:
+        # The blocks' sizes must be known when traced; this needs none.
+        hypotheses, vocab = ops.shape(values)[1], ops.shape(values)[2]
         rows = ops.broadcast_to(
             ops.arange(hypotheses, dtype="int32")[None], (batch, hypotheses)
         )

@@ -93,3 +93,28 @@ def test_blocked_top_k_compiles_with_the_backend():
 )
 def test_block_size_is_a_divisor_near_the_square_root_or_pads(vocab, expected):
     assert block_size(vocab) == expected
+
+
+def test_sizes_unknown_when_traced_take_one_top_k():
+    if keras.backend.backend() != "tensorflow":
+        pytest.skip("a trace with unknown sizes is TensorFlow's (tf.function)")
+    import tensorflow as tf
+
+    rng = np.random.default_rng(4)
+    values = rng.normal(size=(3, 4, 300)).astype("float32")
+    offset = rng.normal(size=(3, 4)).astype("float32")
+
+    @tf.function(
+        input_signature=[
+            tf.TensorSpec((None, None, None), tf.float32),
+            tf.TensorSpec((None, None), tf.float32),
+        ]
+    )
+    def run(values, offset):
+        # The block size is asked for; the sizes it needs are unknown here.
+        return best_extensions(values, 4, lambda v, o: v + o, [offset], block=15)
+
+    got = run(values, offset)
+    expected = reference(values, 4, offset, np.ones_like(offset))
+    for ours, theirs in zip(got, expected):
+        np.testing.assert_array_equal(to_numpy(ours), theirs)

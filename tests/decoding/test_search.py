@@ -532,6 +532,44 @@ def test_every_ranking_keeps_the_same_beams(monkeypatch, alpha, beta):
             )
 
 
+def test_beam_search_traced_for_any_batch_ranks_in_blocks_as_when_run():
+    # A SavedModel's signature leaves the batch unknown: the blocked top-k
+    # still gets the vocabulary's size (300, blocks of 15) and ranks as run
+    # eagerly.
+    if keras.backend.backend() != "tensorflow":
+        pytest.skip("a trace with an unknown batch is TensorFlow's (tf.function)")
+    import tensorflow as tf
+
+    vocab = 300
+    rng = np.random.default_rng(5)
+    weights = keras.ops.convert_to_tensor(
+        rng.normal(size=(vocab, vocab)).astype("float32")
+    )
+
+    def step(tokens, state, constants):
+        (h,) = state
+        logits = keras.ops.matmul(keras.ops.one_hot(tokens, vocab), weights) + h
+        return logits, (h,), keras.ops.ones((keras.ops.shape(tokens)[0], 3)) / 3
+
+    def decode(h, start):
+        out = beam_search(step, (h,), start, END, 6, beam_width=4)
+        return out["tokens"], out["scores"]
+
+    traced = tf.function(
+        decode,
+        input_signature=[
+            tf.TensorSpec((None, vocab), tf.float32),
+            tf.TensorSpec((None,), tf.int32),
+        ],
+    )
+    h = rng.normal(size=(3, vocab)).astype("float32")
+    start = np.full((3,), START, "int32")
+    for ours, eager in zip(
+        traced(h, start), decode(keras.ops.convert_to_tensor(h), start)
+    ):
+        np.testing.assert_allclose(to_numpy(ours), to_numpy(eager), rtol=1e-6)
+
+
 def test_sampling_compiled_with_jax_equals_eager():
     if keras.backend.backend() != "jax":
         pytest.skip(
