@@ -164,16 +164,10 @@ def main(argv=None) -> None:
         flags = [names_its_month(e) for e in examples]
         worded = [e for e, named in zip(examples, flags) if named]
         rows, wrong = language_rows(normalizer, worded, left_out, kept)
-        unseen = [
-            e
-            for e in worded
-            if e.language in left_out and not shares_its_month_word(e, kept)
-        ]
-        shared = [
-            e
-            for e in worded
-            if e.language in left_out and shares_its_month_word(e, kept)
-        ]
+        unseen, shared = [], []
+        for e in worded:
+            if e.language in left_out:
+                (shared if shares_its_month_word(e, kept) else unseen).append(e)
         shared_right = sum(
             i["valid"] and i["text"] == e.iso
             for e, i in zip(shared, normalizer([e.text for e in shared]))

@@ -69,11 +69,8 @@ def best_extensions(values, k: int, score, per_hypothesis=(), block=None):
     hypotheses, vocab = values.shape[1], values.shape[2]
     if block is None or hypotheses is None or vocab is None:
         # The blocks' sizes must be known when traced; this needs none.
-        hypotheses, vocab = ops.shape(values)[1], ops.shape(values)[2]
-        rows = ops.broadcast_to(
-            ops.arange(hypotheses, dtype="int32")[None], (batch, hypotheses)
-        )
-        params = [_gather_rows(p, rows) for p in per_hypothesis]
+        vocab = ops.shape(values)[2]
+        params = [p[:, :, None] for p in per_hypothesis]  # row h is hypothesis h
         scores, index = ops.top_k(ops.reshape(score(values, *params), (batch, -1)), k)
         index = ops.cast(index, "int32")
         value = ops.take_along_axis(ops.reshape(values, (batch, -1)), index, axis=1)
@@ -85,12 +82,12 @@ def best_extensions(values, k: int, score, per_hypothesis=(), block=None):
             constant_values=_PAD_VALUE,
         )  # fmt: skip
     blocks = ops.reshape(values, (batch, hypotheses * blocks_each, block))
-    owner = ops.broadcast_to(
-        (ops.arange(hypotheses * blocks_each, dtype="int32") // blocks_each)[None],
-        (batch, hypotheses * blocks_each),
-    )
     maxima = ops.max(blocks, axis=-1, keepdims=True)
-    block_scores = score(maxima, *[_gather_rows(p, owner) for p in per_hypothesis])
+    # Block j of a sequence belongs to hypothesis j // blocks_each.
+    block_scores = score(
+        maxima,
+        *[ops.repeat(p, blocks_each, axis=1)[:, :, None] for p in per_hypothesis],
+    )
     # All the blocks when there are fewer than `k`.
     kept = min(k, hypotheses * blocks_each)
     _, best_blocks = ops.top_k(ops.reshape(block_scores, (batch, -1)), kept)

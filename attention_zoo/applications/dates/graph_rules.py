@@ -251,7 +251,7 @@ def drop_untaught_words(texts, table):
     from attention_zoo.applications.dates.lexicon import LEADING_WORDS, ONE_NUMBER
 
     def untaught(texts):
-        found = tf.strings.split(tf.strings.regex_replace(texts, r"[^\pL\pM]+", " "))
+        found = _words(texts)
         return _any_by_row(table.lookup(found.flat_values) < 0, found)
 
     def drop(texts):
@@ -282,10 +282,17 @@ def _words_and_digits(texts):
     import tensorflow as tf
 
     marked = mark_months(texts)
-    found = tf.strings.split(tf.strings.regex_replace(marked, r"[^\pL\pM]+", " "))
+    found = _words(marked)
     core = tf.strings.regex_replace(texts, r"[\pL\pM]+", " ")
     core = tf.strings.regex_replace(core, r"^[^0-9]+|[^0-9]+$", "")
     return found, tf.where(found.row_lengths() > 0, core, texts), marked
+
+
+def _words(texts):
+    """`lexicon.words` of each text: ragged runs of letters and marks."""
+    import tensorflow as tf
+
+    return tf.strings.split(tf.strings.regex_replace(texts, r"[^\pL\pM]+", " "))
 
 
 def _any_by_row(flags, ragged):
