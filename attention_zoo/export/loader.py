@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -14,18 +15,31 @@ def load_exported(path, precision: str = "float32"):
     """A callable of raw inputs (strings; image bytes for captioning) to one
     dict per input, from the folder `attention-zoo APP export` wrote.
 
-    Each format runs in its own runtime: a SavedModel in TensorFlow (its
-    `serving_default`: `text`, `score`, `valid`, `attention`), a LiteRT
+    The folder's `export.json` says its format, and only that format is
+    run, from the file names it expects: a SavedModel in TensorFlow (the
+    dicts hold `input` and its `serving_default`'s outputs), a LiteRT
     export in the LiteRT interpreter and an ONNX export in ONNX Runtime,
     both under the application's predictor, whose NumPy pre- and
     post-processing reads the data files written beside the model (the
-    dicts then also hold `reason`, as the predictor's). `export.json` is
-    read as data: its application must be one of the registry's.
+    dicts are the predictor's, `reason` and `tokens` included; the keys of
+    each are in docs/export.md). `export.json` is read as data: its
+    application must be one of the registry's. Before anything else is
+    read, every file of the folder is checked against the size and SHA-256
+    digest `export.json` lists (`common.export_files`): a file changed,
+    truncated, added, missing, a link out of the folder or no regular file
+    (a FIFO) is refused naming it, as is a folder exported before the
+    digests were recorded (export it again).
 
     Args:
         path: the export folder.
         precision: "float32", or "int8" for the dynamic-range int8 LiteRT
             file.
+
+    Raises:
+        FileNotFoundError: no folder, or no `export.json` in it.
+        MalformedFileError: a ValueError naming the file that is not what
+            the export wrote.
+        ValueError: a precision the folder does not hold.
 
     Example:
 
@@ -36,11 +50,11 @@ def load_exported(path, precision: str = "float32"):
     normalize(["3 May 1979"])[0]["text"]  # '1979-05-03'
     ```
     """
+    from attention_zoo.applications.common import export_files, runtimes
     from attention_zoo.applications.common.errors import MalformedFileError
     from attention_zoo.applications.common.portable_export import (
-        EXPORT_FILE,
+        FORMATS,
         MODEL_FILES,
-        PORTABLE_FORMATS,
     )
 
     if precision not in PRECISIONS:
@@ -48,70 +62,141 @@ def load_exported(path, precision: str = "float32"):
             f"`precision` must be one of {PRECISIONS}. Received: precision={precision!r}"
         )
     folder = Path(path)
-    if (folder / "saved_model.pb").is_file():
+    if not folder.is_dir():
+        raise FileNotFoundError(
+            f"{folder} is no export of `attention-zoo APP export` (not a folder)"
+        )
+    name = export_files.EXPORT_FILE
+    description_path = folder / name
+    if not os.path.lexists(description_path):
+        # A SavedModel written before exports recorded their files has no
+        # description: its files cannot be checked, so it is not run.
+        if os.path.lexists(folder / "saved_model.pb"):
+            raise MalformedFileError(
+                f"{folder} is a SavedModel without {name}: an export from before "
+                "attention-zoo recorded the sizes and digests of its files, or "
+                "not one of this package; export it again (`attention-zoo APP "
+                "export`)"
+            )
+        raise FileNotFoundError(
+            f"{folder} is no export of `attention-zoo APP export` (no {name})"
+        )
+    raw = export_files.read_regular(folder, name, export_files.MAX_DESCRIPTION)
+    description = _description(raw, description_path, FORMATS)
+    fmt = description["format"]
+    if "files" not in description:
+        raise MalformedFileError(
+            f"{description_path} lists no files: an export from before "
+            "attention-zoo recorded the sizes and digests of its files; export "
+            "it again (`attention-zoo APP export`)"
+        )
+    if fmt == "saved_model":
         if precision != "float32":
             raise ValueError(
                 "a SavedModel holds float32 weights only. Received: "
                 f"precision={precision!r}"
             )
-        return SavedModelAnswers(folder)
-    description_path = folder / EXPORT_FILE
-    if not description_path.is_file():
-        raise FileNotFoundError(
-            f"{folder} is no export of `attention-zoo APP export` (no "
-            f"saved_model.pb and no {EXPORT_FILE})"
+        model_name = "saved_model.pb"
+    elif (fmt, precision) in MODEL_FILES:
+        model_name = MODEL_FILES[(fmt, precision)]
+    else:
+        raise ValueError(
+            f"a {fmt} export has no {precision} model. Received: precision={precision!r}"
         )
-    from attention_zoo.applications import registry
-
-    try:
-        description = json.loads(description_path.read_text(encoding="utf-8"))
-        app = registry.get(description["app"])
-        fmt = description["format"]
-        input_name = description["input"]["name"]
-        shape = description["input"]["shape"]
-        outputs = description["outputs"]
-        dtype = description["input"]["dtype"]
-        beam_width = description["beam_width"]
-        ok = (
-            fmt in PORTABLE_FORMATS
-            and isinstance(input_name, str)
-            and isinstance(shape, list)
-            and all(x is None or (type(x) is int and x > 0) for x in shape[1:])
-            and isinstance(outputs, list)
-            and all(isinstance(x, str) for x in outputs)
-            and dtype in ("int32", "float32")
-            and type(beam_width) is int
-            and beam_width >= 1
-        )
-    except (ValueError, TypeError, KeyError, AttributeError, IndexError):
-        ok = False
-    if not ok:
+    if model_name not in description["files"]:
         raise MalformedFileError(
-            f"{description_path} does not describe an export of this package "
-            "(it needs a known application, a format of "
-            f"{PORTABLE_FORMATS}, the input, the output names and the beam "
-            "width); export again"
+            f"{description_path} describes a {fmt} export without {model_name}; "
+            "export again"
         )
-    if app.exported_predictor is None:
+    app = description["app"]
+    if fmt != "saved_model" and app.exported_predictor is None:
         raise ValueError(
             f"the {app.name} application has no predictor for exported files "
             f"yet. Received: {folder}"
         )
-    if (fmt, precision) not in MODEL_FILES:
-        raise ValueError(
-            f"a {fmt} export has no {precision} model. Received: precision={precision!r}"
-        )
-    model = folder / MODEL_FILES[(fmt, precision)]
-    from attention_zoo.applications.common import runtimes
-
+    # Everything the export wrote is checked before any of it is read; the
+    # runtime then loads the model's checked bytes, not the file again.
+    kept = export_files.check_files(folder, description["files"], keep=(model_name,))
+    if fmt == "saved_model":
+        return SavedModelAnswers(folder)
+    model, what = kept[model_name], str(folder / model_name)
     if fmt == "litert":
-        batch = shape[0]
-        if type(batch) is not int or batch < 1:
-            raise MalformedFileError(f"{description_path}: the LiteRT batch size")
-        runner = runtimes.litert_runner(model, input_name, batch, dtype)
+        runner = runtimes.litert_runner(
+            model,
+            description["input_name"],
+            description["batch"],
+            description["dtype"],
+            what,
+        )
     else:
-        runner = runtimes.onnx_runner(model, input_name, outputs, dtype)
-    return app.exported_predictor(folder, runner, beam_width=beam_width)
+        runner = runtimes.onnx_runner(
+            model,
+            description["input_name"],
+            description["outputs"],
+            description["dtype"],
+            what,
+        )
+    return app.exported_predictor(folder, runner, beam_width=description["beam_width"])
+
+
+def _description(raw: bytes, path: Path, formats) -> dict:
+    """The fields of an `export.json` the loader uses, checked: `app` (the
+    registry's application), `format`, `files`, and for a portable format
+    the input's name, dtype and batch, the output names and the beam width.
+
+    Raises:
+        MalformedFileError: naming `path` when one is missing or malformed.
+    """
+    from attention_zoo.applications import registry
+    from attention_zoo.applications.common.errors import MalformedFileError
+
+    try:
+        description = json.loads(raw.decode("utf-8"))
+        out = {
+            "app": registry.get(description["app"]),
+            "format": description["format"],
+        }
+        ok = out["format"] in formats
+        if "files" in description:
+            out["files"] = description["files"]
+        if ok and out["format"] != "saved_model":
+            shape = description["input"]["shape"]
+            out.update(
+                input_name=description["input"]["name"],
+                dtype=description["input"]["dtype"],
+                batch=shape[0],
+                outputs=description["outputs"],
+                beam_width=description["beam_width"],
+            )
+            ok = (
+                isinstance(out["input_name"], str)
+                and isinstance(shape, list)
+                and all(x is None or (type(x) is int and x > 0) for x in shape[1:])
+                and isinstance(out["outputs"], list)
+                and all(isinstance(x, str) for x in out["outputs"])
+                and out["dtype"] in ("int32", "float32")
+                and type(out["beam_width"]) is int
+                and out["beam_width"] >= 1
+            )
+            if out["format"] == "litert":
+                ok = ok and type(out["batch"]) is int and out["batch"] >= 1
+    except (
+        ValueError,
+        TypeError,
+        KeyError,
+        AttributeError,
+        IndexError,
+        RecursionError,
+    ):
+        ok = False
+    if not ok:
+        raise MalformedFileError(
+            f"{path} does not describe an export of this package (it needs a "
+            f"known application, a format of {formats}, the files with their "
+            "digests, and for LiteRT and ONNX the input, the output names and "
+            "the beam width); export again"
+        )
+    return out
 
 
 class SavedModelAnswers:

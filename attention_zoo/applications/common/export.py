@@ -7,6 +7,7 @@ from pathlib import Path
 import keras
 
 from attention_zoo import owned_folders
+from attention_zoo.applications.common.export_files import write_description
 from attention_zoo.applications.common.run_folder import output_folder
 
 SAVED_MODEL_KIND = "saved_model"
@@ -43,7 +44,9 @@ def write_saved_model(output, serve, input_name: str, tracked, app: str) -> Path
             `image_bytes`).
         tracked: the models and lookup tables `serve` uses; a lookup table is
             saved only if it is tracked.
-        app: the application, recorded in the folder's marker.
+        app: the application, recorded in the folder's marker and in its
+            `export.json` (format `saved_model`, the input, and every file
+            with its size and SHA-256 digest: `export_files`).
     """
     import tensorflow as tf
 
@@ -55,11 +58,16 @@ def write_saved_model(output, serve, input_name: str, tracked, app: str) -> Path
         serve,
         input_signature=[tf.TensorSpec([None], tf.string, name=input_name)],
     )
+    description = {
+        "app": app,
+        "format": SAVED_MODEL_KIND,
+        "input": {"name": input_name, "shape": [None], "dtype": "string"},
+    }
+
+    def write(staging) -> None:
+        archive.write_out(str(staging), verbose=False)
+        write_description(staging, description)
+
     # Into a staging sibling, then swapped in: a failed write (a full disk)
     # leaves no partial SavedModel, and a previous one is replaced whole.
-    return owned_folders.replace_folder(
-        output,
-        lambda staging: archive.write_out(str(staging), verbose=False),
-        SAVED_MODEL_KIND,
-        app,
-    )
+    return owned_folders.replace_folder(output, write, SAVED_MODEL_KIND, app)

@@ -14,26 +14,27 @@ litert|onnx`):
 
 - `model.tflite` and `model_int8.tflite` (dynamic-range int8 weights), or
   `model.onnx`;
+- the run's data files the predictor reads (`config.json`, vocabulary);
 - `export.json`: the application, the format, the input's name, shape and
-  dtype, the output names and the beam width the loop searches with;
-- the run's data files the predictor reads (`config.json`, vocabulary).
+  dtype, the output names, the beam width the loop searches with, and
+  every other file with its size and SHA-256 digest (`export_files`),
+  which `load_exported` checks before it reads any.
 """
 
 from __future__ import annotations
 
-import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from attention_zoo import owned_folders
+from attention_zoo.applications.common.export_files import write_description
 from attention_zoo.applications.common.run_folder import output_folder
 from attention_zoo.decoding import select_writes
 
 PORTABLE_FORMATS = ("litert", "onnx")
 FORMATS = ("saved_model", *PORTABLE_FORMATS)
 FORMAT_NAMES = {"saved_model": "SavedModel", "litert": "LiteRT", "onnx": "ONNX"}
-EXPORT_FILE = "export.json"
 MODEL_FILES = {
     ("litert", "float32"): "model.tflite",
     ("litert", "int8"): "model_int8.tflite",
@@ -224,8 +225,6 @@ def write_portable(core: CoreFunction, run_dir, output, fmt: str, app: str) -> P
             (staging / name).write_bytes(blob)
         for name in core.data_files:
             shutil.copyfile(run_dir / name, staging / name)
-        (staging / EXPORT_FILE).write_text(
-            json.dumps(description, indent=1), encoding="utf-8"
-        )
+        write_description(staging, description)
 
     return owned_folders.replace_folder(output, write, fmt, app)
