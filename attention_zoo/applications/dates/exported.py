@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from attention_zoo.applications.common.errors import MalformedFileError
 from attention_zoo.applications.common.portable_export import (
     CoreFunction,
     check_width,
@@ -57,6 +58,17 @@ class ExportedNormalizer(Normalizer):
 
     def predict_function(self):
         search = runner_search(self.runner)
+        # The vocabulary against the model, once at load: its largest id
+        # through the model's embedding (one short run), so that a
+        # vocabulary larger than the model's is refused naming it, not at
+        # the first date that holds one of its last characters.
+        try:
+            search(np.full((1, 8), len(self.vocabulary) - 1, "int32"))
+        except MalformedFileError as error:
+            raise MalformedFileError(
+                f"{self.run_dir / 'vocabulary.json'} holds {len(self.vocabulary)} "
+                f"symbols, more than the model reads ({error})"
+            ) from error
 
         def predict(ids):
             # Cut to the batch's longest input, rounded up to a multiple of
