@@ -8,6 +8,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -22,6 +24,13 @@ MODEL_FILES = {
     "onnx": "model.onnx",
 }
 FORMATS = tuple(MODEL_FILES)
+# After 30 s, a writer's open and close of the FIFO argv[1]: exit status 0
+# when a reader was blocked on it (else ENXIO, no reader).
+UNBLOCK = """
+import os, sys, time
+time.sleep(30)
+os.close(os.open(sys.argv[1], os.O_WRONLY | os.O_NONBLOCK))
+"""
 
 
 @pytest.fixture(scope="module")
@@ -133,14 +142,17 @@ def test_a_fifo_in_place_of_a_file_is_refused_without_blocking(
         except Exception as error:  # noqa: BLE001 - checked below
             outcome["error"] = error
 
+    # A reader blocked on the FIFO may hold the GIL (a runtime's open), so
+    # another process ends the wait: it opens the FIFO for writing and
+    # closes it, and the reader sees an empty file.
+    watchdog = subprocess.Popen([sys.executable, "-c", UNBLOCK, str(folder / name)])
     thread = threading.Thread(target=load, daemon=True)
     thread.start()
-    thread.join(60)
-    if thread.is_alive():
-        # A writer's open lets the blocked reader see the end of the file.
-        os.close(os.open(folder / name, os.O_WRONLY | os.O_NONBLOCK))
-        thread.join(10)
-        pytest.fail(f"load_exported blocked reading the FIFO {name}")
+    thread.join(120)
+    unblocked = watchdog.poll() == 0
+    watchdog.kill()
+    watchdog.wait()
+    assert not unblocked, f"load_exported blocked reading the FIFO {name}"
     error = outcome.get("error")
     assert isinstance(error, MalformedFileError), repr(error)
     assert f"{name} is not a regular file" in str(error)
