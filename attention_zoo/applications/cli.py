@@ -175,8 +175,16 @@ def add_serve(commands) -> None:
         f"(default {MAX_CONNECTIONS})",
     )
     for flag, default, what in (
-        ("--header-timeout", HEADER_TIMEOUT, "a request's line and headers, from its first byte"),
-        ("--body-timeout", BODY_TIMEOUT, "a request's body, from the end of its headers"),
+        (
+            "--header-timeout",
+            HEADER_TIMEOUT,
+            "a request's line and headers, from its first byte",
+        ),
+        (
+            "--body-timeout",
+            BODY_TIMEOUT,
+            "a request's body, from the end of its headers",
+        ),
         ("--idle-timeout", IDLE_TIMEOUT, "a connection that sends nothing"),
     ):
         serve.add_argument(

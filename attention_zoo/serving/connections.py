@@ -86,7 +86,9 @@ class GuardedProtocol(HttpToolsProtocol):
         except httptools.HttpParserError as error:
             refusal, self._refusal = self._refusal, None
             if refusal is None:
-                field = "content-length" if "content-length" in str(error).lower() else None
+                field = (
+                    "content-length" if "content-length" in str(error).lower() else None
+                )
                 refusal = (400, f"the request is not valid HTTP: {error}", field)
             self._refuse(*refusal)
             return

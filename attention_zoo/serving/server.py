@@ -355,7 +355,11 @@ def serve(
         ) from None
     if limits is None:
         limits = ConnectionLimits(
-            HEADER_TIMEOUT, BODY_TIMEOUT, IDLE_TIMEOUT, MAX_HEADER_BYTES, MAX_CONNECTIONS
+            HEADER_TIMEOUT,
+            BODY_TIMEOUT,
+            IDLE_TIMEOUT,
+            MAX_HEADER_BYTES,
+            MAX_CONNECTIONS,
         )
     listener = _listen(host, port)  # before loading: a port in use fails at once
     failures = []
