@@ -283,6 +283,18 @@ def test_two_models_of_one_application_are_refused():
             "--max-wait-ms",
         ),
         (["serve", "--preset", "no_such_preset"], "no_such_preset"),
+        (
+            ["serve", "--preset", "dates_multilingual", "--max-connections", "0"],
+            "--max-connections",
+        ),
+        (
+            ["serve", "--preset", "dates_multilingual", "--body-timeout", "nan"],
+            "--body-timeout",
+        ),
+        (
+            ["serve", "--preset", "dates_multilingual", "--header-timeout", "0"],
+            "--header-timeout",
+        ),
     ],
 )
 def test_the_command_names_a_bad_flag(argv, message, capsys):

@@ -92,7 +92,10 @@ def test_a_model_that_fails_to_load_ends_the_command_in_one_line(tmp_path):
     weights = broken / "model.weights.h5"
     weights.write_bytes(weights.read_bytes()[:2000])  # a cut download
     process = start("--preset", str(broken), "--port", str(free_port()))
-    _, err = process.communicate(timeout=300)
+    try:  # before the fix it served 503 "still loading" forever
+        _, err = process.communicate(timeout=300)
+    finally:
+        process.kill()
     assert process.returncode == 2, err
     assert err.count("\n") == 1, err
     assert err.startswith(
