@@ -109,6 +109,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_serve(commands) -> None:
+    from attention_zoo.serving.limits import (
+        BODY_TIMEOUT,
+        HEADER_TIMEOUT,
+        IDLE_TIMEOUT,
+        MAX_CONNECTIONS,
+    )
+
     serve = commands.add_parser(
         "serve",
         help="serve models over HTTP: a JSON API and an attention explorer page",
@@ -151,17 +158,57 @@ def add_serve(commands) -> None:
         help="how long a request waits for others to join its call, 0 to "
         "1000 ms (default 5)",
     )
+    serve.add_argument(
+        "--allowed-host",
+        nargs="+",
+        default=[],
+        metavar="NAME",
+        help="names clients reach the server by, besides 127.0.0.1, localhost, "
+        "[::1] and --host (a request naming another in its Host header is "
+        "refused: DNS rebinding); * allows any",
+    )
+    serve.add_argument(
+        "--max-connections",
+        type=int,
+        default=MAX_CONNECTIONS,
+        help="open connections; a request over them gets 503, 1 to 10000 "
+        f"(default {MAX_CONNECTIONS})",
+    )
+    for flag, default, what in (
+        (
+            "--header-timeout",
+            HEADER_TIMEOUT,
+            "a request's line and headers, from its first byte",
+        ),
+        (
+            "--body-timeout",
+            BODY_TIMEOUT,
+            "a request's body, from the end of its headers",
+        ),
+        ("--idle-timeout", IDLE_TIMEOUT, "a connection that sends nothing"),
+    ):
+        serve.add_argument(
+            flag,
+            type=float,
+            default=default,
+            metavar="SECONDS",
+            help=f"seconds allowed for {what}, 0.1 to 3600 (default {default:g})",
+        )
 
 
 def _serve(parser, args) -> int:
     from attention_zoo.applications.common.cli import check_flags
-    from attention_zoo.applications.common.config import integer_range
+    from attention_zoo.applications.common.config import integer_range, number_range
 
     check_flags(
         parser,
         [
             ("--port", args.port, integer_range(1, 65535)),
             ("--max-batch", args.max_batch, integer_range(1, 1024)),
+            ("--max-connections", args.max_connections, integer_range(1, 10000)),
+            ("--header-timeout", args.header_timeout, number_range(0.1, 3600)),
+            ("--body-timeout", args.body_timeout, number_range(0.1, 3600)),
+            ("--idle-timeout", args.idle_timeout, number_range(0.1, 3600)),
         ],
     )
     if not 0 <= args.max_wait_ms <= 1000:
@@ -171,6 +218,8 @@ def _serve(parser, args) -> int:
 
     def job():
         from attention_zoo.serving import serve
+        from attention_zoo.serving.connections import ConnectionLimits
+        from attention_zoo.serving.limits import MAX_HEADER_BYTES
 
         print(f"serving on http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
         serve(
@@ -180,9 +229,17 @@ def _serve(parser, args) -> int:
             args.port,
             args.max_batch,
             args.max_wait_ms,
+            allowed_hosts=args.allowed_host,
+            limits=ConnectionLimits(
+                header_timeout=args.header_timeout,
+                body_timeout=args.body_timeout,
+                idle_timeout=args.idle_timeout,
+                max_header_bytes=MAX_HEADER_BYTES,
+                max_connections=args.max_connections,
+            ),
         )
 
-    return run_task("serve", "", job)
+    return run_guarded("attention-zoo serve", job)
 
 
 def _list_presets() -> int:

@@ -5,6 +5,7 @@ Needs the `serve` extra (`pip install 'attention-zoo[serve]'`: FastAPI and
 uvicorn). `create_app` builds the ASGI application; `serve` runs it.
 """
 
-from attention_zoo.serving.server import create_app, serve
+from attention_zoo.serving.process import serve
+from attention_zoo.serving.server import create_app
 
 __all__ = ["create_app", "serve"]

@@ -16,6 +16,9 @@ import json
 
 from attention_zoo.serving.limits import body_limit_message
 
+# What `_body` returns for a request whose connection closed mid-body.
+_GONE = object()
+
 
 def json_bytes(body: dict) -> bytes:
     """`body` as UTF-8 JSON; NaN or infinity are an error, not invalid JSON."""
@@ -52,6 +55,8 @@ class PredictPath:
         if name is None:
             return await self.app(scope, receive, send)
         body = await self._body(scope, receive)
+        if body is _GONE:  # the client left, or a deadline closed it
+            return
         if body is None:
             status, payload = (
                 413,
@@ -85,8 +90,9 @@ class PredictPath:
         )
         await send({"type": "http.response.body", "body": content})
 
-    async def _body(self, scope, receive) -> bytes | None:
-        """The request's body, or None once it is over the limit."""
+    async def _body(self, scope, receive):
+        """The request's body, None once it is over the limit, or `_GONE`
+        when the connection closed before its end."""
         for key, value in scope.get("headers") or ():
             if key == b"content-length":
                 if not value.isdigit() or int(value) > self.limit:
@@ -95,7 +101,7 @@ class PredictPath:
         while True:
             message = await receive()
             if message["type"] == "http.disconnect":
-                return b""
+                return _GONE
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.limit:

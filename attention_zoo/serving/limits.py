@@ -1,9 +1,9 @@
-"""What one request may hold, and the middleware that refuses a larger body
-before it is read whole."""
+"""What one request and one connection may hold, and the middleware that
+refuses a larger body before it is read whole."""
 
 from __future__ import annotations
 
-import json
+from attention_zoo.serving.errors import send_error
 
 # Inputs per request: a batch the batcher can fill a call with.
 MAX_INPUTS = 256
@@ -13,6 +13,19 @@ MAX_TEXT_CHARS = 5_000
 # Bytes per decoded image, and per request body (base64 is 4/3 the bytes).
 MAX_IMAGE_BYTES = 8 * 1024 * 1024
 MAX_BODY_BYTES = 12 * 1024 * 1024
+# A request's line and headers: four times nginx's default (8 KiB a line,
+# 32 KiB in all), so that a browser's cookies for `localhost` still fit.
+MAX_HEADER_BYTES = 64 * 1024
+# Open connections (each may hold a body of up to MAX_BODY_BYTES until its
+# deadline): twice the most clients benchmarks/serving.py runs.
+MAX_CONNECTIONS = 128
+# Seconds for a request's head from its first byte, for its body from the
+# end of its head, and for a connection that sends nothing (uvicorn's
+# keep-alive default); the serve command's --header-timeout, --body-timeout
+# and --idle-timeout change them.
+HEADER_TIMEOUT = 10.0
+BODY_TIMEOUT = 30.0
+IDLE_TIMEOUT = 5.0
 
 
 def body_limit_message(limit: int) -> str:
@@ -58,15 +71,4 @@ class BodyLimit:
         return body_limit_message(self.limit)
 
     async def _refuse(self, send):
-        body = json.dumps({"error": self.message, "field": "body"}).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        await send_error(send, 413, self.message, "body")

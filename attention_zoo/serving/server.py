@@ -15,13 +15,12 @@ import asyncio
 import base64
 import binascii
 import contextlib
-import signal
-import sys
 import threading
 from importlib import resources
 
 from attention_zoo.serving.answers import answer
 from attention_zoo.serving.fast_path import PredictPath, json_bytes
+from attention_zoo.serving.guards import LOOPBACK_HOSTS, RequestGuard
 from attention_zoo.serving.limits import (
     MAX_BODY_BYTES,
     MAX_IMAGE_BYTES,
@@ -50,12 +49,17 @@ def create_app(
     max_batch: int = 64,
     max_wait_ms: float = 5.0,
     models: list[ServedModel] | None = None,
+    allowed_hosts=LOOPBACK_HOSTS,
+    on_load_failure=None,
 ):
     """The ASGI application serving `presets` and `runs` (or `models`).
 
     The models load in a background thread once the application starts
     (`/readyz` answers 503 until they have); `max_batch` and `max_wait_ms`
-    bound each model's micro-batching (`batcher.MicroBatcher`).
+    bound each model's micro-batching (`batcher.MicroBatcher`). It answers
+    requests whose `Host` is one of `allowed_hosts` (`guards.RequestGuard`).
+    Should a model fail to load, `/readyz` and every predict say which and
+    why (503), and `on_load_failure(message)` is called in the event loop.
     """
     fastapi = _fastapi()
     from fastapi.exceptions import RequestValidationError
@@ -79,13 +83,13 @@ def create_app(
     state = {"loaded": False, "ready": False, "error": None}
 
     def load_all():
-        try:
-            for model in served:
+        for model in served:
+            try:
                 load(model, max_batch, max_wait_ms / 1000)
-            state["loaded"] = True
-        except Exception as error:  # /readyz names it; the process stays up
-            state["error"] = f"{type(error).__name__}: {error}"
-            print(f"attention-zoo serve: error: {state['error']}", file=sys.stderr)
+            except Exception as error:  # /readyz and predict name it
+                state["error"] = f"{model.source}: {type(error).__name__}: {error}"
+                return
+        state["loaded"] = True
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -99,6 +103,8 @@ def create_app(
                 for model in served:
                     model.batcher.start()
                 state["ready"] = True
+            elif on_load_failure is not None:
+                on_load_failure(state["error"])
 
         starting = asyncio.get_running_loop().create_task(start_batchers())
         yield
@@ -186,6 +192,8 @@ def create_app(
                 "app",
             )
         if not state["ready"]:
+            if state["error"]:
+                return failure(503, f"a model failed to load: {state['error']}")
             return failure(503, "the models are still loading; try again shortly")
         options = {}
         if request.beam_width is not None:
@@ -223,6 +231,8 @@ def create_app(
     # route declares the API in the OpenAPI description and answers alike
     # should the application run without that middleware.
     app.add_middleware(PredictPath, answer=answer_request, limit=MAX_BODY_BYTES)
+    # Added last, so outermost: it sees every request, `PredictPath`'s too.
+    app.add_middleware(RequestGuard, allowed_hosts=tuple(allowed_hosts))
 
     @app.post("/v1/{app_name}/predict")
     async def predict(app_name: str, request: PredictRequest):
@@ -291,33 +301,3 @@ def _read_inputs(model: ServedModel, inputs: list[str]):
             return None, (f"inputs[{i}]", f"inputs[{i}]: {exc}")
         images.append(image)
     return images, None
-
-
-def serve(
-    presets=(),
-    runs=(),
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    max_batch: int = 64,
-    max_wait_ms: float = 5.0,
-) -> int:
-    """Runs the server until SIGINT or SIGTERM, which let the requests in
-    flight finish; returns 0."""
-    _fastapi()
-    try:
-        import uvicorn
-    except ImportError as error:
-        raise ImportError(
-            f"attention-zoo serve needs the serve extra: {EXTRA_HINT} ({error})"
-        ) from None
-    app = create_app(presets, runs, max_batch, max_wait_ms)
-    # Uvicorn drains the requests in flight on SIGTERM or SIGINT, then
-    # raises the signal again under the handler that was there before it
-    # started: the default one would end the process with status -15, which
-    # a service manager reads as a crash. This one lets `serve` return 0.
-    for stop in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(stop, lambda signum, frame: None)
-    uvicorn.run(
-        app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=30
-    )
-    return 0

@@ -9,6 +9,8 @@ pytest.importorskip("fastapi", reason="needs the serve extra")
 
 # Warming up every padded batch size costs a compilation each: 4 keeps it short.
 MAX_BATCH = 4
+# A name the server answers to (the test client's own, `testserver`, is not).
+BASE_URL = "http://127.0.0.1"
 
 
 def wait_ready(client, seconds: float = 300) -> None:
@@ -25,6 +27,6 @@ def client():
     from attention_zoo.serving import create_app
 
     app = create_app(["dates_multilingual", "shapes"], max_batch=MAX_BATCH)
-    with TestClient(app) as client:
+    with TestClient(app, base_url=BASE_URL) as client:
         wait_ready(client)
         yield client

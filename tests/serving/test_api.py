@@ -4,12 +4,13 @@ error naming the field, the server serving on."""
 
 import base64
 import json
+import time
 
 import numpy as np
 import pytest
 
 from attention_zoo.presets import PRESETS_DIR, fixed_inputs
-from tests.serving.conftest import wait_ready
+from tests.serving.conftest import BASE_URL, wait_ready
 
 DATES = ["3rd of May 1979", "14/07/1789", "tomorrow", ""]
 
@@ -211,7 +212,8 @@ def test_not_ready_until_every_model_is_loaded(monkeypatch):
         loaded(model, max_batch, max_wait)
 
     monkeypatch.setattr(server, "load", slow_load)
-    with TestClient(create_app(["dates_multilingual"], max_batch=1)) as client:
+    app = create_app(["dates_multilingual"], max_batch=1)
+    with TestClient(app, base_url=BASE_URL) as client:
         assert client.get("/healthz").status_code == 200
         assert client.get("/readyz").status_code == 503
         waiting = client.post("/v1/dates/predict", json={"inputs": ["3 May 1979"]})
@@ -221,6 +223,41 @@ def test_not_ready_until_every_model_is_loaded(monkeypatch):
         assert (
             client.post("/v1/dates/predict", json={"inputs": ["1"]}).status_code == 200
         )
+
+
+def test_a_model_that_failed_to_load_is_named_not_loading(monkeypatch):
+    from fastapi.testclient import TestClient
+
+    from attention_zoo.serving import create_app, server
+
+    def broken(model, max_batch, max_wait):
+        raise ValueError("model.weights.h5 is cut")
+
+    monkeypatch.setattr(server, "load", broken)
+    failures = []
+    app = create_app(["dates_multilingual"], on_load_failure=failures.append)
+    with TestClient(app, base_url=BASE_URL) as client:
+        deadline = time.monotonic() + 60
+        while not failures:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        ready = client.get("/readyz")
+        predict = client.post("/v1/dates/predict", json={"inputs": ["3 May 1979"]})
+    expected = "preset dates_multilingual: ValueError: model.weights.h5 is cut"
+    assert failures == [expected]
+    for response in (ready, predict):
+        assert response.status_code == 503
+        assert response.json()["error"] == f"a model failed to load: {expected}"
+
+
+def test_a_test_clients_own_host_is_refused():
+    from fastapi.testclient import TestClient
+
+    from attention_zoo.serving import create_app
+
+    with TestClient(create_app(models=[])) as client:
+        response = client.get("/healthz")  # Host: testserver
+    assert response.status_code == 400 and response.json()["field"] == "host"
 
 
 def test_two_models_of_one_application_are_refused():
@@ -246,6 +283,18 @@ def test_two_models_of_one_application_are_refused():
             "--max-wait-ms",
         ),
         (["serve", "--preset", "no_such_preset"], "no_such_preset"),
+        (
+            ["serve", "--preset", "dates_multilingual", "--max-connections", "0"],
+            "--max-connections",
+        ),
+        (
+            ["serve", "--preset", "dates_multilingual", "--body-timeout", "nan"],
+            "--body-timeout",
+        ),
+        (
+            ["serve", "--preset", "dates_multilingual", "--header-timeout", "0"],
+            "--header-timeout",
+        ),
     ],
 )
 def test_the_command_names_a_bad_flag(argv, message, capsys):
@@ -274,7 +323,8 @@ def test_the_n_best_list_of_a_beam_search(monkeypatch):
 
     from attention_zoo.serving import create_app
 
-    with TestClient(create_app(["bible_en_es"], max_batch=1)) as client:
+    app = create_app(["bible_en_es"], max_batch=1)
+    with TestClient(app, base_url=BASE_URL) as client:
         wait_ready(client)
         assert client.get("/v1/models").json()["models"][0]["n_best"]
         body = {"inputs": ["The Lord is my shepherd."], "n_best": True}
