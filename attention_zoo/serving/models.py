@@ -64,9 +64,7 @@ class ServedModel:
 
     async def off_loop(self, fn, *args):
         """`fn(*args)` in one of the model's `readers` threads."""
-        return await asyncio.get_running_loop().run_in_executor(
-            self.readers, fn, *args
-        )
+        return await asyncio.get_running_loop().run_in_executor(self.readers, fn, *args)
 
     @property
     def n_best(self) -> bool:
