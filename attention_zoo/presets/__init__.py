@@ -116,14 +116,48 @@ def read_metadata(name_or_folder) -> dict:
 
 def fixed_inputs(name_or_folder) -> list:
     """The inputs whose outputs the preset's metadata records, files
-    (`examples/...`) as paths in the preset folder."""
+    (`examples/...`) as paths in the preset folder.
+
+    Raises:
+        ValueError: naming `metadata.json` and the value, for a file input
+            that leads out of the folder (`..`, a symbolic link out, an
+            absolute path): a folder names only its own files, so a
+            copied or downloaded preset cannot make its reader open
+            another file of the machine.
+    """
     folder = preset_folder(name_or_folder)
+    path = folder / "metadata.json"
+    fixed = read_metadata(folder).get("fixed_outputs", [])
+    if not isinstance(fixed, list) or not all(
+        isinstance(item, dict) and "input" in item for item in fixed
+    ):
+        raise ValueError(
+            f"{path} is not the metadata of a preset (`fixed_outputs` must be a "
+            'list of objects with an "input")'
+        )
     return [
-        folder / item["input"]
+        inside(folder, item["input"], f"{path}: fixed_outputs[{i}].input")
         if isinstance(item["input"], str) and item["input"].startswith("examples/")
         else item["input"]
-        for item in read_metadata(folder)["fixed_outputs"]
+        for i, item in enumerate(fixed)
     ]
+
+
+def inside(folder, name: str, what: str) -> Path:
+    """`folder / name`, a path that stays inside `folder` once resolved
+    (symbolic links followed).
+
+    Raises:
+        ValueError: saying `what` named which value, when it leads out.
+    """
+    root = Path(folder).resolve()
+    path = (root / name).resolve()
+    if root not in path.parents:
+        raise ValueError(
+            f"{what} must name a file inside the preset folder {root}. "
+            f"Received: {name[:80]!r}, which leads to {str(path)[:120]}"
+        )
+    return Path(folder) / name
 
 
 __all__ = [

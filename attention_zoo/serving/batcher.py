@@ -1,11 +1,15 @@
 """Concurrent requests to one model gathered into one predictor call.
 
 A request waits at most `max_wait` seconds for others to join it, and a
-call holds at most `max_batch` inputs (a request larger than that runs
-alone). While the predictor runs, new requests queue and form the next
-call, so that under load the calls fill up by themselves. The predictor
-runs in one worker thread per model: the event loop keeps accepting
-requests, and the model sees one call at a time.
+call holds at most `max_batch` inputs. While the predictor runs, new
+requests queue and form the next call, so that under load the calls fill
+up by themselves. The predictor runs in one worker thread per model: the
+event loop keeps accepting requests, and the model sees one call at a time.
+
+A request of more than `max_batch` inputs is answered in chunks of
+`max_batch`, each queued when the one before it is answered: a request
+that arrives meanwhile goes into the next call instead of waiting for the
+whole of the large one (64 beam searches of 64 held a model 32 s).
 
 The predictor pads each call's batch to the next power of two itself
 (`RunPredictor.run_batches`), so that a server under load compiles a few
@@ -57,6 +61,9 @@ class MicroBatcher:
         self.calls = 0  # predictor calls made, for tests and the benchmark
         self._queue: asyncio.Queue | None = None
         self._task: asyncio.Task | None = None
+        # A request that did not fit into the call being gathered: the
+        # first of the next one.
+        self._held: _Request | None = None
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="predictor")
 
     def start(self) -> None:
@@ -74,17 +81,23 @@ class MicroBatcher:
         self._worker.shutdown(wait=True)
 
     async def submit(self, inputs: list, **options) -> list:
-        """The answers to `inputs`, from a call shared with other requests."""
+        """The answers to `inputs`, from calls shared with other requests
+        (one call per `max_batch` inputs, in turn with the others' calls)."""
         if self._queue is None:
             raise RuntimeError("the batcher has not been started")
-        future = asyncio.get_running_loop().create_future()
-        await self._queue.put(_Request(list(inputs), options, future))
-        return await future
+        inputs, answers = list(inputs), []
+        for start in range(0, max(len(inputs), 1), self.max_batch):
+            future = asyncio.get_running_loop().create_future()
+            chunk = inputs[start : start + self.max_batch]
+            await self._queue.put(_Request(chunk, options, future))
+            answers += await future
+        return answers
 
     async def _gather(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
-            requests = [await self._queue.get()]
+            held, self._held = self._held, None
+            requests = [held or await self._queue.get()]
             size = len(requests[0].inputs)
             deadline = loop.time() + self.max_wait
             while size < self.max_batch:
@@ -98,6 +111,9 @@ class MicroBatcher:
                         request = await asyncio.wait_for(self._queue.get(), left)
                     except asyncio.TimeoutError:
                         break
+                if size + len(request.inputs) > self.max_batch:
+                    self._held = request
+                    break
                 requests.append(request)
                 size += len(request.inputs)
             groups: dict[str, list[_Request]] = {}

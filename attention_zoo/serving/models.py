@@ -3,7 +3,9 @@ behind its application's predictor and a `MicroBatcher`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from attention_zoo import owned_folders
@@ -11,6 +13,13 @@ from attention_zoo.serving.batcher import MicroBatcher
 
 # What /v1/models shows of a preset's metadata.json.
 METADATA_KEYS = ("name", "description", "metrics", "slice_metrics", "card", "date")
+
+# Threads per model that read a request's inputs (decode its images) off
+# the event loop and beside the predictor's worker: ten images of 40
+# million pixels take half a minute to decode, in which the loop would
+# answer nothing, /healthz included. Two bound the memory and CPU that
+# requests' images take at once; more requests wait their turn.
+READER_THREADS = 2
 
 
 @dataclass
@@ -23,6 +32,12 @@ class ServedModel:
     metadata: dict
     predictor: object = None
     batcher: MicroBatcher | None = None
+    readers: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(
+            READER_THREADS, thread_name_prefix="inputs"
+        ),
+        repr=False,
+    )
 
     @property
     def images(self) -> bool:
@@ -36,6 +51,20 @@ class ServedModel:
         if not self.app.command.beam_width:
             return None
         return int(self.predictor.beam_width) if self.predictor else None
+
+    @property
+    def beam_widths(self) -> tuple[int, ...] | None:
+        """The beam widths a request may ask for: greedy (1) and the run's
+        own, both compiled before the server is ready (`load`); None
+        without beam search. Each other width would compile its search
+        while every request waited (8-10 s a width) and keep it for the
+        life of the process."""
+        width = self.beam_width
+        return None if width is None else tuple(sorted({1, width}))
+
+    async def off_loop(self, fn, *args):
+        """`fn(*args)` in one of the model's `readers` threads."""
+        return await asyncio.get_running_loop().run_in_executor(self.readers, fn, *args)
 
     @property
     def n_best(self) -> bool:
@@ -53,6 +82,7 @@ class ServedModel:
             "source": self.source,
             "input": "image (base64)" if self.images else "text",
             "beam_width": self.beam_width,
+            "beam_widths": list(self.beam_widths) if self.beam_widths else None,
             "n_best": self.n_best,
             "metadata": {
                 k: self.metadata[k] for k in METADATA_KEYS if k in self.metadata
@@ -108,15 +138,18 @@ def load(model: ServedModel, max_batch: int, max_wait: float) -> None:
     call compiles), and gives it a batcher."""
     model.predictor = model.app.predictor(model.folder)
     # Every batch size the predictor pads to, at every source width it pads
-    # to, so that no request waits for a compilation of its batch's shape
-    # (`predictor.padded_size`, `RunPredictor.shape_inputs`).
-    for warm in model.predictor.shape_inputs() or _warm_inputs(model):
-        size = 1
-        while True:
-            model.predictor([warm] * size)
-            if size >= max_batch:
-                break
-            size = min(2 * size, max_batch)
+    # to and every beam width a request may ask for, so that no request
+    # waits for a compilation of its batch's shape (`predictor.padded_size`,
+    # `RunPredictor.shape_inputs`, `ServedModel.beam_widths`).
+    searches = [{"beam_width": w} for w in model.beam_widths or ()] or [{}]
+    for options in searches:
+        for warm in model.predictor.shape_inputs() or _warm_inputs(model):
+            size = 1
+            while True:
+                model.predictor([warm] * size, **options)
+                if size >= max_batch:
+                    break
+                size = min(2 * size, max_batch)
     model.batcher = MicroBatcher(model.predictor, max_batch, max_wait)
 
 

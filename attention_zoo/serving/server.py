@@ -203,14 +203,26 @@ def create_app(
                     f"{app_name} has no beam search: leave beam_width out",
                     "beam_width",
                 )
-            options["beam_width"] = request.beam_width
+            if request.beam_width not in model.beam_widths:
+                allowed = " or ".join(map(str, model.beam_widths))
+                return failure(
+                    422,
+                    f"beam_width must be {allowed} for {app_name} (the searches "
+                    f"compiled at start). Received: beam_width={request.beam_width}",
+                    "beam_width",
+                )
+            if request.beam_width != model.beam_width:  # the default's calls
+                options["beam_width"] = request.beam_width
         if request.n_best:
             if not model.n_best:
                 return failure(
                     422, f"{app_name} gives no n-best list: leave n_best out", "n_best"
                 )
             options["n_best"] = True
-        inputs, problem = _read_inputs(model, request.inputs)
+        if model.images:  # seconds for a large image: not on the event loop
+            inputs, problem = await model.off_loop(_read_inputs, model, request.inputs)
+        else:
+            inputs, problem = _read_inputs(model, request.inputs)
         if problem:
             return failure(422, problem[1], problem[0])
         try:
