@@ -240,7 +240,7 @@ def main(argv=None) -> int:
     )
     other = {}
     if args.against:
-        with open(args.against) as f:
+        with open(args.against, encoding="utf-8") as f:
             other = {(r["app"], r["policy"]): r for r in json.load(f)["rows"]}
     rows = []
     for app in args.apps:
@@ -252,7 +252,7 @@ def main(argv=None) -> int:
                 flush=True,
             )
     if args.json:
-        with open(args.json, "w") as f:
+        with open(args.json, "w", encoding="utf-8") as f:
             json.dump(
                 {"facts": harness.run_facts(), "limits": limits, "rows": rows},
                 f,
