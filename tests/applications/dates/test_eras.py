@@ -73,7 +73,7 @@ def test_dates_of_the_era_are_not_refused(text):
 def test_no_generated_or_hand_written_date_is_refused():
     for example in data.generate(3000, seed=12):
         assert not era_disagreement(data.normalize(example.text)), example
-    for iso, language, text in read_real_dates():
+    for _iso, language, text in read_real_dates():
         assert not era_disagreement(data.normalize(text)), (language, text)
 
 
