@@ -38,6 +38,11 @@ class GraphBigrams:
 
         return tf.ragged.map_flat_values(self.word_table.lookup, words)
 
+    def knows(self, words):
+        """bool, shaped as the string tensor `words`: each is a word of the
+        domain's texts."""
+        return self.word_table.lookup(words) >= 0
+
     def log_probs(self, words):
         """`(B, None)` ragged float64: log p of each transition of
         `START words END`, as `TextDomain.log_probs`."""

@@ -12,6 +12,7 @@ from attention_zoo.applications.dates import text as dates_text
 from attention_zoo.applications.dates.graph_rules import (
     calendar_dates,
     drop_untaught_words,
+    era_agreement,
     rules_agreement,
     word_table,
 )
@@ -27,11 +28,12 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
     run in the graph; the model part is compiled with XLA
     (`jit_compile`), which plain TensorFlow runs without attention_zoo.
     `text` is the model's answer ("" for `<invalid>`), `score` its
-    log-probability, `valid` = a real calendar date, the one reading of an
-    all-numeric input (`readings.agrees`), a year the input writes if it
-    writes four-digit numbers (`readings.year_disagreement`), a month the
-    input names if it writes letters (`lexicon.month_disagreement`) and
-    score >= the run's threshold.
+    log-probability, `valid` = an input that writes no date before the
+    common era (`eras.era_disagreement`), a real calendar date, the one
+    reading of an all-numeric input (`readings.agrees`), a year the input
+    writes if it writes four-digit numbers (`readings.year_disagreement`),
+    a month the input names if it writes letters
+    (`lexicon.month_disagreement`) and score >= the run's threshold.
     Documented rule for inputs the model cannot read: an empty
     input, or one longer than Tx characters once normalized, gives the
     empty string, all-zero attention, `valid` False and score -inf.
@@ -57,6 +59,8 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
         normalized = roman_months(ascii_digits(text, data.NATIVE_DIGITS))
         normalized = cjk_numerals(normalized)
         normalized = drop_label(normalize_strings(japanese_era(normalized)))
+        # The era rule reads the words that drop_untaught_words drops too.
+        in_era = era_agreement(normalized)
         normalized = drop_untaught_words(normalized, months)
         ids, lengths = tables.encode_chars(normalized, tx)
         readable = tf.logical_and(lengths > 0, lengths <= tx)
@@ -81,7 +85,7 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
         )
         scores = tf.where(readable, tf.cast(scores, tf.float32), -math.inf)
         valid = calendar_dates(decoded) & rules_agreement(normalized, decoded, months)
-        valid = valid & (scores >= threshold)
+        valid = valid & in_era & (scores >= threshold)
         return {
             "text": decoded,
             "attention": attention,

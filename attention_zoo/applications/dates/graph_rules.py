@@ -1,6 +1,7 @@
 """The validity rules in TensorFlow ops, for the SavedModel's graph.
 
-The graph twins of `data.is_calendar_date`, of `readings.agrees` (the rule
+The graph twins of `data.is_calendar_date`, of `eras.era_disagreement`
+(dates before the common era), of `readings.agrees` (the rule
 for all-numeric inputs), of `readings.year_disagreement` (the written-year
 rule) and of `lexicon.month_disagreement` (the month-word and day rules), and
 `rules_agreement`, the last three at once: the exported model must judge
@@ -104,6 +105,22 @@ def _candidates(texts):
         (c, digits_c, a, b, year_last & tf.logical_not(dots)),  # dots: d-m-y only
     ]
     return out
+
+
+def era_agreement(texts):
+    """bool `(B,)`: the graph twin of `not eras.era_disagreement(text)` on
+    normalized `texts`: neither an era marker before the common era among
+    its words nor a minus sign before a number."""
+    import tensorflow as tf
+
+    from attention_zoo.applications.dates.eras import ERA_PATTERN, NEGATIVE_YEAR
+
+    # eras.word_view: the words joined by one space, one space at each end.
+    joined = tf.strings.strip(tf.strings.regex_replace(texts, r"[^\pL\pM]+", " "))
+    joined = tf.strings.join([" ", joined, " "])
+    era = tf.strings.regex_full_match(joined, ERA_PATTERN)
+    negative = tf.strings.regex_full_match(texts, NEGATIVE_YEAR)
+    return tf.logical_not(era | negative)
 
 
 def numeric_view(texts):

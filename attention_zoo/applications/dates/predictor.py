@@ -12,6 +12,7 @@ from attention_zoo.applications.common import InputError, RunPredictor, output_f
 from attention_zoo.applications.common.predictor import as_texts
 from attention_zoo.applications.dates import data, lexicon
 from attention_zoo.applications.dates import model as models
+from attention_zoo.applications.dates.eras import era_disagreement
 from attention_zoo.applications.dates.lexicon import month_disagreement
 from attention_zoo.applications.dates.readings import (
     agrees,
@@ -113,13 +114,17 @@ class Normalizer(RunPredictor):
         ids, attention, scores = self._decode(texts, batch_size)
         isos = self.iso.decode(ids)
         normalized = [self.view(text) for text in texts]
+        # The era rule reads the input before `view` drops leading words:
+        # a marker there (`BC, 3 May 1979`) still writes the era.
+        eras = [not era_disagreement(data.normalize(text)) for text in texts]
         valid = np.array(
             [
-                data.is_calendar_date(iso)
+                era
+                and data.is_calendar_date(iso)
                 and agrees(text, iso)
                 and not year_disagreement(text, iso)
                 and not month_disagreement(text, iso, self.lexicon, self.days)
-                for text, iso in zip(normalized, isos)
+                for text, iso, era in zip(normalized, isos, eras)
             ],
             bool,
         )
@@ -180,9 +185,13 @@ class Normalizer(RunPredictor):
 
     def reason(self, iso: str, score: float, text: str) -> str:
         """Why the answer `iso` (to the input `text`) is not valid ("" when
-        it is). An input that cannot be a date says so first, then the
-        model's answer, then what the input writes against it (its numbers,
-        its year, its month word), then the score."""
+        it is). An input that cannot be a date says so first (a date before
+        the common era, numbers that make no one date), then the model's
+        answer, then what the input writes against it (its numbers, its
+        year, its month word), then the score."""
+        era = era_disagreement(data.normalize(text))
+        if era:
+            return era
         normalized = self.view(text)
         readings = numeric_readings(normalized)
         numbers = disagreement(readings, iso)

@@ -18,16 +18,16 @@ of the description (`benchmarks/summarization.py` measures both).
 from __future__ import annotations
 
 import bz2
-import csv
 import dataclasses
 import glob
 import gzip
 import hashlib
-import io
 import lzma
 import re
 import subprocess
 from pathlib import Path
+
+from attention_zoo.applications.common.pairs_files import tab_rows
 
 APT_LISTS = "/var/lib/apt/lists"
 TRANSLATION_GLOB = "*_i18n_Translation-en*"
@@ -202,11 +202,8 @@ def read_pairs(path) -> list[Example]:
         raise ValueError(
             f"{path} is not UTF-8 (line {line}); save it as UTF-8"
         ) from None
-    rows = csv.reader(
-        io.StringIO(text, newline=""), delimiter="\t", quoting=csv.QUOTE_NONE
-    )
     examples, skipped = [], 0
-    for number, row in enumerate(rows, 1):
+    for number, row in tab_rows(text, path):
         if len(row) >= 2 and row[0].strip() and row[1].strip():
             examples.append(Example(row[0].strip(), row[1].strip(), f"line{number}"))
         elif any(cell.strip() for cell in row):

@@ -8,8 +8,9 @@ copy mechanism; a summary stops at `<end>` or after `MAX_SUMMARY_TOKENS`
 words. An answer is valid when the text has words, when no more of its
 words are outside the vocabulary than in almost every validation text
 (`max_unknown_share`), when the text's words and their order are like
-the training texts' (`common.text_domain`, the run's `domain.json`), and
-when its score (the summary's mean
+the training texts' (`common.text_domain`, the run's `domain.json`), when
+the summary neither repeats itself nor makes up a word
+(`summary_rules`), and when its score (the summary's mean
 log-probability per word) reaches the run's threshold; `reason` says which
 rule failed.
 """
@@ -34,6 +35,7 @@ from attention_zoo.applications.summarization.config import (
     MAX_SOURCE_TOKENS,
     MAX_SUMMARY_TOKENS,
 )
+from attention_zoo.applications.summarization.summary_rules import summary_reason
 from attention_zoo.applications.summarization.text import (
     cased_tokens,
     encode_sources,
@@ -187,7 +189,7 @@ class Summarizer(RunPredictor):
         else:
             words = output_tokens(ids, text, self.vocabulary, attention)
         steps = len(words) + 1  # with <end>
-        reason = self.reason(text, score)
+        reason = self.reason(text, score, words)
         return {
             "input": text,
             "text": detokenize(words),
@@ -201,8 +203,8 @@ class Summarizer(RunPredictor):
             "p_gen": p_gen[:steps, 0],
         }
 
-    def reason(self, text: str, score: float) -> str:
-        """Why the summary of `text` is not valid ("" when it is)."""
+    def reason(self, text: str, score: float, words=()) -> str:
+        """Why the summary `words` of `text` is not valid ("" when it is)."""
         if not tokenize(text):
             return "empty input: no words once normalized"
         share = self.unknown_share(text)
@@ -214,6 +216,13 @@ class Summarizer(RunPredictor):
             )
         if self.domain is not None and self.domain.reason(text):
             return self.domain.reason(text)
+        degenerate = summary_reason(
+            words,
+            set(tokenize(text)[:MAX_SOURCE_TOKENS]),
+            self.domain.index if self.domain is not None else None,
+        )
+        if degenerate:
+            return degenerate
         if score < self.score_threshold:
             return f"low confidence (score {score:.2f} < {self.score_threshold:.2f})"
         return ""

@@ -12,6 +12,7 @@ import keras
 import numpy as np
 
 from attention_zoo.applications.common.config import saved_config
+from attention_zoo.applications.common.pairs_files import check_held_out
 from attention_zoo.applications.common.run_folder import set_aside
 from attention_zoo.applications.common.text import WordVocabulary
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
@@ -37,6 +38,11 @@ from attention_zoo.applications.summarization.text import (
 
 # Validation texts the validity thresholds are chosen on, at most.
 THRESHOLD_TEXTS = 1000
+# Texts each held-out split needs at least: a 0.2 % quantile of fewer
+# scores is the lowest of them, and ROUGE of none is no score.
+MIN_HELD_OUT = 5
+SPLITS = ("validation", "test")
+FLAGS = ("--validation-pairs", "--test-pairs")
 
 
 def check(config: TrainConfig) -> None:
@@ -64,7 +70,9 @@ def _split_groups(examples):
 
 def load_corpus(config: TrainConfig):
     """`(train, validation, test)` examples of the config's corpus; the
-    given validation and test files replace their held-out splits."""
+    given validation and test files replace their held-out splits. Held-out
+    texts that are mostly training texts are refused, some are warned of
+    (`pairs_files.check_held_out`)."""
     if config.corpus == "tfds":
         splits = [
             data.tfds_examples(
@@ -79,7 +87,8 @@ def load_corpus(config: TrainConfig):
         splits = list(_split_groups(data.read_pairs(config.pairs)))
     else:
         splits = list(data.split_by_source(data.debian_examples()))
-    for index, path in ((1, config.validation_pairs), (2, config.test_pairs)):
+    given = (config.validation_pairs, config.test_pairs)
+    for index, path in zip((1, 2), given):
         if path:
             splits[index] = data.read_pairs(path)
     # Shuffled, so that a smaller --train-size keeps a sample of the whole
@@ -89,7 +98,34 @@ def load_corpus(config: TrainConfig):
         splits[0] = splits[0][: config.n_train]
     if not splits[0]:
         raise ValueError("no training pair: the training split is empty")
+    # The files a user gives (the Debian split is by source package, and
+    # two packages may share a description).
+    check_held_out(
+        {e.text for e in splits[0]},
+        {
+            name: [e.text for e in s]
+            for name, s, path in zip(SPLITS, splits[1:], given)
+            if path
+        },
+        "text",
+        dict(zip(SPLITS, FLAGS)),
+    )
     return tuple(splits)
+
+
+def check_held_out_sizes(validation_set, test_set) -> None:
+    """Refuse held-out splits too small to choose the validity thresholds
+    on and to score the run with (a file of one pair holds out nothing)."""
+    counts = {"validation": len(validation_set), "test": len(test_set)}
+    if min(counts.values()) < MIN_HELD_OUT:
+        raise ValueError(
+            f"too few held-out texts: {counts['validation']:,} validation and "
+            f"{counts['test']:,} test texts; training needs at least "
+            f"{MIN_HELD_OUT} of each (to stop early, choose the validity "
+            "thresholds and score the run). Give more pairs (5 % of the texts "
+            "of `--pairs` are held out for each), or `--validation-pairs` and "
+            "`--test-pairs`"
+        )
 
 
 def training_arrays(examples, vocabulary, copy: bool):
@@ -107,6 +143,7 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
     """Load the corpus, fit the model, save the run folder, evaluate it."""
     with training_run("summarization", output, config, verbose, check) as run:
         train_set, validation_set, test_set = load_corpus(config)
+        check_held_out_sizes(validation_set, test_set)
         data.write_pairs(run.folder / "data" / "validation.tsv", validation_set)
         data.write_pairs(run.folder / "data" / "test.tsv", test_set)
         vocabulary = WordVocabulary.from_texts(

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import csv
 import random
-import sys
 from pathlib import Path
 
+from attention_zoo.applications.common.pairs_files import check_held_out
 from attention_zoo.applications.translation import data
 from attention_zoo.applications.translation.config import CORPORA, TrainConfig
+
+SPLITS = ("validation", "test")
 
 
 def load_corpus(config: TrainConfig):
@@ -17,7 +19,9 @@ def load_corpus(config: TrainConfig):
     `validation_pairs` and `test_pairs`, TSV files, replace the held-out
     split they name; a corpus split at random (`numbers`, `tsv`) then holds
     out only the splits not given, and keeps every pair for training when
-    both are.
+    both are. Held-out pairs that are mostly training pairs (by their
+    source sentence) are refused, some are warned of on standard error
+    (`pairs_files.check_held_out`).
     """
     given = [
         data.read_tsv_pairs(path) if path else None
@@ -25,24 +29,17 @@ def load_corpus(config: TrainConfig):
     ]
     splits = _load_splits(config, given)
     splits = tuple(g if g is not None else s for g, s in zip((None, *given), splits))
-    _warn_overlap(splits)
+    # A validation file identical to the training file makes early stopping
+    # and the test scores optimistic: refused when mostly shared, warned of
+    # when partly.
+    flags = ("--validation-pairs", "--test-pairs")
+    check_held_out(
+        {p.source for p in splits[0]},
+        {name: [p.source for p in s] for name, s in zip(SPLITS, splits[1:])},
+        "source sentence",
+        {name: f for name, f, g in zip(SPLITS, flags, given) if g is not None},
+    )
     return splits
-
-
-def _warn_overlap(splits) -> None:
-    """One line on standard error per held-out split that shares sources with
-    the training pairs (a validation file identical to the training file
-    makes early stopping and the test scores optimistic)."""
-    training = {p.source for p in splits[0]}
-    for name, held_out in zip(("validation", "test"), splits[1:]):
-        shared = sum(p.source in training for p in held_out)
-        if shared:
-            print(
-                f"warning: {shared:,} of the {len(held_out):,} {name} pairs have "
-                "a source sentence that is also a training pair's (scores on "
-                "them measure memory, not translation)",
-                file=sys.stderr,
-            )
 
 
 def _load_splits(config: TrainConfig, given):

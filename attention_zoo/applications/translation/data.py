@@ -19,13 +19,14 @@ near-duplicate verse leaks between splits.
 from __future__ import annotations
 
 import csv
-import io
 import os
 import random
 import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from attention_zoo.applications.common.pairs_files import tab_rows
 
 SWORD_PATH = "/usr/share/sword"
 SWORD_MODULES = {"en": "engWEB2015eb", "es": "spaRV1909eb"}
@@ -69,13 +70,10 @@ def read_tsv_pairs(path, max_pairs: int | None = None) -> list[Pair]:
             "as UTF-8"
         ) from error
     pairs, skipped = [], []
-    rows = csv.reader(
-        io.StringIO(text, newline=""), delimiter="\t", quoting=csv.QUOTE_NONE
-    )
-    for row in rows:
+    for line, row in tab_rows(text, path):
         if len(row) < 2 or not row[0].strip() or not row[1].strip():
             if any(cell.strip() for cell in row):  # blank lines are no loss
-                skipped.append(rows.line_num)
+                skipped.append(line)
             continue
         pairs.append(Pair(row[0].strip(), row[1].strip()))
         if max_pairs and len(pairs) >= max_pairs:

@@ -32,7 +32,7 @@ def test_tsv_pairs_ignore_extra_columns_and_malformed_lines(tmp_path, capsys):
     assert len(data.read_tsv_pairs(path, max_pairs=1)) == 1
 
 
-def test_held_out_pairs_that_are_training_pairs_are_warned_of(tmp_path, capsys):
+def test_held_out_pairs_that_are_training_pairs_are_refused(tmp_path, capsys):
     from attention_zoo.applications.translation.config import TrainConfig
     from attention_zoo.applications.translation.corpus import load_corpus
 
@@ -41,14 +41,47 @@ def test_held_out_pairs_that_are_training_pairs_are_warned_of(tmp_path, capsys):
     config = TrainConfig(
         corpus="tsv", pairs=str(path), validation_pairs=str(path), test_pairs=str(path)
     )
+    with pytest.raises(ValueError) as error:
+        load_corpus(config)
+    assert str(error.value).startswith(
+        "40 of the 40 validation pairs (--validation-pairs) have a source sentence "
+        "that is also a training pair's: held-out pairs must be other pairs"
+    )
+    # On the command line: one line, before training.
+    output = tmp_path / "run"
+    argv = ["translation", "train", "--pairs", str(path), "--output", str(output)]
+    assert main([*argv, "--validation-pairs", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    # (two of the pairs are held out for the test split the file leaves)
+    assert "38 of the 40 validation pairs (--validation-pairs) have" in err
+    assert "\n" not in err and not output.exists()
+
+
+def test_held_out_pairs_partly_training_pairs_are_warned_of(tmp_path, capsys):
+    from attention_zoo.applications.translation.config import TrainConfig
+    from attention_zoo.applications.translation.corpus import load_corpus
+
+    path, partly = tmp_path / "pairs.tsv", tmp_path / "partly.tsv"
+    path.write_text("".join(f"s{i}\tt{i}\n" for i in range(40)), encoding="utf-8")
+    partly.write_text("".join(f"s{i}\tt{i}\n" for i in range(35, 75)), "utf-8")
+    config = TrainConfig(corpus="tsv", pairs=str(path), test_pairs=str(partly))
     train, validation, test = load_corpus(config)
-    assert len(train) == len(validation) == len(test) == 40
-    err = capsys.readouterr().err.splitlines()
-    assert err == [
-        f"warning: 40 of the 40 {name} pairs have a source sentence that is also "
-        "a training pair's (scores on them measure memory, not translation)"
-        for name in ("validation", "test")
+    assert len(test) == 40
+    shared = sum(p.source in {t.source for t in train} for p in test)
+    assert 0 < shared <= 5
+    assert capsys.readouterr().err.splitlines() == [
+        f"warning: {shared} of the 40 test pairs (--test-pairs) have a source "
+        "sentence that is also a training pair's (scores on them measure memory)"
     ]
+
+
+def test_a_field_over_the_csv_limit_is_named_with_its_file_and_line(tmp_path):
+    path = tmp_path / "big.tsv"
+    path.write_text("Go.\tVe.\n" + "x" * 150_000 + "\tB\n", encoding="utf-8")
+    with pytest.raises(
+        ValueError, match=r"big.tsv, line 2: a field longer than 131,072"
+    ):
+        data.read_tsv_pairs(path)
 
 
 def test_tsv_errors(tmp_path):
