@@ -106,6 +106,12 @@ def decode_image(data: bytes, image_size: int | None = None) -> np.ndarray:
             f"image refused: more than MAX_PIXELS={MAX_PIXELS:,} pixels ({error}). "
             f"Received: {describe_bytes(data)}"
         ) from None
+    except Image.UnidentifiedImageError:
+        # PIL's message names its BytesIO object, nothing a user gave.
+        raise ValueError(
+            "cannot decode the image bytes (not a PNG, JPEG, GIF or BMP file). "
+            f"Received: {describe_bytes(data)}"
+        ) from None
     except Exception as error:  # any parser failure on untrusted bytes
         raise ValueError(
             f"cannot decode the image bytes ({error}). Received: {describe_bytes(data)}"
