@@ -305,6 +305,10 @@ def test_cli_predict_names_each_unreadable_image(
         assert main(["captioning", "predict", "--run", str(run), str(path)]) == 2
         err = capsys.readouterr().err
         assert str(path) in err and message in err, err
+        # Round 4: one line (it was the reason, then `error:`), no object
+        # address from PIL.
+        assert err.count("\n") == 1 and err.startswith("attention-zoo "), err
+        assert "object at 0x" not in err, err
 
 
 def test_cli_predict_one_bad_image_costs_only_its_own_caption(
@@ -319,7 +323,12 @@ def test_cli_predict_one_bad_image_costs_only_its_own_caption(
     lines = captured.out.splitlines()
     assert [line.split(": ")[0] for line in lines] == [str(good), str(bad), str(good)]
     assert lines[0] == lines[2] != f"{good}: " and lines[1] == f"{bad}: "
-    assert "1 of 3 image(s) could not be read" in captured.err
+    (error,) = captured.err.splitlines()
+    assert ": error: " in error and str(bad) in error and "cannot decode" in error
+    argv = ["captioning", "predict", "--run", str(run), str(bad), str(good), str(bad)]
+    assert main(argv) == 2
+    (error,) = capsys.readouterr().err.splitlines()
+    assert "2 of 3 image(s) could not be read" in error and str(bad) in error
 
 
 def test_cli_plot_writes_the_attention_overlay_as_png(run, good_image, tmp_path):
