@@ -245,9 +245,25 @@ def _decode(data):
     def bmp():
         return _decode_bmp(data)
 
+    def gif():
+        # TensorFlow's canvas is the largest frame, not the logical screen
+        # that PIL (the Python decoder) paints on: a file where they differ
+        # is refused on both sides (`image_codec.gif_frames`).
+        image = other()
+        height, width = _header_shape(data)
+        check = tf.debugging.Assert(
+            tf.reduce_all(tf.cast(tf.shape(image)[:2], tf.int64) == [height, width]),
+            ["a GIF whose frames do not match its screen", height, "x", width],
+        )
+        with tf.control_dependencies([check]):
+            return tf.identity(image)
+
     is_bmp = tf.equal(tf.strings.substr(data, 0, 2), b"BM")
-    branch = tf.where(tf.io.is_jpeg(data), 0, tf.where(is_bmp, 1, 2))
-    return tf.switch_case(branch, [jpeg, bmp, other])
+    is_gif = tf.equal(tf.strings.substr(data, 0, 4), b"GIF8")
+    branch = tf.where(
+        tf.io.is_jpeg(data), 0, tf.where(is_bmp, 1, tf.where(is_gif, 3, 2))
+    )
+    return tf.switch_case(branch, [jpeg, bmp, other, gif])
 
 
 def _decode_resize(data, image_size, check):
