@@ -4,8 +4,10 @@ Images (PNG, JPEG, GIF or BMP) are decoded by `decode_image` as an exported
 graph decodes them (`attention_zoo.export.decode_images`, the in-graph
 decoder, which shares `MAX_PIXELS` and the error wording with this one):
 alpha is dropped, 16-bit samples keep their high byte, JPEG EXIF orientation
-is ignored, only the first frame of an animation is read, and the aspect
-ratio is not preserved. The graph that gives the same pixels is
+is ignored, only the first frame of an animation is read (black where it is
+transparent or does not reach, as TensorFlow reads it; a GIF whose largest
+frame is not its screen, and a BMP layout the graph refuses, are refused
+here too), and the aspect ratio is not preserved. The graph that gives the same pixels is
 `tf.io.decode_image(channels=3, expand_animations=False)`, except for JPEG:
 `tf.io.decode_jpeg(channels=3, dct_method="INTEGER_ACCURATE")` (PIL's DCT;
 TensorFlow's default fast DCT differs by up to about 9 levels, 1.3 on

@@ -18,7 +18,9 @@ differs by up to about 9 levels). Grayscale is repeated into three channels,
 palette images take their palette colours, alpha is dropped (not
 composited), 16-bit samples keep their high byte (`v >> 8`, exact 8-bit
 values; decoding to float32 would give `v / 65535` instead), JPEG EXIF
-orientation is ignored and an animation gives its first frame. BMP:
+orientation is ignored and an animation gives its first frame (a GIF's
+transparent pixels black; a GIF whose largest frame, TensorFlow's canvas,
+is not its logical screen, PIL's canvas, is refused). BMP:
 uncompressed 1-, 4- and 8-bit palette files are decoded through their
 palette here (`tf.io.decode_image` reads 8-bit ones as grayscale indices and
 refuses the others), 24- and 32-bit ones by `tf.io.decode_image`; compressed

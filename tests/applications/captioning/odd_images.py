@@ -19,7 +19,8 @@ def _encoded(image, fmt, **options) -> bytes:
 def _gif_frame(array):
     """`(colour table, its size bits, LZW data)` of `array` as PIL writes a
     one-frame GIF."""
-    data = _encoded(Image.fromarray(array).convert("P", colors=256), "GIF")
+    image = Image.fromarray(array).convert("P", palette=Image.ADAPTIVE, colors=256)
+    data = _encoded(image, "GIF")
     bits = data[10] & 7
     table = data[13 : 13 + 3 * 2 ** (bits + 1)]
     pos = 13 + len(table)
@@ -37,13 +38,16 @@ def _gif_frame(array):
 
 def gif(width: int, height: int, frames) -> bytes:
     """A GIF of a `width` x `height` screen; `frames` are `(rgb array, left,
-    top, transparent colour or None)`, each with its own colour table."""
+    top, transparent colour or None)`, each with its own colour table (the
+    array's colours, when it has at most 256)."""
     out = b"GIF89a" + struct.pack("<HHBBB", width, height, 0, 0, 0)
     for array, left, top, transparent in frames:
         table, bits, data = _gif_frame(array)
         if transparent is not None:
             colours = np.frombuffer(table, np.uint8).reshape(-1, 3)
-            index = int(np.flatnonzero((colours == transparent).all(1))[0])
+            # The table's colour nearest to it (exact below 257 colours).
+            distance = np.abs(colours.astype(int) - transparent).sum(1)
+            index = int(np.argmin(distance))
             out += b"\x21\xf9\x04" + bytes([1, 0, 0, index]) + b"\x00"
         rows, columns = array.shape[:2]
         out += b"\x2c" + struct.pack("<HHHHB", left, top, columns, rows, 0x80 | bits)
