@@ -4,8 +4,10 @@ Images (PNG, JPEG, GIF or BMP) are decoded by `decode_image` as an exported
 graph decodes them (`attention_zoo.export.decode_images`, the in-graph
 decoder, which shares `MAX_PIXELS` and the error wording with this one):
 alpha is dropped, 16-bit samples keep their high byte, JPEG EXIF orientation
-is ignored, only the first frame of an animation is read, and the aspect
-ratio is not preserved. The graph that gives the same pixels is
+is ignored, only the first frame of an animation is read (black where it is
+transparent or does not reach, as TensorFlow reads it; a GIF whose largest
+frame is not its screen, and a BMP layout the graph refuses, are refused
+here too), and the aspect ratio is not preserved. The graph that gives the same pixels is
 `tf.io.decode_image(channels=3, expand_animations=False)`, except for JPEG:
 `tf.io.decode_jpeg(channels=3, dct_method="INTEGER_ACCURATE")` (PIL's DCT;
 TensorFlow's default fast DCT differs by up to about 9 levels, 1.3 on
@@ -22,6 +24,7 @@ Examples:
 from __future__ import annotations
 
 import io
+import struct
 import warnings
 from pathlib import Path
 
@@ -106,6 +109,12 @@ def decode_image(data: bytes, image_size: int | None = None) -> np.ndarray:
             f"image refused: more than MAX_PIXELS={MAX_PIXELS:,} pixels ({error}). "
             f"Received: {describe_bytes(data)}"
         ) from None
+    except Image.UnidentifiedImageError:
+        # PIL's message names its BytesIO object, nothing a user gave.
+        raise ValueError(
+            "cannot decode the image bytes (not a PNG, JPEG, GIF or BMP file). "
+            f"Received: {describe_bytes(data)}"
+        ) from None
     except Exception as error:  # any parser failure on untrusted bytes
         raise ValueError(
             f"cannot decode the image bytes ({error}). Received: {describe_bytes(data)}"
@@ -116,9 +125,13 @@ def decode_image(data: bytes, image_size: int | None = None) -> np.ndarray:
             f"image refused: {width * height:,} pixels, more than "
             f"MAX_PIXELS={MAX_PIXELS:,}. Received: width={width}, height={height}"
         )
+    if image.format == "BMP":
+        check_bmp_layout(data)
     try:
         image.load()
-        if image.mode.startswith("I"):  # 16-bit (or 32-bit) grayscale
+        if image.format == "GIF":
+            pixels = _gif_first_frame(image, data)
+        elif image.mode.startswith("I"):  # 16-bit (or 32-bit) grayscale
             values = np.asarray(image).astype(np.int64) >> 8
             pixels = np.clip(values, 0, 255).astype(np.uint8)
             pixels = np.repeat(pixels[..., None], 3, axis=-1)
@@ -135,6 +148,83 @@ def decode_image(data: bytes, image_size: int | None = None) -> np.ndarray:
         )
         pixels = np.asarray(resized)
     return np.array(pixels, dtype=np.uint8)  # a writable copy
+
+
+def check_bmp_layout(data: bytes) -> None:
+    """Raise ValueError for a BMP layout the SavedModel's graph refuses
+    (`attention_zoo.export.image`, `_decode_bmp`: TensorFlow would misread
+    it), so that every entry point refuses it: only uncompressed 1-, 4-,
+    8-, 24- and 32-bit files and 32-bit BGRA bit fields, with a header of
+    40 bytes or more, are read."""
+    head = data[:66].ljust(66, b"\0")
+    info_size, bits = int.from_bytes(head[14:18], "little"), head[28] + 256 * head[29]
+    compression = int.from_bytes(head[30:34], "little")
+    masks = [int.from_bytes(head[54 + 4 * i : 58 + 4 * i], "little") for i in range(3)]
+    plain = compression == 0 and bits in (1, 4, 8, 24, 32)
+    bgra = compression == 3 and bits == 32 and masks == [0xFF0000, 0xFF00, 0xFF]
+    if info_size < 40 or not (plain or bgra):
+        raise ValueError(
+            f"cannot decode the image bytes (unsupported BMP: bits {bits}, "
+            f"compression {compression}, header {info_size}). "
+            f"Received: {describe_bytes(data)}"
+        )
+
+
+def gif_frames(data: bytes) -> list[tuple[int, int, int, int]]:
+    """`(left, top, width, height)` of each frame of a GIF file, read from
+    its image descriptors (blocks skipped, nothing decoded); a file cut
+    short gives the frames before the cut, as giflib and PIL read it.
+
+    Raises:
+        ValueError: a block of a kind GIF does not have.
+    """
+    flags = data[10] if len(data) > 10 else 0
+    pos = 13 + (3 << ((flags & 7) + 1) if flags & 0x80 else 0)
+    frames = []
+    while pos < len(data) and data[pos] != 0x3B:  # the trailer
+        if data[pos] == 0x21:  # an extension: its label, then sub-blocks
+            pos += 2
+        elif data[pos] == 0x2C:  # an image descriptor, a colour table, LZW
+            left, top, width, height, bits = struct.unpack_from(
+                "<HHHHB", data.ljust(pos + 10, b"\0"), pos + 1
+            )
+            frames.append((left, top, width, height))
+            pos += 11 + (3 << ((bits & 7) + 1) if bits & 0x80 else 0)
+        else:
+            raise ValueError(
+                f"cannot decode the image bytes (GIF block 0x{data[pos]:02x} at "
+                f"byte {pos}). Received: {describe_bytes(data)}"
+            )
+        while pos < len(data) and data[pos]:  # sub-blocks: a length, its bytes
+            pos += data[pos] + 1
+        pos += 1
+    return frames
+
+
+def _gif_first_frame(image, data: bytes) -> np.ndarray:
+    """The first frame of a GIF as TensorFlow decodes it (the SavedModel's
+    `tf.io.decode_image`): on a canvas of the largest frame's width and
+    height, black where the first frame does not reach and where its pixels
+    are transparent. PIL's canvas is the file's logical screen, filled with
+    its background colour, transparent pixels in their palette colour: a
+    file whose canvases differ is refused (the screen clips what PIL
+    reads), the rest painted black as TensorFlow leaves it."""
+    frames = gif_frames(data)
+    width, height = image.size
+    canvas = (max(f[2] for f in frames), max(f[3] for f in frames)) if frames else None
+    if canvas != (width, height):
+        raise ValueError(
+            f"a GIF whose frames do not match its {width} x {height} screen "
+            f"(largest frame {canvas[0] if canvas else 0} x "
+            f"{canvas[1] if canvas else 0}) is not read"
+        )
+    image.seek(0)
+    rgba = np.array(image.convert("RGBA"))
+    left, top, frame_width, frame_height = frames[0]
+    shown = np.zeros((height, width), bool)
+    shown[top : top + frame_height, left : left + frame_width] = True
+    rgba[~(shown & (rgba[..., 3] > 0))] = 0
+    return np.ascontiguousarray(rgba[..., :3])
 
 
 def load_image(path, image_size: int | None = None) -> np.ndarray:

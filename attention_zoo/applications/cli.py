@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import contextlib
 import os
 import sys
 
@@ -19,6 +20,7 @@ from attention_zoo.applications.common.command import (  # noqa: E402
 )
 from attention_zoo.applications.common.errors import (  # noqa: E402
     DEBUG_VARIABLE,
+    closed_stdout,
     run_guarded,
 )
 from attention_zoo.version import __version__  # noqa: E402
@@ -369,9 +371,13 @@ def command() -> None:
         sys.unraisablehook = lambda unraisable: None
         sys.excepthook = lambda *exc_info: None
     code = main()
-    if code:
+    try:
         sys.stdout.flush()
-        sys.stderr.flush()
+    except BrokenPipeError:  # what was left to write met a closed pipe
+        code = closed_stdout()
+    if code:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.flush()
         os._exit(code)
     sys.exit(code)
 

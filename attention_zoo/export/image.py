@@ -18,7 +18,9 @@ differs by up to about 9 levels). Grayscale is repeated into three channels,
 palette images take their palette colours, alpha is dropped (not
 composited), 16-bit samples keep their high byte (`v >> 8`, exact 8-bit
 values; decoding to float32 would give `v / 65535` instead), JPEG EXIF
-orientation is ignored and an animation gives its first frame. BMP:
+orientation is ignored and an animation gives its first frame (a GIF's
+transparent pixels black; a GIF whose largest frame, TensorFlow's canvas,
+is not its logical screen, PIL's canvas, is refused). BMP:
 uncompressed 1-, 4- and 8-bit palette files are decoded through their
 palette here (`tf.io.decode_image` reads 8-bit ones as grayscale indices and
 refuses the others), 24- and 32-bit ones by `tf.io.decode_image`; compressed
@@ -245,9 +247,25 @@ def _decode(data):
     def bmp():
         return _decode_bmp(data)
 
+    def gif():
+        # TensorFlow's canvas is the largest frame, not the logical screen
+        # that PIL (the Python decoder) paints on: a file where they differ
+        # is refused on both sides (`image_codec.gif_frames`).
+        image = other()
+        height, width = _header_shape(data)
+        check = tf.debugging.Assert(
+            tf.reduce_all(tf.cast(tf.shape(image)[:2], tf.int64) == [height, width]),
+            ["a GIF whose frames do not match its screen", height, "x", width],
+        )
+        with tf.control_dependencies([check]):
+            return tf.identity(image)
+
     is_bmp = tf.equal(tf.strings.substr(data, 0, 2), b"BM")
-    branch = tf.where(tf.io.is_jpeg(data), 0, tf.where(is_bmp, 1, 2))
-    return tf.switch_case(branch, [jpeg, bmp, other])
+    is_gif = tf.equal(tf.strings.substr(data, 0, 4), b"GIF8")
+    branch = tf.where(
+        tf.io.is_jpeg(data), 0, tf.where(is_bmp, 1, tf.where(is_gif, 3, 2))
+    )
+    return tf.switch_case(branch, [jpeg, bmp, other, gif])
 
 
 def _decode_resize(data, image_size, check):

@@ -3,13 +3,14 @@ refuses a larger body before it is read whole."""
 
 from __future__ import annotations
 
+from attention_zoo.applications.common.predictor import MAX_INPUT_CHARS
 from attention_zoo.serving.errors import send_error
 
 # Inputs per request: a batch the batcher can fill a call with.
 MAX_INPUTS = 256
-# Characters per text: a paragraph; every model reads less than this
-# (dates 64 characters, translation 128 words, summarization 80 words).
-MAX_TEXT_CHARS = 5_000
+# Characters per text: the limit of every entry point (the command line's
+# lines too).
+MAX_TEXT_CHARS = MAX_INPUT_CHARS
 # Bytes per decoded image, and per request body (base64 is 4/3 the bytes).
 MAX_IMAGE_BYTES = 8 * 1024 * 1024
 MAX_BODY_BYTES = 12 * 1024 * 1024

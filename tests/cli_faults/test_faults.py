@@ -403,3 +403,30 @@ def test_full_disk_during_training(tmp_path, guard):
         assert not (disk / "r").exists()
     finally:
         subprocess.run(["umount", str(disk)], check=False)
+
+
+def test_a_closed_standard_output_ends_the_command_quietly(tmp_path):
+    """`translate --input FILE | head -1` ended with `error: [Errno 32]
+    Broken pipe`; every application's answers go through one writer and
+    one error boundary, so the dates preset stands for them all."""
+    from tests.cli_faults.tiny import tiny_dates_run
+
+    run = tiny_dates_run(tmp_path / "run")
+    path = tmp_path / "in.txt"
+    # More than a pipe's 64 KB buffer: the command is still writing when
+    # the reader goes away.
+    path.write_text("3 May 1979\n" * 20_000, encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "attention_zoo", "dates", "predict"]
+        + ["--run", str(run), "--input", str(path), "--format", "jsonl"],
+        cwd=ROOT,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    first = proc.stdout.readline()
+    proc.stdout.close()  # what `head -1` does after its line
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=300) == 141, err
+    assert json.loads(first)["input"] == "3 May 1979"
+    assert "Broken pipe" not in err and "error" not in err, err

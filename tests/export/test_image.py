@@ -132,6 +132,22 @@ def gif_bytes():
     return buffer.getvalue()
 
 
+def _gif(width, height, frames):
+    from tests.applications.captioning.odd_images import gif
+
+    return gif(width, height, frames)
+
+
+GIF_RGB = RGB.copy()
+GIF_RGB[0, :3] = (7, 7, 7)  # the transparent colour
+GIF_TRANSPARENT = _gif(12, 9, [(GIF_RGB, 0, 0, (7, 7, 7))])
+GIF_TRANSPARENT_PIXELS = np.where((GIF_RGB == 7).all(-1, keepdims=True), 0, GIF_RGB)
+GIF_PARTIAL = _gif(12, 9, [(RGB[:4, :5].copy(), 2, 3, None), (RGB, 0, 0, None)])
+GIF_PARTIAL_PIXELS = np.zeros_like(RGB)
+GIF_PARTIAL_PIXELS[3:7, 2:7] = RGB[:4, :5]
+GIF_LARGER = _gif(6, 5, [(RGB[:5, :6].copy(), 0, 0, None), (RGB, 0, 0, None)])
+GIF_SMALL = _gif(24, 18, [(RGB, 0, 0, None)])
+
 # name -> (bytes, expected pixels before the resize, or None when invalid);
 # module level stays free of TensorFlow, so collection on other backends is cheap.
 CASES = {
@@ -187,6 +203,12 @@ CASES = {
     # Properly encoded, 50 million pixels > MAX_PIXELS, 3 KB.
     "png_20000x2500": (black_png(20000, 2500), None),
     "png_0x5": (patched_png_size(PNG, 0, 5), None),
+    # Round 4: transparent GIF pixels are black in TensorFlow (PIL gave
+    # their palette colour); TensorFlow's canvas is the largest frame.
+    "gif_transparent": (GIF_TRANSPARENT, GIF_TRANSPARENT_PIXELS),
+    "gif_first_frame_partial": (GIF_PARTIAL, GIF_PARTIAL_PIXELS),
+    "gif_later_frame_larger": (GIF_LARGER, None),
+    "gif_smaller_than_screen": (GIF_SMALL, None),
 }
 NAMES = list(CASES)
 BATCH = [CASES[name][0] for name in NAMES]
@@ -382,9 +404,10 @@ def test_saved_model_reloads_without_attention_zoo(tmp_path, decoded):
     assert got["big_growth_mb"] < 100
 
 
-# BMP layouts the graph refuses rather than misread, which PIL decodes
-# (docs/captioning.md lists them).
-PIL_ONLY = {"bmp_32bit_rgba_masks", "bmp_rle4", "bmp_16bit"}
+# Files the graph refuses and PIL alone would read. Round 4: none; the BMP
+# layouts the graph refuses rather than misread (RGBA masks, RLE, 16-bit)
+# were read by PIL, so `Captioner` captioned what the SavedModel refused.
+PIL_ONLY = set()
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -64,11 +64,32 @@ def add_arguments(tasks, app) -> None:
 
 def show(path, item) -> str:
     """An argument's answer: `PATH: CAPTION`; `PATH: ` for an image not
-    captioned, whose reason goes to standard error."""
+    captioned, whose reason goes to standard error (for an image that could
+    not be read, in the command's one error line: `predict_job`)."""
     if not item["valid"]:
-        print(f"{path}: not valid: {item['reason']}", file=sys.stderr)
+        if not item.get("refused"):
+            print(f"{path}: not valid: {item['reason']}", file=sys.stderr)
         return f"{path}: "
     return f"{path}: {item['text']}"
+
+
+def unreadable_message(counts) -> str:
+    """The error line of a `predict` some of whose images could not be
+    read: the reason of the only one (which names its file), or the count
+    and the first reasons; lines of a file were named above already."""
+    if counts["from_file"]:
+        return (
+            f"{counts['unreadable']} of {counts['inputs']} image(s) could not be "
+            "read (named above); their captions are empty"
+        )
+    if counts["unreadable"] == 1:
+        return counts["reasons"][0]
+    more = counts["unreadable"] - len(counts["reasons"])
+    return (
+        f"{counts['unreadable']} of {counts['inputs']} image(s) could not be read "
+        f"(their captions are empty): {'; '.join(counts['reasons'])}"
+        + (f"; and {more} more" if more > 0 else "")
+    )
 
 
 def jobs(args, parser, app) -> dict:
@@ -94,12 +115,9 @@ def jobs(args, parser, app) -> dict:
         )
         counts = captioner()
         if counts["unreadable"]:
-            # Every image has its line above; the status says that some
-            # could not be read.
-            raise InputError(
-                f"{counts['unreadable']} of {counts['inputs']} image(s) could not "
-                "be read (named above); their captions are empty"
-            )
+            # Every image has its output line above; the status says that
+            # some could not be read, in one line.
+            raise InputError(unreadable_message(counts))
 
     return {"evaluate": evaluate_job, "predict": predict_job}
 

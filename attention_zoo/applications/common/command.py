@@ -23,6 +23,7 @@ from attention_zoo.applications.common.cli import (
 )
 from attention_zoo.applications.common.config import MAX_BEAM_WIDTH, integer_range
 from attention_zoo.applications.common.portable_export import FORMAT_NAMES, FORMATS
+from attention_zoo.applications.common.predictor import InputError
 from attention_zoo.applications.common.preset_flags import (
     add_model_arguments,
     model_folder,
@@ -134,18 +135,36 @@ def answer_job(
         inputs, from_file = lines.input_lines(args, parser, app.command.inputs)
         predictor = make_predictor(model_run(args, app))
         if not from_file and check_arguments:
+            for text, _ in inputs:
+                if lines.too_long_reason(text):
+                    raise InputError(lines.too_long_reason(text))
             predictor.check_all([text for text, _ in inputs])
         answer = lines.checked(predictor, **options)
-        refused = lines.write_answers(answer, inputs, args, from_file, show)
+        count = [0]
+
+        def counted(items):
+            for item in items:
+                count[0] += 1
+                yield item
+
+        total = len(inputs) if isinstance(inputs, list) else None
+        named_file = args.input not in (None, "-")
+        if named_file and (args.progress or sys.stderr.isatty()):
+            total = lines.count_lines(args.input)  # the progress bar's end
+        refused = lines.write_answers(
+            answer, counted(inputs), args, from_file, show, total=total
+        )
         if refused and from_file and args.format == "text":
             print(
-                f"{refused} of {len(inputs)} line(s) not valid (named above)",
+                f"{refused} of {count[0]} line(s) not valid (named above)",
                 file=sys.stderr,
             )
         return {
-            "inputs": len(inputs),
+            "inputs": count[0],
             "refused": refused,
             "unreadable": answer.unreadable,
+            "reasons": answer.reasons,
+            "from_file": from_file,
         }
 
     return job

@@ -116,6 +116,26 @@ def one_line(message: str) -> str:
     return line
 
 
+# Characters of a user's input that a message quotes, at most.
+MAX_QUOTED = 80
+
+
+def quoted(text: str, limit: int = MAX_QUOTED) -> str:
+    """`repr(text)` of at most `limit` characters of `text`, an ellipsis and
+    the count standing for the rest: a reason names its input without
+    repeating 5,000 characters of it.
+
+    >>> quoted("3 May 1979")
+    "'3 May 1979'"
+    >>> quoted("x" * 200, limit=5)
+    "'xxxxx'... (200 characters)"
+    """
+    text = str(text)
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
+
+
 def describe(error: BaseException) -> str:
     """The one line that reports an expected `error`."""
     if isinstance(error, ImportError) and error.name:
@@ -137,11 +157,16 @@ def run_guarded(label: str, job, errors=()) -> int:
     Returns:
         0 when `job` returns; 2 for an expected failure (`ValueError`,
         `OSError`, `ImportError`, TensorFlow's file errors, `errors`); 1
-        for any other exception; 130 when interrupted.
+        for any other exception; 130 when interrupted; 141, quietly, when
+        standard output is a pipe its reader closed (`closed_stdout`).
     """
     expected = (ValueError, OSError, ImportError, *_tf_file_errors(), *errors)
     try:
         job()
+    except BrokenPipeError:
+        # The reader of standard output went away (`| head -1`): the
+        # command ends quietly, as Unix tools do.
+        return closed_stdout()
     except KeyboardInterrupt:
         print(f"{label}: interrupted", file=sys.stderr)
         return 130
@@ -163,6 +188,22 @@ def run_guarded(label: str, job, errors=()) -> int:
         )
         return 1
     return 0
+
+
+# The status of a command that a closed pipe ended: 128 + SIGPIPE, what a
+# shell reports for a tool that the signal ended.
+BROKEN_PIPE_STATUS = 141
+
+
+def closed_stdout() -> int:
+    """`BROKEN_PIPE_STATUS`, standard output pointed at `/dev/null` first:
+    Python's final flush of what it still buffers would fail on the closed
+    pipe again and print `Exception ignored ... BrokenPipeError`."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    return BROKEN_PIPE_STATUS
 
 
 def _debug_traceback() -> None:

@@ -19,14 +19,20 @@ Every input gets exactly one output line, in order, whatever it holds:
   place of an answer that is not valid.
 
 No output line holds a line break or a control character a terminal would
-act on. `--output FILE` is written whole or not at all. Files get a
-`keras.utils.Progbar` on standard error.
+act on. A line of more than `MAX_INPUT_CHARS` characters is answered not
+valid ("input too long"), read only that far: a 50 MB line never sits whole
+in memory. Inputs are read, answered and written `chunk` lines at a time,
+so memory stays flat whatever the file's length; `--output FILE` is written
+to a staging file beside it, flushed after each chunk, and renamed over it
+at the end: whole or not at all. Files get a `keras.utils.Progbar` on
+standard error when it is a terminal (or with `--progress`).
 """
 
 from __future__ import annotations
 
 import codecs
 import contextlib
+import itertools
 import json
 import math
 import re
@@ -35,7 +41,16 @@ from pathlib import Path
 
 import keras
 
-from attention_zoo.applications.common.predictor import InputError
+from attention_zoo.applications.common.errors import MAX_QUOTED, quoted
+from attention_zoo.applications.common.line_reader import (  # noqa: F401
+    MAX_LINE_BYTES,
+    count_lines,
+    iter_lines,
+    read_lines,
+    stdin_stream,
+    stream_lines,
+)
+from attention_zoo.applications.common.predictor import MAX_INPUT_CHARS, InputError
 from attention_zoo.applications.common.run_folder import atomic_output
 
 FORMATS = ("text", "jsonl")
@@ -47,35 +62,6 @@ _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # split there.
 _JSON_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 NOT_UTF8 = "not UTF-8: undecodable bytes read as U+FFFD"
-
-
-def read_lines(data: bytes) -> list[tuple[str, bool]]:
-    """`(text, decoded_cleanly)` per line of `data` (module docstring)."""
-    if not data:
-        return []
-    pieces = data.split(b"\n")
-    if pieces[-1] == b"":  # the newline ending the last line
-        pieces.pop()
-    out = []
-    for piece in pieces:
-        piece = piece.removesuffix(b"\r")
-        try:
-            out.append((piece.decode("utf-8"), True))
-        except UnicodeDecodeError:
-            out.append((piece.decode("utf-8", "replace"), False))
-    return out
-
-
-def read_stdin() -> bytes:
-    """Standard input's bytes; a closed standard input (`<&-`) is refused in
-    one line instead of failing on `None`."""
-    stream = getattr(sys.stdin, "buffer", None)
-    if stream is None:
-        raise ValueError("standard input is closed; give arguments or --input FILE")
-    try:
-        return stream.read()
-    except (OSError, ValueError) as error:  # a closed or unreadable descriptor
-        raise ValueError(f"cannot read standard input ({error})") from error
 
 
 def one_line(text: str) -> str:
@@ -140,9 +126,13 @@ def add_line_arguments(parser, inputs: str = "texts") -> None:
     )
 
 
-def input_lines(args, parser, inputs: str = "texts") -> tuple[list, bool]:
-    """`([(text, clean)], from_file)` the flags name: the arguments, or the
-    lines of `--input` or standard input (`-`)."""
+def input_lines(args, parser, inputs: str = "texts") -> tuple:
+    """`(lines, from_file)` the flags name: the arguments (a list of
+    `(text, True)`), or the lines of `--input` or standard input (`-`), an
+    iterator of `(text, clean)` read as it is consumed (`iter_lines`).
+
+    A file that cannot be opened is refused here, before any model loads.
+    """
     given = getattr(args, inputs)
     stdin = args.input == "-" or given == ["-"]
     name = inputs.removesuffix("s").upper()
@@ -151,10 +141,27 @@ def input_lines(args, parser, inputs: str = "texts") -> tuple[list, bool]:
     if args.input is not None and given:
         parser.error(f"give {name} arguments or --input, not both")
     if stdin:
-        return read_lines(read_stdin()), True
+        stream = stdin_stream()
+        return stream_lines(
+            lambda: contextlib.nullcontext(stream), "standard input"
+        ), True
     if args.input is not None:
-        return read_lines(Path(args.input).read_bytes()), True
+        path = Path(args.input)
+        open(path, "rb").close()  # a missing or unreadable file: refused now
+        return stream_lines(lambda: open(path, "rb"), str(path)), True
     return [(text, True) for text in given], False
+
+
+def too_long_reason(text: str) -> str:
+    """The reason an input of more than `MAX_INPUT_CHARS` characters is not
+    answered ("" for one that is not)."""
+    if len(text) <= MAX_INPUT_CHARS:
+        return ""
+    # Only its start is at hand (`iter_lines`): no count of its characters.
+    return (
+        f"input too long: {quoted(text[:MAX_QUOTED])}... has more than "
+        f"{MAX_INPUT_CHARS:,} characters; at most {MAX_INPUT_CHARS:,} are read"
+    )
 
 
 def refused_item(text: str, reason: str) -> dict:
@@ -167,6 +174,7 @@ def refused_item(text: str, reason: str) -> dict:
         "valid": False,
         "reason": reason,
         "notes": [reason],
+        "refused": True,
     }
 
 
@@ -179,10 +187,13 @@ def checked(predictor, **options):
         reasons = {}
         for i, text in enumerate(texts):
             try:
+                if too_long_reason(text):
+                    raise InputError(too_long_reason(text))
                 predictor.check(text)
             except InputError as error:
                 reasons[i] = str(error)
         answer.unreadable += len(reasons)
+        answer.reasons.extend(list(reasons.values())[: 3 - len(answer.reasons)])
         readable = [t for i, t in enumerate(texts) if i not in reasons]
         items = iter(predictor(readable, **options) if readable else ())
         return [
@@ -191,6 +202,9 @@ def checked(predictor, **options):
         ]
 
     answer.unreadable = 0
+    # The first three reasons of the inputs refused, for a command's last
+    # line (a file of many refused lines keeps only these).
+    answer.reasons = []
     return answer
 
 
@@ -201,20 +215,27 @@ def _show(text, item) -> str:
     return f"{text!r} -> {answer}{suffix}"
 
 
-def write_answers(answer, lines, args, from_file: bool, show=None, chunk: int = 64):
-    """Writes one line per input of `lines` (module docstring).
+def write_answers(
+    answer, lines, args, from_file: bool, show=None, chunk: int = 64, total=None
+):
+    """Writes one line per input of `lines` (module docstring), `chunk`
+    inputs at a time: each chunk is read, answered, written and flushed
+    before the next is read.
 
     Args:
         answer: a function of a list of inputs to one item per input, each
             a dict with `text`, `score`, `valid`, `reason` and optionally
             `notes` (a list of str), and for `--with-attention`
             `attention` and the tokens (`source_tokens`, `tokens`, `p_gen`).
-        lines: `(input, decoded_cleanly)` pairs (`input_lines`).
+        lines: `(input, decoded_cleanly)` pairs (`input_lines`): a list or
+            an iterator.
         args: the parsed flags of `add_line_arguments`.
         from_file: whether `lines` came from a file or standard input.
         show: a function of `(input, item)` to the line an argument gets on
             a terminal (default: `'INPUT' -> 'ANSWER'`).
         chunk: inputs answered at once.
+        total: the number of lines, for the progress bar (default: the
+            length of a list; unknown for an iterator).
 
     Returns:
         The number of answers that are not valid.
@@ -226,18 +247,21 @@ def write_answers(answer, lines, args, from_file: bool, show=None, chunk: int = 
         if args.output
         else contextlib.nullcontext(sys.stdout)
     )
+    if total is None and isinstance(lines, (list, tuple)):
+        total = len(lines)
     progress = args.progress or (from_file and sys.stderr.isatty())
     refused = 0
-    with output as stream, _progress_bar(len(lines), progress) as bar:
+    lines = iter(lines)
+    with output as stream, _progress_bar(total, progress) as bar:
         # JSON is UTF-8; a stream of another encoding (a latin-1 or C
         # locale's standard output) gets `\u00e9`, which every JSON reader
         # decodes exactly, never a character it cannot encode.
         encoding = getattr(stream, "encoding", None)
         ascii_json = bool(encoding) and codecs.lookup(encoding).name != "utf-8"
-        for start in range(0, len(lines), chunk):
-            part = lines[start : start + chunk]
+        done = 0
+        while part := list(itertools.islice(lines, chunk)):
             for i, ((text, clean), item) in enumerate(
-                zip(part, answer([t for t, _ in part])), start + 1
+                zip(part, answer([t for t, _ in part])), done + 1
             ):
                 notes = ([] if clean else [NOT_UTF8]) + list(item.get("notes") or [])
                 item = {**item, "notes": notes}
@@ -250,7 +274,10 @@ def write_answers(answer, lines, args, from_file: bool, show=None, chunk: int = 
                     text_message = "; ".join(dict.fromkeys(filter(None, message)))
                     sys.stderr.write(f"line {i}: {printable(text_message)}\n")
                 stream.write(_line(text, item, args, ascii_json) + "\n")
-            bar.update(start + len(part))
+            done += len(part)
+            # A reader of the output (`tail -f`, a pipe) follows each chunk.
+            stream.flush()
+            bar.update(done)
     return refused
 
 
@@ -261,10 +288,10 @@ def _not_valid(item, notes) -> str:
 
 
 @contextlib.contextmanager
-def _progress_bar(total: int, enabled: bool):
+def _progress_bar(total, enabled: bool):
     """A `keras.utils.Progbar` on standard error (Keras writes it to
-    standard output, which holds the answers)."""
-    if not (enabled and total):
+    standard output, which holds the answers); `total` None: a count."""
+    if not enabled or total == 0:
         yield _NoBar()
         return
     with contextlib.redirect_stdout(sys.stderr):

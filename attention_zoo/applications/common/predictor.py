@@ -21,6 +21,12 @@ from attention_zoo.applications.common.run_folder import (
 )
 from attention_zoo.presets.files import has_model, preset_model_files, read_model
 
+# Characters of one text input that any entry point reads (the command
+# line's lines, the server's texts): a paragraph, more than every model
+# reads (dates 64 characters, translation 128 words, summarization 80
+# words); a longer input is refused as too long before it costs memory.
+MAX_INPUT_CHARS = 5_000
+
 
 class InputError(ValueError):
     """An input the command line refuses, with the reason."""

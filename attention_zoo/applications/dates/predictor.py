@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
+from attention_zoo.applications.common.errors import quoted
 from attention_zoo.applications.common.predictor import as_texts
 from attention_zoo.applications.dates import data, lexicon
 from attention_zoo.applications.dates import model as models
@@ -85,11 +86,11 @@ class Normalizer(RunPredictor):
         normalized = self.view(text)
         if not normalized:
             raise InputError(
-                f"empty input: {text!r} has no characters besides whitespace"
+                f"empty input: {quoted(text)} has no characters besides whitespace"
             )
         if len(normalized) > self.tx:
             raise InputError(
-                f"input too long: {text!r} has {len(normalized)} characters once "
+                f"input too long: {quoted(text)} has {len(normalized):,} characters once "
                 f"normalized; the model reads at most {self.tx}"
             )
 
@@ -172,7 +173,7 @@ class Normalizer(RunPredictor):
                     "valid": bool(ok),
                     "reason": self.reason(iso, float(score), text),
                     "notes": (
-                        [f"unknown characters read as <unk>: {unknown!r}"]
+                        [f"unknown characters read as <unk>: {quoted(unknown)}"]
                         if unknown
                         else []
                     ),

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
+from attention_zoo.applications.common.errors import quoted
 from attention_zoo.applications.common.predictor import as_texts
 from attention_zoo.applications.common.text import (
     WordVocabulary,
@@ -101,7 +102,9 @@ class Summarizer(RunPredictor):
     def check(self, text: str) -> None:
         """Raise `InputError` for a text the command line refuses (no word)."""
         if not tokenize(text):
-            raise InputError(f"empty input: {text!r} has no words once normalized")
+            raise InputError(
+                f"empty input: {quoted(text)} has no words once normalized"
+            )
 
     def unknown_share(self, text: str) -> float:
         """The share of the words the model reads that are outside its vocabulary."""

@@ -23,6 +23,7 @@ import numpy as np
 
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
 from attention_zoo.applications.common import text as tokenizer
+from attention_zoo.applications.common.errors import quoted
 from attention_zoo.applications.common.predictor import as_texts
 from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
@@ -231,7 +232,7 @@ class Translator(RunPredictor):
             )
         unknown = [w for w in words if w not in self.source_vocabulary.index]
         if unknown:
-            shown = ", ".join(repr(w) for w in unknown[:5])
+            shown = ", ".join(quoted(w) for w in unknown[:5])
             more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
             out.append(f"words outside the vocabulary, read as <unk>: {shown}{more}")
         return out
@@ -239,7 +240,9 @@ class Translator(RunPredictor):
     def check(self, text: str) -> None:
         """Raise `InputError` for inputs the command line refuses (empty ones)."""
         if not tokenizer.tokenize(text):
-            raise InputError(f"empty input: {text!r} has no words once normalized")
+            raise InputError(
+                f"empty input: {quoted(text)} has no words once normalized"
+            )
 
     def predict_items(
         self,

@@ -305,6 +305,10 @@ def test_cli_predict_names_each_unreadable_image(
         assert main(["captioning", "predict", "--run", str(run), str(path)]) == 2
         err = capsys.readouterr().err
         assert str(path) in err and message in err, err
+        # Round 4: one line (it was the reason, then `error:`), no object
+        # address from PIL.
+        assert err.count("\n") == 1 and err.startswith("attention-zoo "), err
+        assert "object at 0x" not in err, err
 
 
 def test_cli_predict_one_bad_image_costs_only_its_own_caption(
@@ -319,7 +323,12 @@ def test_cli_predict_one_bad_image_costs_only_its_own_caption(
     lines = captured.out.splitlines()
     assert [line.split(": ")[0] for line in lines] == [str(good), str(bad), str(good)]
     assert lines[0] == lines[2] != f"{good}: " and lines[1] == f"{bad}: "
-    assert "1 of 3 image(s) could not be read" in captured.err
+    (error,) = captured.err.splitlines()
+    assert ": error: " in error and str(bad) in error and "cannot decode" in error
+    argv = ["captioning", "predict", "--run", str(run), str(bad), str(good), str(bad)]
+    assert main(argv) == 2
+    (error,) = capsys.readouterr().err.splitlines()
+    assert "2 of 3 image(s) could not be read" in error and str(bad) in error
 
 
 def test_cli_plot_writes_the_attention_overlay_as_png(run, good_image, tmp_path):
@@ -450,16 +459,52 @@ def image_bytes():
 
 
 @pytest.fixture(scope="module")
-def served(run, image_bytes, tmp_path_factory):
-    """The run exported once, then served `image_bytes` once in plain TensorFlow."""
+def exported(run, tmp_path_factory):
+    """The folder holding the run exported once, as `saved`."""
     folder = tmp_path_factory.mktemp("captioning-export")
     export(run, folder / "saved")
+    return folder
+
+
+def serve_in_tensorflow(folder, blobs, name="paths.json"):
+    """`LOAD`'s answers to `blobs` from the SavedModel `folder/saved`."""
     paths = []
-    for i, blob in enumerate(image_bytes):
-        paths.append(str(folder / f"{i}.bin"))
-        (folder / f"{i}.bin").write_bytes(blob)
-    (folder / "paths.json").write_text(json.dumps(paths))
-    return run_json_script(folder, LOAD, folder / "saved", "paths.json")
+    for i, blob in enumerate(blobs):
+        paths.append(str(folder / f"{name}-{i}.bin"))
+        (folder / f"{name}-{i}.bin").write_bytes(blob)
+    (folder / name).write_text(json.dumps(paths))
+    return run_json_script(folder, LOAD, folder / "saved", name)
+
+
+@pytest.fixture(scope="module")
+def served(exported, image_bytes):
+    """`image_bytes` served once in plain TensorFlow."""
+    return serve_in_tensorflow(exported, image_bytes)
+
+
+def test_odd_images_get_one_answer_from_python_and_the_saved_model(run, exported):
+    """A 1 x 1 PNG and an animated GIF were valid in `Captioner` and not in
+    the SavedModel: transparent GIF pixels were their palette colour in PIL
+    and black in TensorFlow, and TensorFlow's canvas is the largest frame.
+    Every odd image now gets the same caption, distance and validity; the
+    ones the two decoders would read differently are refused by both."""
+    from attention_zoo.applications.common import InputError
+    from tests.applications.captioning.odd_images import odd_images, refused_images
+
+    scenes = generate_scenes(2, seed=7, image_size=64)
+    odd = odd_images(scenes[0].image, scenes[1].image)
+    refused = refused_images(scenes[0].image)
+    served = serve_in_tensorflow(exported, [*odd.values(), *refused.values()], "odd")
+    captioner = Captioner(run)
+    in_python = captioner(list(odd.values()))
+    for i, (name, item) in enumerate(zip(odd, in_python)):
+        assert served["valid"][i] == item["valid"], name
+        assert served["text"][i] == item["text"], name
+        np.testing.assert_allclose(served["distance"][i], item["distance"], rtol=1e-4)
+    for i, (name, data) in enumerate(refused.items(), len(odd)):
+        assert served["valid"][i] is False, name
+        with pytest.raises(InputError):
+            captioner.check(data)
 
 
 @pytest.fixture(scope="module")

@@ -101,6 +101,7 @@ def test_every_input_line_gets_one_output_line_and_a_message(capsys, tmp_path):
     path.write_bytes(b"one\n\n  \nwhy?\n\xff2\nlast\n")
     args, parser = _args("--input", str(path))
     lines, from_file = input_lines(args, parser)
+    lines = list(lines)  # read as it is consumed: here at once
     assert from_file and len(lines) == 6
     answer = checked(_Upper())
     refused = write_answers(answer, lines, args, from_file)
@@ -141,7 +142,7 @@ def test_standard_input_and_dash(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", stdin)
     args, parser = _args("-")
     lines, from_file = input_lines(args, parser)
-    assert lines == [("x", True), ("y", True)] and from_file
+    assert list(lines) == [("x", True), ("y", True)] and from_file
 
 
 def test_arguments_and_input_together_are_refused(tmp_path):
@@ -160,3 +161,87 @@ def test_the_progress_bar_goes_to_standard_error(capsys, tmp_path):
     captured = capsys.readouterr()
     assert captured.out == "" and "3/3" in captured.err
     assert out.read_text(encoding="utf-8") == "A\nA\nA\n"
+
+
+# Round 4 (issue 55): long lines, streaming, closed pipes, short reasons.
+
+
+def test_a_long_line_is_refused_without_being_held(capsys, tmp_path):
+    """A 50 MB line made `translate --input` peak at 3.4 GB: lines are read
+    at most `MAX_LINE_BYTES` at a time, and a longer one is answered not
+    valid ("input too long"), one output line per input line still."""
+    import tracemalloc
+
+    from attention_zoo.applications.common.lines import MAX_LINE_BYTES
+    from attention_zoo.applications.common.predictor import MAX_INPUT_CHARS
+
+    path = tmp_path / "in.txt"
+    with open(path, "wb") as file:
+        file.write(b"first\n")
+        for _ in range(8):
+            file.write(b"x" * (1 << 20))  # an 8 MB line
+        file.write(b"\nlast\n")
+    # Exactly the limit in characters (4 bytes each in UTF-8) is answered.
+    path.write_bytes(path.read_bytes() + "\U0001f600".encode() * MAX_INPUT_CHARS)
+    args, parser = _args("--input", str(path))
+    tracemalloc.start()
+    try:
+        lines, from_file = input_lines(args, parser)
+        refused = write_answers(checked(_Upper()), lines, args, from_file)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["FIRST", "", "LAST", "\U0001f600" * MAX_INPUT_CHARS]
+    assert refused == 1
+    (message,) = err.splitlines()
+    assert message.startswith("line 2: input too long: 'xxx") and len(message) < 200
+    assert "more than 5,000 characters" in message
+    assert peak < 4 * MAX_LINE_BYTES + (1 << 20), peak
+
+
+def test_output_is_written_chunk_by_chunk_as_input_is_read(tmp_path):
+    """`--output` appeared only at the end and memory grew with the input:
+    each chunk is now read, answered and flushed to the staging file before
+    the next chunk is read."""
+    out = tmp_path / "out.txt"
+    args, _ = _args("--output", str(out))
+    consumed = []
+
+    def lines():
+        for i in range(200):
+            consumed.append(i)
+            yield f"line {i}", True
+
+    upper = checked(_Upper())
+    staged = []
+
+    def answer(texts):
+        (staging,) = tmp_path.glob(".out.txt.*")
+        staged.append((len(consumed), staging.read_text(encoding="utf-8").count("\n")))
+        return upper(texts)
+
+    write_answers(answer, lines(), args, from_file=True, chunk=64)
+    # Before each chunk is answered: its lines read, no more; the chunks
+    # before it already in the staging file.
+    assert staged == [(64, 0), (128, 64), (192, 128), (200, 192)]
+    assert out.read_text(encoding="utf-8").splitlines()[-1] == "LINE 199"
+    assert not list(tmp_path.glob(".out.txt.*"))
+
+
+def test_a_closed_pipe_ends_the_command_quietly(capsys):
+    from attention_zoo.applications.common.errors import run_guarded
+
+    def job():
+        raise BrokenPipeError(32, "Broken pipe")
+
+    assert run_guarded("attention-zoo dates predict", job) == 141
+    assert capsys.readouterr().err == ""
+
+
+def test_reasons_quote_at_most_80_characters_of_the_input():
+    from attention_zoo.applications.common.errors import quoted
+
+    assert quoted("3 May 1979") == "'3 May 1979'"
+    long = quoted("é" * 5000)
+    assert long == repr("é" * 80) + "... (5,000 characters)"
