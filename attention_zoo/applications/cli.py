@@ -167,7 +167,7 @@ def add_serve(commands) -> None:
         metavar="NAME",
         help="names clients reach the server by, besides 127.0.0.1, localhost, "
         "[::1] and --host (a request naming another in its Host header is "
-        "refused: DNS rebinding); * allows any",
+        "refused: DNS rebinding); * allows any (default: none)",
     )
     serve.add_argument(
         "--max-connections",
