@@ -70,7 +70,11 @@ PORTABLE_KEYS["captioning"].discard("input")
 # that repeats itself (a description that ends mid-list).
 REFUSED_BY_RULES = {
     "dates": ["3 May 1979 BC", "3 mai 1979 av. J.-C.", "3 May -1979"],
-    "summarization": ["This suite includes: suite of, suite of, suite of"],
+    "summarization": [
+        "This suite includes: suite of, suite of, suite of",
+        "https://example.org/a https://example.org/b "
+        "http://mirror.example.net/debian/ ftp://ftp.example.com/pub/",
+    ],
 }
 
 

@@ -14,6 +14,7 @@ from attention_zoo.applications.common.text import (
     UNK_ID,
 )
 from attention_zoo.applications.common.text_domain_graph import GraphDomain
+from attention_zoo.applications.summarization.address_rule import address_agreement
 from attention_zoo.applications.summarization.config import MAX_SOURCE_TOKENS
 from attention_zoo.applications.summarization.predictor import Summarizer
 from attention_zoo.applications.summarization.summary_rules import summary_agreement
@@ -29,7 +30,8 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
     unknown word gets `vocab_size` plus its first position), the search
     (`beam_width`, default the run's) compiled with XLA, copied words taken
     from the text as written, the summary detokenised and capitalised, and
-    the validity rules (a word, the share of unknown words, the domain,
+    the validity rules (a word, a text not mostly addresses
+    (`address_rule`), the share of unknown words, the domain,
     a summary that neither repeats itself nor makes up a word
     (`summary_rules`), the score threshold). `attention` is float32 `(B, MAX_SUMMARY_TOKENS,
     MAX_SOURCE_TOKENS)` and `p_gen` `(B, MAX_SUMMARY_TOKENS)`, zero after
@@ -110,6 +112,7 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
         )
         readable = lengths > 0
         valid = readable & (share <= max_unknown) & (score >= threshold)
+        valid = valid & address_agreement(valid_utf8(text))
         valid = valid & summary_agreement(
             kept.to_tensor(""),
             kept.row_lengths(),

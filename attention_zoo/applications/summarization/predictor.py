@@ -7,7 +7,8 @@ vocabulary is read as `<unk>` by the encoder and can be copied by the
 copy mechanism; a summary stops at `<end>` or after `MAX_SUMMARY_TOKENS`
 words. An answer is valid when the text has words, when no more of its
 words are outside the vocabulary than in almost every validation text
-(`max_unknown_share`), when the text's words and their order are like
+(`max_unknown_share`), when the text is not mostly addresses (URLs,
+e-mail addresses, paths: `address_rule`), when the text's words and their order are like
 the training texts' (`common.text_domain`, the run's `domain.json`), when
 the summary neither repeats itself nor makes up a word
 (`summary_rules`), and when its score (the summary's mean
@@ -32,6 +33,7 @@ from attention_zoo.applications.common.text import (
 )
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
 from attention_zoo.applications.summarization import model as models
+from attention_zoo.applications.summarization.address_rule import address_reason
 from attention_zoo.applications.summarization.config import (
     MAX_SOURCE_TOKENS,
     MAX_SUMMARY_TOKENS,
@@ -210,6 +212,9 @@ class Summarizer(RunPredictor):
         """Why the summary `words` of `text` is not valid ("" when it is)."""
         if not tokenize(text):
             return "empty input: no words once normalized"
+        addresses = address_reason(text)
+        if addresses:
+            return addresses
         share = self.unknown_share(text)
         if share > self.max_unknown_share:
             return (

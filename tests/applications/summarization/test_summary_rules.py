@@ -90,13 +90,6 @@ def test_the_graph_judges_as_python(with_domain):
     assert 100 < sum(expected) < len(expected) - 100
 
 
-@pytest.fixture(scope="module")
-def summarizer():
-    from attention_zoo.applications.summarization.predictor import Summarizer
-
-    return Summarizer.from_preset("debian_synopsis")
-
-
 def test_the_shipped_summarizer_refuses_a_summary_that_repeats_itself(summarizer):
     # A description that ends mid-list: the search loops on "suite of".
     (item,) = summarizer(["This suite includes: suite of, suite of, suite of"])
