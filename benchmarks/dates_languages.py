@@ -32,7 +32,7 @@ import functools
 import tempfile
 from pathlib import Path
 
-from attention_zoo.applications.dates import data, lexicon
+from attention_zoo.applications.dates import data, lexicon, text_words
 from attention_zoo.applications.dates.config import TrainConfig
 from attention_zoo.applications.dates.formats import LANGUAGES
 from attention_zoo.applications.dates.predictor import Normalizer
@@ -56,7 +56,7 @@ def names_its_month(example) -> bool:
 
 
 def _named(example) -> set:
-    found = lexicon.words(lexicon.mark_months(data.normalize(example.text)))
+    found = text_words.words(text_words.mark_months(data.normalize(example.text)))
     return _month_words(example.language) & set(found)
 
 

@@ -13,9 +13,10 @@ default model learns to answer them with the `<invalid>` token. Impossible
 dates with a named month are non-dates whose `iso` is the date as written
 (`2001-04-31`), which the calendar check refuses.
 
-The model sees `normalize(text)`: lower case, the digits of other scripts
-as ASCII digits (`NATIVE_DIGITS`), runs of whitespace collapsed to one
-space, stripped. The exported SavedModel applies the same rule in-graph.
+The model sees `normalize(text)`: the passes of `passes.PASSES` (lower
+case, the digits of other scripts as ASCII digits, runs of whitespace
+collapsed to one space, stripped, ...), which the exported SavedModel
+runs in its graph too.
 """
 
 from __future__ import annotations
@@ -39,12 +40,13 @@ from attention_zoo.applications.dates.formats import (
 )
 from attention_zoo.applications.dates.lexicon import month_disagreement
 from attention_zoo.applications.dates.negatives import NegativeGenerator
+from attention_zoo.applications.dates.passes import normalize
 from attention_zoo.applications.dates.readings import (
     MAX_DATE,
     MIN_DATE,
     numeric_readings,
 )
-from attention_zoo.applications.dates.text import NATIVE_DIGITS, normalize
+from attention_zoo.applications.dates.text import NATIVE_DIGITS
 
 TX = 64  # longest normalized input of the default model, in characters
 TX_CLASSIC = 30  # the course's Tx, kept by the classic model

@@ -10,7 +10,7 @@ writes, and the spellings people add: `BCE`, `B.C.E.`, `v. u. Z.`,
 `до н.э.`) or a minus sign or dash directly before a number, at the start
 of the input or after a space (`-1979`; `03-05-1979` writes none).
 
-Markers are matched on the input's words (`lexicon.words`: runs of
+Markers are matched on the input's words (`text_words.words`: runs of
 letters and marks, so `B.C.`, `b. c.` and `B C` are the words `b c`),
 joined by one space, as whole words; the Chinese, Japanese and Korean
 ones (`公元前1979年`) anywhere. The generator writes none of them
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from attention_zoo.applications.dates.lexicon import words
+from attention_zoo.applications.dates.text_words import words
 
 # Lower case, as `normalize` writes them; each a sequence of words.
 ERA_WORDS = (

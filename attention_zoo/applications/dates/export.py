@@ -6,16 +6,9 @@ import math
 from pathlib import Path
 
 from attention_zoo.applications.common import export_folder, write_saved_model
-from attention_zoo.applications.dates import data
+from attention_zoo.applications.dates import checks, data, passes
 from attention_zoo.applications.dates import model as models
-from attention_zoo.applications.dates import text as dates_text
-from attention_zoo.applications.dates.graph_rules import (
-    calendar_dates,
-    drop_untaught_words,
-    era_agreement,
-    rules_agreement,
-    word_table,
-)
+from attention_zoo.applications.dates.graph_rules import word_table
 from attention_zoo.applications.dates.predictor import Normalizer
 
 
@@ -23,10 +16,11 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
     """SavedModel: `serving_default(text: tf.string [None])` -> `text`,
     `attention`, `valid`, `score`.
 
-    The string preprocessing (`data.normalize`, character lookup with
-    `<unk>` for unseen characters) and the validity rules (`graph_rules`)
-    run in the graph; the model part is compiled with XLA
-    (`jit_compile`), which plain TensorFlow runs without attention_zoo.
+    The string preprocessing (the graph halves of `passes.PASSES`,
+    character lookup with `<unk>` for unseen characters) and the validity
+    checks (the graph halves of `checks.CHECKS`) run in the graph; the
+    model part is compiled with XLA (`jit_compile`), which plain
+    TensorFlow runs without attention_zoo.
     `text` is the model's answer ("" for `<invalid>`), `score` its
     log-probability, `valid` = an input that writes no date before the
     common era (`eras.era_disagreement`), a real calendar date, the one
@@ -40,7 +34,7 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
     """
     import tensorflow as tf
 
-    from attention_zoo.export import TokenTables, ascii_digits, normalize_strings
+    from attention_zoo.export import TokenTables
 
     output = export_folder(output, "dates")
     normalizer = Normalizer(run_dir)
@@ -56,13 +50,9 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
     months = word_table(normalizer.lexicon, normalizer.days)
 
     def serve(text):
-        normalized = roman_months(ascii_digits(text, data.NATIVE_DIGITS))
-        normalized = cjk_numerals(normalized)
-        normalized = drop_label(normalize_strings(japanese_era(normalized)))
-        # The era rule reads the words that drop_untaught_words drops too.
-        in_era = era_agreement(normalized)
-        normalized = drop_untaught_words(normalized, months)
-        ids, lengths = tables.encode_chars(normalized, tx)
+        normalized = passes.run_graph(text, passes.NORMALIZE)
+        viewed = passes.run_graph(normalized, passes.LEXICON_PASSES, months)
+        ids, lengths = tables.encode_chars(viewed, tx)
         readable = tf.logical_and(lengths > 0, lengths <= tx)
         width = tx
         if normalizer.kind == "default":
@@ -84,8 +74,8 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
             readable, tables.decode(iso_ids, stop_ids=stops), tf.constant("")
         )
         scores = tf.where(readable, tf.cast(scores, tf.float32), -math.inf)
-        valid = calendar_dates(decoded) & rules_agreement(normalized, decoded, months)
-        valid = valid & in_era & (scores >= threshold)
+        valid = checks.graph_valid(normalized, viewed, decoded, months)
+        valid = valid & (scores >= threshold)
         return {
             "text": decoded,
             "attention": attention,
@@ -96,103 +86,3 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
     return write_saved_model(
         output, serve, "text", [normalizer.model, tables.input_table, months], "dates"
     )
-
-
-def _only_where(has, texts, rewrite):
-    """`rewrite(texts)` on the strings where `has`, the others as they are;
-    for a batch where none has, `rewrite` is not run at all (most batches:
-    its passes would cost every call)."""
-    import tensorflow as tf
-
-    return tf.cond(
-        tf.reduce_any(has),
-        lambda: tf.where(has, rewrite(texts), texts),
-        lambda: texts,
-    )
-
-
-def cjk_numerals(texts):
-    """The graph twin of `text.read_cjk_numerals`: its passes in RE2, on the
-    strings that hold a numeral outside a weekday name."""
-    import tensorflow as tf
-
-    # text.has_cjk_numeral
-    names_out = tf.strings.regex_replace(texts, dates_text.CJK_WEEKDAY, "")
-    has = tf.strings.regex_full_match(names_out, f"(?s).*{dates_text.CJK_NUMERAL}.*")
-
-    def passes(out):
-        for i, numeral in enumerate(dates_text.CJK_WEEKDAYS):
-            stand_in = chr(dates_text.CJK_STAND_IN + i)
-            out = tf.strings.regex_replace(
-                out, f"({dates_text.CJK_WEEKDAY_PREFIX}){numeral}", rf"\1{stand_in}"
-            )
-        for pattern, replacement in dates_text.CJK_TENS:
-            out = tf.strings.regex_replace(out, pattern, replacement)
-        for digit, numerals in enumerate(dates_text.CJK_DIGITS):
-            out = tf.strings.regex_replace(out, f"[{numerals}]", str(digit))
-        for i, numeral in enumerate(dates_text.CJK_WEEKDAYS):
-            out = tf.strings.regex_replace(
-                out, chr(dates_text.CJK_STAND_IN + i), numeral
-            )
-        return out
-
-    return _only_where(has, texts, passes)
-
-
-def japanese_era(texts):
-    """The graph twin of `text.read_japanese_era`: the text cut around its
-    first era year, whose number is read, offset and written back."""
-    import tensorflow as tf
-
-    whole = f"(?s)^(.*?){dates_text.JAPANESE_ERA_YEAR}(.*)$"
-    has = tf.strings.regex_full_match(texts, whole)
-
-    def read(texts):
-        safe = tf.where(has, texts, "平成1年")  # every part parses
-
-        def part(i):
-            return tf.strings.regex_replace(safe, whole, rf"\{i}")
-
-        number = part(3)
-        number = tf.strings.to_number(tf.where(number == "元", "1", number), tf.int32)
-        era = part(2)
-        offset = tf.zeros_like(number)
-        for name, start in dates_text.JAPANESE_ERAS.items():
-            offset = tf.where(era == name, start, offset)
-        year = tf.strings.as_string(offset + number)
-        return tf.strings.join([part(1), year, "年", part(4)])
-
-    return _only_where(has, texts, read)
-
-
-def drop_label(texts):
-    """`dates.text.drop_label` of normalized `texts` (B,): a leading label
-    the model was not taught removed."""
-    import tensorflow as tf
-
-    labels = "|".join(dates_text.TAUGHT_LABELS)
-    taught = f"^({labels}) ?{dates_text.LABEL_END} ?.+$"
-    drop = tf.logical_and(
-        tf.strings.regex_full_match(texts, dates_text.FORM_LABEL),
-        tf.logical_not(tf.strings.regex_full_match(texts, taught)),
-    )
-    return _only_where(
-        drop,
-        texts,
-        lambda texts: tf.strings.regex_replace(texts, dates_text.FORM_LABEL, r"\2"),
-    )
-
-
-def roman_months(texts):
-    """The graph twin of `text.read_roman_months` (before lower-casing): its
-    passes, on the strings that hold a candidate."""
-    import tensorflow as tf
-
-    has = tf.strings.regex_full_match(texts, f"(?s).*{dates_text.ROMAN_CANDIDATE}.*")
-
-    def passes(out):
-        for pattern, replacement in dates_text.ROMAN_MONTH_PASSES:
-            out = tf.strings.regex_replace(out, pattern, replacement)
-        return out
-
-    return _only_where(has, texts, passes)

@@ -1,20 +1,23 @@
-"""The validity rules in TensorFlow ops, for the SavedModel's graph.
+"""The graph halves of the validity checks (`checks.CHECKS`), in
+TensorFlow ops, for the SavedModel's graph.
 
-The graph twins of `data.is_calendar_date`, of `eras.era_disagreement`
-(dates before the common era), of `readings.agrees` (the rule
-for all-numeric inputs), of `readings.year_disagreement` (the written-year
-rule) and of `lexicon.month_disagreement` (the month-word and day rules), and
-`rules_agreement`, the last three at once: the exported model must judge
-its answers as the Python predictor does, and plain TensorFlow (without
-attention_zoo) must be able to run the judgement.
-`tests/applications/dates/test_graph_rules.py` checks the twins against
-the Python rules.
+The twins of `data.is_calendar_date` (`calendar_dates`), of
+`eras.era_disagreement` (`era_agreement`), of `readings.agrees`
+(`numeric_agreement`), of `readings.year_disagreement`
+(`year_agreement`) and of `lexicon.month_disagreement`
+(`month_agreement`), and `rules_agreement`, the last three at once; with
+`mark_months` and `words`, the twins of `text_words`', which the text pass
+`graph_text.drop_untaught_words` reads too. Each returns True where the
+answer agrees, as `checks` reads the Python rules: the exported model must
+judge its answers as the Python predictor does, and plain TensorFlow
+(without attention_zoo) must be able to run the judgement.
+`tests/applications/dates/test_pass_parity.py` checks every twin.
 """
 
 from __future__ import annotations
 
-from attention_zoo.applications.dates.lexicon import MONTH_LETTERS
 from attention_zoo.applications.dates.readings import MAX_DATE, MIN_DATE, PIVOT
+from attention_zoo.applications.dates.text_words import MONTH_LETTERS
 
 _SEPARATORS = ("-", "/", r"\. ", r"\.", " ")  # escaped for RE2
 
@@ -174,17 +177,17 @@ def year_agreement(texts, answers):
     year = tf.strings.substr(safe, 0, 4)
     two = tf.strings.substr(safe, 2, 2)
     rows = runs.value_rowids()
-    written = _any_by_row(lengths == 4, runs)
-    grounded = _any_by_row(
+    written = any_by_row(lengths == 4, runs)
+    grounded = any_by_row(
         (lengths == 4) & tf.equal(runs.flat_values, tf.gather(year, rows)), runs
     )
     two_number = _number(two, iso)
     pivoted = two_number + tf.where(two_number >= PIVOT, 1900, 2000)
-    by_two = _any_by_row(
+    by_two = any_by_row(
         (lengths == 2) & tf.equal(runs.flat_values, tf.gather(two, rows)), runs
     )
     by_two = by_two & tf.equal(pivoted, _number(year, iso))
-    compact = _any_by_row(lengths > 4, runs)
+    compact = any_by_row(lengths > 4, runs)
     return tf.logical_not(iso) | tf.where(written, grounded, compact | by_two)
 
 
@@ -244,7 +247,7 @@ def rules_agreement(texts, answers, table):
 
 
 def mark_months(texts):
-    """The graph twin of `lexicon.mark_months`: `9月`, `9월`, `tháng 9` as
+    """The graph twin of `text_words.mark_months`: `9月`, `9월`, `tháng 9` as
     the word `月i`. RE2 has no lookaround: the character before (or after)
     the number is matched and written back."""
     import tensorflow as tf
@@ -260,59 +263,27 @@ def mark_months(texts):
     return texts
 
 
-def drop_untaught_words(texts, table):
-    """The graph twin of `lexicon.drop_untaught_words` on normalized `texts`
-    (B,), with `table` from `word_table` (-1: a word not taught)."""
-    import tensorflow as tf
-
-    from attention_zoo.applications.dates.lexicon import LEADING_WORDS, ONE_NUMBER
-
-    def untaught(texts):
-        found = _words(texts)
-        return _any_by_row(table.lookup(found.flat_values) < 0, found)
-
-    def drop(texts):
-        head = tf.strings.regex_replace(texts, LEADING_WORDS, r"\1")
-        rest = tf.strings.regex_replace(texts, LEADING_WORDS, r"\2")
-        keep = (
-            tf.strings.regex_full_match(rest, ONE_NUMBER)
-            | untaught(mark_months(rest))
-            | tf.logical_not(untaught(head))
-        )
-        return tf.where(keep, texts, rest)
-
-    def rewrite(texts, has):
-        # Only the rows that hold words and a comma before a digit (a
-        # weekday before a date, mostly): `mark_months` is twelve passes.
-        rows = tf.where(has)
-        return tf.tensor_scatter_nd_update(texts, rows, drop(tf.gather_nd(texts, rows)))
-
-    has = tf.strings.regex_full_match(texts, LEADING_WORDS)
-    # Most batches hold none: the passes would cost every call.
-    return tf.cond(tf.reduce_any(has), lambda: rewrite(texts, has), lambda: texts)
-
-
 def _words_and_digits(texts):
-    """The words of each text (ragged, `lexicon.words` of
-    `lexicon.mark_months`) and its digits (`lexicon.digits`; the text
+    """The words of each text (ragged, `text_words.words` of
+    `text_words.mark_months`) and its digits (`lexicon.digits`; the text
     itself where it writes no letter)."""
     import tensorflow as tf
 
     marked = mark_months(texts)
-    found = _words(marked)
+    found = words(marked)
     core = tf.strings.regex_replace(texts, r"[\pL\pM]+", " ")
     core = tf.strings.regex_replace(core, r"^[^0-9]+|[^0-9]+$", "")
     return found, tf.where(found.row_lengths() > 0, core, texts), marked
 
 
-def _words(texts):
-    """`lexicon.words` of each text: ragged runs of letters and marks."""
+def words(texts):
+    """`text_words.words` of each text: ragged runs of letters and marks."""
     import tensorflow as tf
 
     return tf.strings.split(tf.strings.regex_replace(texts, r"[^\pL\pM]+", " "))
 
 
-def _any_by_row(flags, ragged):
+def any_by_row(flags, ragged):
     """bool `(B,)`: whether any of a row's flags is set, for `flags` over
     the flat values of `ragged`. A segment reduction over the flat values:
     TensorFlow's ragged reductions and broadcasts cost several times more,
@@ -333,7 +304,7 @@ def _day_written(masks, marked, day):
     runs = tf.strings.split(tf.strings.regex_replace(marked, "[^0-9]+", " "))
     short = tf.strings.length(runs.flat_values) <= 2
     values = tf.strings.to_number(tf.where(short, runs.flat_values, "0"), tf.int32)
-    by_number = _any_by_row(
+    by_number = any_by_row(
         short & tf.equal(values, tf.gather(day, runs.value_rowids())), runs
     )
     # Every day word names the day.
@@ -341,8 +312,8 @@ def _day_written(masks, marked, day):
     is_day_word = day_bits != 0
     shift = tf.cast(tf.maximum(tf.gather(day, masks.value_rowids()) - 1, 0), tf.int64)
     names = tf.bitwise.bitwise_and(tf.bitwise.right_shift(day_bits, shift), 1) != 0
-    by_words = _any_by_row(is_day_word, masks) & tf.logical_not(
-        _any_by_row(is_day_word & tf.logical_not(names), masks)
+    by_words = any_by_row(is_day_word, masks) & tf.logical_not(
+        any_by_row(is_day_word & tf.logical_not(names), masks)
     )
     by_words = by_words & (day >= 1)  # no word names a day 0
     return by_number | by_words
@@ -355,7 +326,7 @@ def _months_agree(found, digits, marked, answers, table, by_digits):
     flat = masks.flat_values
     known = flat >= 0
     month_bits = tf.bitwise.bitwise_and(flat, (1 << 12) - 1)
-    names_a_month = _any_by_row(known & (month_bits != 0), masks)
+    names_a_month = any_by_row(known & (month_bits != 0), masks)
     iso = tf.strings.regex_full_match(answers, r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
     # substr fails past a string's end: read the month of ISO answers only.
     safe = tf.where(iso, answers, "0000-00-00")
@@ -363,7 +334,7 @@ def _months_agree(found, digits, marked, answers, table, by_digits):
     day = _number(tf.strings.substr(safe, 8, 2), iso)
     shift = tf.cast(tf.maximum(tf.gather(month, masks.value_rowids()) - 1, 0), tf.int64)
     names_it = tf.bitwise.bitwise_and(tf.bitwise.right_shift(month_bits, shift), 1)
-    is_named = _any_by_row(known & (names_it != 0), masks)
+    is_named = any_by_row(known & (names_it != 0), masks)
     # No month word: the one reading of its digits (lexicon.digits).
     by_digits = tf.strings.regex_full_match(digits, r"[0-9 ./-]+") & by_digits
     writes_letters = found.row_lengths() > 0

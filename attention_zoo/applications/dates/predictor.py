@@ -11,12 +11,11 @@ import numpy as np
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
 from attention_zoo.applications.common.errors import quoted
 from attention_zoo.applications.common.predictor import as_texts
-from attention_zoo.applications.dates import data, lexicon
+from attention_zoo.applications.dates import checks, data, lexicon, passes
 from attention_zoo.applications.dates import model as models
 from attention_zoo.applications.dates.eras import era_disagreement
 from attention_zoo.applications.dates.lexicon import month_disagreement
 from attention_zoo.applications.dates.readings import (
-    agrees,
     disagreement,
     numeric_readings,
     year_disagreement,
@@ -76,10 +75,10 @@ class Normalizer(RunPredictor):
         )
 
     def view(self, text: str) -> str:
-        """What the model reads of `text`: `data.normalize`, then without
-        leading words and a comma that the run was not taught
-        (`lexicon.drop_untaught_words`: a place before a date)."""
-        return lexicon.drop_untaught_words(data.normalize(text), self.lexicon)
+        """What the model reads of `text`: every pass of `passes.PASSES`,
+        those that read the run's lexicon included (leading words and a
+        comma it was not taught dropped: a place before a date)."""
+        return passes.view(data.normalize(text), self.lexicon)
 
     def check(self, text: str) -> None:
         """Raise `InputError` for inputs the model cannot read."""
@@ -114,18 +113,13 @@ class Normalizer(RunPredictor):
         texts = list(texts)
         ids, attention, scores = self._decode(texts, batch_size)
         isos = self.iso.decode(ids)
-        normalized = [self.view(text) for text in texts]
-        # The era rule reads the input before `view` drops leading words:
-        # a marker there (`BC, 3 May 1979`) still writes the era.
-        eras = [not era_disagreement(data.normalize(text)) for text in texts]
+        normalized = [data.normalize(text) for text in texts]
         valid = np.array(
             [
-                era
-                and data.is_calendar_date(iso)
-                and agrees(text, iso)
-                and not year_disagreement(text, iso)
-                and not month_disagreement(text, iso, self.lexicon, self.days)
-                for text, iso, era in zip(normalized, isos, eras)
+                checks.python_valid(
+                    text, passes.view(text, self.lexicon), iso, self.lexicon, self.days
+                )
+                for text, iso in zip(normalized, isos)
             ],
             bool,
         )

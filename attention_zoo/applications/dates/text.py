@@ -1,8 +1,7 @@
-"""The model's view of an input (`normalize`), shared by the data, the
-lexicon and the predictors; the exported SavedModel applies the same rule
-in its graph (`export.ascii_digits`, `dates.export.roman_months`,
-`dates.export.cjk_numerals`, `dates.export.japanese_era`,
-`export.normalize_strings`, `dates.export.drop_label`)."""
+"""The Python halves of the text passes (`passes.PASSES`): what each
+rewrites of an input before the model reads it. Their graph halves, of
+the same names, are in `graph_text`; `passes` holds the one ordered list
+both sides iterate (`passes.normalize`)."""
 
 from __future__ import annotations
 
@@ -22,7 +21,7 @@ _ASCII_DIGITS = {
 
 # Chinese and Japanese numerals, as formal dates write them
 # (`二〇一九年十二月三十一日`): a digit each, or tens with 十 (`三十一`, `十二`,
-# `二十`, `十`). The passes below are RE2's too (the graph twin runs them
+# `二十`, `十`). The passes below are RE2's too (the graph half runs them
 # in order): the weekday names 星期一..星期六 (and 周, 礼拜) are names, not
 # numbers, and are kept, through private-use stand-ins.
 CJK_NUMERAL = "[〇零一二三四五六七八九十]"
@@ -43,13 +42,29 @@ _WEEKDAY = re.compile(CJK_WEEKDAY)
 _HAS_NUMERAL = re.compile(CJK_NUMERAL)
 
 
+def ascii_digits(text: str) -> str:
+    """`text` with the digits of `NATIVE_DIGITS`' scripts as ASCII digits."""
+    return text.translate(_ASCII_DIGITS)
+
+
+def lower_case(text: str) -> str:
+    """`text` lower-cased (Unicode)."""
+    return text.lower()
+
+
+def whitespace(text: str) -> str:
+    """`text` with its runs of ASCII whitespace as one space, stripped:
+    ASCII only, as RE2 and `tf.strings.strip` read it in the graph."""
+    return _WHITESPACE.sub(" ", text).strip(" \t\n\r\f\v")
+
+
 def has_cjk_numeral(text: str) -> bool:
     """Whether `text` writes a numeral outside a weekday name: the
     generator's Chinese dates (`星期三`) do not, and are left as they are."""
     return bool(_HAS_NUMERAL.search(_WEEKDAY.sub("", text)))
 
 
-def read_cjk_numerals(text: str) -> str:
+def cjk_numerals(text: str) -> str:
     """`text` with its Chinese/Japanese numerals as ASCII digits, weekday
     names (`星期三`) kept."""
     if not has_cjk_numeral(text):
@@ -67,13 +82,13 @@ def read_cjk_numerals(text: str) -> str:
 
 # Japanese era years (`平成7年`, `令和元年`: the era's first year) as the
 # Gregorian year (1995, 2019): the era's year 1 is the offset + 1. The first
-# era year of a text only, as the graph twin reads it.
+# era year of a text only, as the graph half reads it.
 JAPANESE_ERAS = {"明治": 1867, "大正": 1911, "昭和": 1925, "平成": 1988, "令和": 2018}
 JAPANESE_ERA_YEAR = f"({'|'.join(JAPANESE_ERAS)})(元|[0-9]{{1,2}})年"
 _ERA_YEAR = re.compile(JAPANESE_ERA_YEAR)
 
 
-def read_japanese_era(text: str) -> str:
+def japanese_era(text: str) -> str:
     """`text` with its first Japanese era year (`平成7年`) as the Gregorian
     year (`1995年`)."""
     match = _ERA_YEAR.search(text)
@@ -90,7 +105,7 @@ def read_japanese_era(text: str) -> str:
 # abbreviation the model reads (`11 nov 1918 r.`). Only there: `Louis XIV`
 # or `3 X 4` stay as written. One pass per month and order, with the
 # neighbouring characters matched and written back, as RE2 (the graph
-# twin) has no lookaround.
+# half) has no lookaround.
 ROMAN_MONTHS = (
     "I",
     "II",
@@ -128,7 +143,7 @@ ROMAN_CANDIDATE = f"[0-9]{SEPARATOR}[IVX]+{SEPARATOR}[0-9]"
 _HAS_ROMAN = re.compile(ROMAN_CANDIDATE)
 
 
-def read_roman_months(text: str) -> str:
+def roman_months(text: str) -> str:
     """`text` with a Roman-numeral month between a day and a year written
     as its English abbreviation (before lower-casing: upper case only)."""
     if not _HAS_ROMAN.search(text):
@@ -155,7 +170,7 @@ def _taught_labels() -> tuple:
         for before, _ in WRAPPERS
         if before.strip().endswith((":", "："))
     }
-    # The graph twin writes them into an RE2 alternation unescaped.
+    # The graph half writes them into an RE2 alternation unescaped.
     assert all(re.fullmatch(r"[^\W\d_]+( [^\W\d_]+)*", label) for label in labels)
     return tuple(sorted(labels))
 
@@ -174,16 +189,3 @@ def drop_label(text: str) -> str:
     if match is None or match.group(1) in TAUGHT_LABELS:
         return text
     return match.group(2)
-
-
-def normalize(text: str) -> str:
-    """The model's view of an input: lower case, ASCII digits (Chinese and
-    Japanese numerals too), a Roman-numeral month as its abbreviation, a
-    Japanese era year as its Gregorian year, single spaces, stripped, and
-    without a leading label it was not taught."""
-    # ASCII whitespace only, as in the exported graph (RE2, tf.strings.strip).
-    text = read_roman_months(text.translate(_ASCII_DIGITS)).lower()
-    text = read_cjk_numerals(text)
-    text = read_japanese_era(text)
-    text = _WHITESPACE.sub(" ", text)
-    return drop_label(text.strip(" \t\n\r\f\v"))

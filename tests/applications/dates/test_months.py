@@ -5,7 +5,8 @@ import pytest
 
 from attention_zoo.applications import from_preset
 from attention_zoo.applications.dates import data, lexicon
-from attention_zoo.applications.dates.lexicon import month_disagreement, words
+from attention_zoo.applications.dates.lexicon import month_disagreement
+from attention_zoo.applications.dates.text_words import drop_untaught_words, words
 
 
 def test_words_are_runs_of_letters_and_marks():
@@ -230,7 +231,7 @@ def test_a_run_s_day_words_are_its_own_or_the_shipped_ones_among_its_words(
     ],
 )
 def test_untaught_words_and_a_comma_before_a_date_are_dropped(text, expected):
-    got = lexicon.drop_untaught_words(text, lexicon.load())
+    got = drop_untaught_words(text, lexicon.load())
     assert got == (text if expected is None else expected)
 
 
@@ -240,7 +241,7 @@ def test_no_generated_text_is_read_without_its_leading_words():
     texts += [e.text for e in data.generate_negatives(1000, seed=13)]
     for text in texts:
         normalized = data.normalize(text)
-        assert lexicon.drop_untaught_words(normalized, taught) == normalized, text
+        assert drop_untaught_words(normalized, taught) == normalized, text
 
 
 def test_a_place_before_a_date_is_read(normalizer):
