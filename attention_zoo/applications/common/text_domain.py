@@ -229,6 +229,12 @@ class TextDomain:
         )
         return unseen / len(words)
 
+    def in_domain(self, text: str) -> bool:
+        """Whether `text` is in the domain: the Python half of
+        `text_domain_graph.GraphDomain.in_domain`, which the SavedModels
+        run (tests/applications/common/test_text_domain.py checks the two)."""
+        return self.reason(text) == ""
+
     def reason(self, text: str) -> str:
         """Why `text` is not in the domain ("" when it is)."""
         share = self.unseen_share(text)

@@ -78,8 +78,9 @@ class GraphBigrams:
 
 
 class GraphDomain:
-    """The graph twin of `domain.TextDomain.reason(text) == ""`: the same
-    bigram models and thresholds, in float64, as lookup tables."""
+    """The graph half of `text_domain.TextDomain`: `in_domain`, the twin
+    of `TextDomain.in_domain`, with the same bigram models and thresholds,
+    in float64, as lookup tables."""
 
     def __init__(self, domain):
         self.domain = domain

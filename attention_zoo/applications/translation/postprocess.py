@@ -166,6 +166,14 @@ def readable_tokens(
     return out
 
 
+def readable_text(tokens, attention, source_tokens, truecaser) -> str:
+    """The three steps on one translation: `readable_tokens`, then
+    `detokenize`. The Python half of `translation.export.readable_text`,
+    the SavedModel's (tests/applications/translation/test_postprocess.py
+    checks the two)."""
+    return detokenize(readable_tokens(tokens, attention, source_tokens, truecaser))
+
+
 def detokenize(tokens) -> str:
     """Step 3 of the module docstring: `tokens` joined with Spanish spacing."""
     text = " ".join(tokens)

@@ -179,11 +179,17 @@ def test_the_graph_twin_agrees_with_python(which, request):
         "And he said unto Hathach the people",
         "Please send me the file.",
         "please send me the file",
+        # Hostile text: NUL, control characters, direction marks, odd case.
+        "\x00And he said\x00 unto them",
+        "and \x01he\x7f said",
+        "\u200fAnd he said unto them\u200e",
+        "ＡＮＤ he said ǅ ß İ",
+        "and " * 200 + "them",
     ] + modern_english()[:20]
     words = tf.strings.split(tf.constant([normalize(t) for t in texts]))
     cased = tf.strings.split(tf.constant([" ".join(cased_tokens(t)) for t in texts]))
     got = GraphDomain(domain).in_domain(words, cased).numpy().tolist()
-    assert got == [domain.reason(t) == "" for t in texts]
+    assert got == [domain.in_domain(t) for t in texts]
 
 
 def test_the_shipped_translator_flags_modern_english():

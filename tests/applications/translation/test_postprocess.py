@@ -113,15 +113,20 @@ def test_graph_readable_text_matches_python(capitalize_starts):
     cases = StringTable(truecaser.forms)
     rng = np.random.default_rng(0)
     sources = ["Naomi wept, ÉLIMELECH 42.", "¿Who?", "x", "a b c d e f"]
+    # Hostile sources to copy from: NUL (which tf.strings.upper reads as
+    # the end of its input), direction marks, wide and odd characters.
+    sources += ["\x00a B\x00", "\u200fÁbc\u200e ١٢", "ＡＢ ǅx ß", "🙂 ¡ ¿ «"]
     cased = [cased_tokens(s) for s in sources]
     width = 8
     ids = rng.integers(1, len(vocabulary), (len(sources), 10))
     ids[:, 0] = 1  # an <unk> to copy in every row
     ids[1, 6:] = 3  # <end>
     ids[2, 3] = 0  # padding ends the row too
+    ids[4:, 1] = 1  # a second <unk> in the hostile rows
     attention = rng.random((len(sources), 10, width)).astype("float32")
     lengths = np.array([len(c) for c in cased], "int32")
-    dense = np.array([c + [""] * (width - len(c)) for c in cased])
+    # object: a NumPy string array drops trailing NULs ("B\x00").
+    dense = np.array([c + [""] * (width - len(c)) for c in cased], dtype=object)
     got = readable_text(
         tf.constant(ids),
         tf.constant(attention),
@@ -139,7 +144,10 @@ def test_graph_readable_text_matches_python(capitalize_starts):
             if i != 2:  # <start>: skipped, its attention row with it
                 steps.append(step)
         tokens = [vocabulary[ids[row, s]] for s in steps]
-        expected = detokenize(
+        expected = postprocess.readable_text(
+            tokens, attention[row][steps], cased[row], truecaser
+        )
+        assert expected == detokenize(
             readable_tokens(tokens, attention[row][steps], cased[row], truecaser)
         )
         assert text.decode("utf-8") == expected
