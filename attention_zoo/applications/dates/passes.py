@@ -1,18 +1,19 @@
 """The date normalization: one ordered list of named passes.
 
 Each pass rewrites an input before the model reads it, and is a pair
-under one name: a Python half (`text`, one string in, one out), which the
-data, the lexicon and the predictors run, and a graph half (`graph_text`,
-TensorFlow ops on `(B,)` strings), which the SavedModel runs. Both sides
-iterate `PASSES`, so the order is written here only;
-tests/applications/dates/test_pass_parity.py runs every pass and the
-whole list on both sides. What a pass does is in its halves' docstrings;
-why it sits where it does is beside its entry.
+under one name: a Python half (`text`, `text_words`: one string in, one
+out), which the data, the lexicon and the predictors run, and a graph
+half (`graph_text`, TensorFlow ops on `(B,)` strings), which the
+SavedModel runs. Both sides iterate `PASSES`, so the order is written
+here only; tests/applications/dates/test_pass_parity.py runs every pass
+and the whole list on both sides. What a pass does is in its halves'
+docstrings; why it sits where it does is beside its entry.
 
 The passes that read the run's lexicon (`reads_lexicon`) come last:
 `normalize` is the list without them, the text the era check reads
-(`checks`) and the training data are made of; `view`, the whole list, is
-what the model reads. Adding a pass: docs/dates.md ("Adding a date pass").
+(`checks`) and the training data are made of; `view` runs the rest on
+it: the whole list is what the model reads. Adding a pass: docs/dates.md
+("Adding a date pass").
 """
 
 from __future__ import annotations
