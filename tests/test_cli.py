@@ -7,6 +7,11 @@ import pytest
 import attention_zoo
 from attention_zoo.applications.cli import main
 
+# These tests start `python -m attention_zoo` with the backend they choose
+# (KERAS_BACKEND or a keras.json of their own), so the session's backend
+# changes nothing in what they check: CI runs them once, not on each leg.
+backend_free = pytest.mark.backend_free
+
 
 def test_version(capsys):
     with pytest.raises(SystemExit) as exit_info:
@@ -62,6 +67,7 @@ def test_python_dash_m_runs_the_command():
     assert out.stderr == ""
 
 
+@backend_free
 def test_a_jax_command_keeps_tensorflows_start_up_lines_off_stderr():
     """Keras imports TensorFlow on every backend (its serialization asks for
     it), so a JAX run printed TensorFlow's start-up lines (round 3, item 12)."""
@@ -115,6 +121,7 @@ def _command(tmp_path, *args, backend=None, keras_json=None):
     )
 
 
+@backend_free
 @pytest.mark.parametrize("backend", ["numpy", "openvino", "no_such_backend"])
 def test_a_backend_that_cannot_load_is_one_line_and_exit_2(backend, tmp_path):
     # numpy and openvino load, but run inference only: no model.fit.
@@ -125,6 +132,7 @@ def test_a_backend_that_cannot_load_is_one_line_and_exit_2(backend, tmp_path):
     assert "tensorflow, jax" in out.stderr and out.stdout == ""
 
 
+@backend_free
 @pytest.mark.parametrize(
     "keras_json, named",
     [
@@ -145,6 +153,7 @@ def test_a_keras_json_that_cannot_run_the_command_is_one_line_and_exit_2(
     assert named in out.stderr and out.stdout == ""
 
 
+@backend_free
 def test_the_backend_of_keras_json_is_the_one_checked(tmp_path):
     pytest.importorskip("jax")
     out = _command(tmp_path, "--help", keras_json='{"backend": "jax"}')
@@ -152,6 +161,7 @@ def test_the_backend_of_keras_json_is_the_one_checked(tmp_path):
     assert "usage: attention-zoo" in out.stdout
 
 
+@backend_free
 def test_a_keras_json_that_is_not_json_is_one_warning(tmp_path):
     # Keras ignores it, and loads TensorFlow, which a user who meant the
     # file's backend would not know.

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import functools
+import shutil
+import tempfile
 from pathlib import Path
+
+# The folder of the one trained run, removed when the process ends.
+_FOLDERS: list[tempfile.TemporaryDirectory] = []
 
 
 def tiny_dates_model(path) -> Path:
@@ -15,10 +20,12 @@ def tiny_dates_model(path) -> Path:
 
 
 @functools.cache
-def _trained(path: Path) -> Path:
+def _trained() -> Path:
     from attention_zoo.applications.dates.config import TrainConfig
     from attention_zoo.applications.dates.training import train
 
+    _FOLDERS.append(tempfile.TemporaryDirectory(prefix="tiny-dates-"))
+    path = Path(_FOLDERS[-1].name) / "run"
     config = TrainConfig(
         epochs=1, n_train=256, n_validation=32, n_test=32, batch_size=64, units=8
     )
@@ -27,5 +34,8 @@ def _trained(path: Path) -> Path:
 
 
 def tiny_dates_run(path) -> Path:
-    """A dates run trained for one short epoch into `path`."""
-    return _trained(Path(path))
+    """A dates run trained for one short epoch, copied into `path`: trained
+    once per process (the cache had been keyed by `path`, which every test
+    gives anew, so each test trained its own), each test moving, breaking
+    or reading a copy of its own."""
+    return Path(shutil.copytree(_trained(), path, symlinks=True))
