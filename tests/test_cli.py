@@ -5,7 +5,7 @@ import sys
 import pytest
 
 import attention_zoo
-from attention_zoo.applications.cli import main
+from attention_zoo.cli import main
 
 
 def test_version(capsys):
@@ -38,7 +38,7 @@ def test_console_script_is_installed():
     (script,) = [
         e for e in entry_points(group="console_scripts") if e.name == "attention-zoo"
     ]
-    assert script.value == "attention_zoo.applications.cli:command"
+    assert script.value == "attention_zoo.cli:command"
     executable = Path(sys.executable).parent / "attention-zoo"
     assert executable.exists()
     out = subprocess.run(

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from attention_zoo.applications.cli import main
 from attention_zoo.applications.common.preset_build import recipes
 from attention_zoo.applications.common.preset_listing import (
     format_value,
     grouped_metrics,
     preset_table,
 )
+from attention_zoo.cli import main
 from attention_zoo.presets import PRESETS_DIR, list_presets, read_metadata
 
 ROOT = Path(__file__).resolve().parents[2]

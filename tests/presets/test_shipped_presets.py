@@ -55,7 +55,7 @@ def test_shipped_card_agrees_with_the_metadata(name):
 
 
 def test_the_command_uses_the_default_preset_without_run(capsys):
-    from attention_zoo.applications.cli import main
+    from attention_zoo.cli import main
 
     assert main(["dates", "predict", "3rd of May 1979", "31 February 2001"]) == 0
     out = capsys.readouterr()
@@ -66,7 +66,7 @@ def test_the_command_uses_the_default_preset_without_run(capsys):
 
 
 def test_translation_and_captioning_commands_use_their_default_presets(capsys):
-    from attention_zoo.applications.cli import main
+    from attention_zoo.cli import main
 
     # A valid fixed output prints its translation ("Jesus wept." is too
     # short to be valid: its line is the reason).
@@ -88,7 +88,7 @@ def test_translation_and_captioning_commands_use_their_default_presets(capsys):
 def test_export_writes_the_savedmodel_of_a_preset(tmp_path, capsys):
     import tensorflow as tf
 
-    from attention_zoo.applications.cli import main
+    from attention_zoo.cli import main
 
     output = tmp_path / "saved_model"
     assert (
@@ -121,7 +121,7 @@ def test_export_writes_the_savedmodel_of_a_preset(tmp_path, capsys):
 
 
 def test_the_command_lists_the_presets(capsys):
-    from attention_zoo.applications.cli import main
+    from attention_zoo.cli import main
 
     assert main(["presets", "list"]) == 0
     out = capsys.readouterr().out
