@@ -2,7 +2,7 @@
 
 import pytest
 
-from attention_zoo.applications import from_preset
+from attention_zoo.applications import from_preset, registry
 from attention_zoo.applications.common.preset_build import score_slice
 from attention_zoo.presets import (
     PRESETS_DIR,
@@ -39,7 +39,8 @@ def test_shipped_preset_matches_its_build(name):
         if m is not None
     ]
     assert sum(m.count_params() for m in models) == metadata["parameters"]
-    scores = score_slice(predictor, PRESETS_DIR / name)
+    app = registry.get(metadata["app"])
+    scores = score_slice(app, predictor, PRESETS_DIR / name)
     for key, value in metadata["slice_metrics"].items():
         assert abs(scores[key] - value) <= SLICE_TOLERANCE * max(1.0, abs(value)), key
 
