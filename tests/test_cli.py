@@ -5,7 +5,7 @@ import sys
 import pytest
 
 import attention_zoo
-from attention_zoo.applications.cli import main
+from attention_zoo.cli import main
 
 # These tests start `python -m attention_zoo` with the backend they choose
 # (KERAS_BACKEND or a keras.json of their own), so the session's backend
@@ -43,7 +43,7 @@ def test_console_script_is_installed():
     (script,) = [
         e for e in entry_points(group="console_scripts") if e.name == "attention-zoo"
     ]
-    assert script.value == "attention_zoo.applications.cli:command"
+    assert script.value == "attention_zoo.cli:command"
     executable = Path(sys.executable).parent / "attention-zoo"
     assert executable.exists()
     out = subprocess.run(

@@ -15,7 +15,7 @@ import argparse
 import pytest
 
 from attention_zoo.applications import registry
-from attention_zoo.applications.cli import build_parser
+from attention_zoo.cli import build_parser
 
 # The flags every application's `train` takes, from the fields every
 # `TrainConfig` shares (`common.config`, `common.distribute`).

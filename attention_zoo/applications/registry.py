@@ -21,7 +21,6 @@ Examples:
 from __future__ import annotations
 
 import importlib
-from pathlib import Path
 
 # One line per application: the module whose `APPLICATION` describes it.
 MODULES = (
@@ -60,6 +59,30 @@ def get(name):
         f"no application is called {str(name)[:100]!r}; the registered ones are "
         f"{', '.join(names())}. Received: app={str(name)[:100]!r}"
     )
+
+
+def recipes() -> dict:
+    """`{preset name: (application, recipe)}` of every application's
+    `PresetRecipe`s (`Application.presets`), for `presets build`, `refresh`
+    and `list`."""
+    return {
+        recipe.name: (app, recipe) for app in applications() for recipe in app.presets
+    }
+
+
+def recipe(name: str):
+    """`(application, recipe)` of the preset `name`.
+
+    Raises:
+        ValueError: naming the recipes when none is called `name`.
+    """
+    known = recipes()
+    if name not in known:
+        raise ValueError(
+            f"no preset recipe is called {name!r}; the recipes are "
+            f"{', '.join(known)}. Received: {name!r}"
+        )
+    return known[name]
 
 
 def register(application):
@@ -119,29 +142,6 @@ def export(app, model, output, format: str = "saved_model", **options):
 
     Example: `export("dates", "dates_multilingual", "dates-litert", "litert")`.
     """
-    from attention_zoo.applications.common.portable_export import (
-        FORMATS,
-        write_portable,
-    )
-    from attention_zoo.presets import preset_folder
+    from attention_zoo.applications.common.export import export_application
 
-    application = get(app)
-    if format not in FORMATS:
-        raise ValueError(
-            f"`format` must be one of {FORMATS}. Received: format={format!r}"
-        )
-    folder = Path(model)
-    if isinstance(model, str) and not folder.exists() and "/" not in model:
-        try:  # a shipped preset's name
-            folder = preset_folder(model)
-        except ValueError:
-            pass  # the application names what is wrong with the folder
-    if format == "saved_model":
-        return application.export(folder, output, **options)
-    if application.export_core is None:
-        raise ValueError(
-            f"the {application.name} application exports only format='saved_model' "
-            f"so far. Received: format={format!r}"
-        )
-    core = application.export_core(folder, **options)
-    return write_portable(core, folder, output, format, application.name)
+    return export_application(get(app), model, output, format, **options)

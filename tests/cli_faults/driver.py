@@ -13,7 +13,7 @@ import json
 import sys
 import traceback
 
-from attention_zoo.applications.cli import main
+from attention_zoo.cli import main
 
 
 def run(argv):

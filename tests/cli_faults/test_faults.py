@@ -150,7 +150,7 @@ def test_damaged_run_folders_of_every_application(tmp_path):
 )
 def test_non_finite_and_absurd_options_are_refused_in_one_line(argv, flag, capsys):
     # The flag checks run before any data or model: in-process is enough.
-    from attention_zoo.applications.cli import main
+    from attention_zoo.cli import main
 
     with pytest.raises(SystemExit) as exit_info:
         main(argv)
@@ -368,7 +368,7 @@ def _small_disk(folder, size):
 FULL_DISK_TRAINING = """
 import sys
 guard, sys.argv = sys.argv[1], ["attention-zoo", *sys.argv[2:]]
-from attention_zoo.applications import cli
+from attention_zoo import cli
 from attention_zoo.applications.common import training
 if guard == "unguarded":
     training.DiskSpaceGuard.check = lambda self: None

@@ -102,7 +102,7 @@ def noise_png() -> bytes:
 
 
 def test_the_cli_names_what_it_wrote(tmp_path, capsys):
-    from attention_zoo.applications.cli import main
+    from attention_zoo.cli import main
 
     output = tmp_path / "o"
     argv = [

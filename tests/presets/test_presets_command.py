@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from attention_zoo.applications.cli import main
-from attention_zoo.applications.common.preset_build import recipes
 from attention_zoo.applications.common.preset_listing import (
     format_value,
     grouped_metrics,
     preset_table,
 )
+from attention_zoo.applications.registry import recipe, recipes
+from attention_zoo.cli import main
 from attention_zoo.presets import PRESETS_DIR, list_presets, read_metadata
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,7 +75,7 @@ def test_a_preset_no_recipe_builds_is_listed_without_a_headline(tmp_path):
     folder.mkdir()
     metadata = {"app": "dates", "description": "two\nlines", "metrics": {"n": 1}}
     (folder / "metadata.json").write_text(json.dumps(metadata), encoding="utf-8")
-    header, row = preset_table(tmp_path).splitlines()
+    header, row = preset_table(recipes(), tmp_path).splitlines()
     assert row.split() == ["mine", "dates", "-", "-", "two", "lines"]
 
 
@@ -138,3 +138,8 @@ def test_show_of_an_unknown_name_is_one_line_naming_the_shipped_presets(capsys):
     assert "no_such_preset" in line
     for name in SHIPPED:
         assert name in line
+
+
+def test_an_unknown_recipe_is_refused_naming_the_recipes():
+    with pytest.raises(ValueError, match="the recipes are dates_multilingual"):
+        recipe("nope")

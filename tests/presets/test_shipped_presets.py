@@ -2,7 +2,7 @@
 
 import pytest
 
-from attention_zoo.applications import from_preset
+from attention_zoo.applications import from_preset, registry
 from attention_zoo.applications.common.preset_build import score_slice
 from attention_zoo.presets import (
     PRESETS_DIR,
@@ -39,7 +39,8 @@ def test_shipped_preset_matches_its_build(name):
         if m is not None
     ]
     assert sum(m.count_params() for m in models) == metadata["parameters"]
-    scores = score_slice(predictor, PRESETS_DIR / name)
+    app = registry.get(metadata["app"])
+    scores = score_slice(app, predictor, PRESETS_DIR / name)
     for key, value in metadata["slice_metrics"].items():
         assert abs(scores[key] - value) <= SLICE_TOLERANCE * max(1.0, abs(value)), key
 
@@ -55,7 +56,7 @@ def test_shipped_card_agrees_with_the_metadata(name):
 
 
 def test_the_command_uses_the_default_preset_without_run(capsys):
-    from attention_zoo.applications.cli import main
+    from attention_zoo.cli import main
 
     assert main(["dates", "predict", "3rd of May 1979", "31 February 2001"]) == 0
     out = capsys.readouterr()
@@ -66,7 +67,7 @@ def test_the_command_uses_the_default_preset_without_run(capsys):
 
 
 def test_translation_and_captioning_commands_use_their_default_presets(capsys):
-    from attention_zoo.applications.cli import main
+    from attention_zoo.cli import main
 
     # A valid fixed output prints its translation ("Jesus wept." is too
     # short to be valid: its line is the reason).
@@ -88,7 +89,7 @@ def test_translation_and_captioning_commands_use_their_default_presets(capsys):
 def test_export_writes_the_savedmodel_of_a_preset(tmp_path, capsys):
     import tensorflow as tf
 
-    from attention_zoo.applications.cli import main
+    from attention_zoo.cli import main
 
     output = tmp_path / "saved_model"
     assert (
@@ -121,7 +122,7 @@ def test_export_writes_the_savedmodel_of_a_preset(tmp_path, capsys):
 
 
 def test_the_command_lists_the_presets(capsys):
-    from attention_zoo.applications.cli import main
+    from attention_zoo.cli import main
 
     assert main(["presets", "list"]) == 0
     out = capsys.readouterr().out

@@ -298,7 +298,7 @@ def test_two_models_of_one_application_are_refused():
     ],
 )
 def test_the_command_names_a_bad_flag(argv, message, capsys):
-    from attention_zoo.applications.cli import main
+    from attention_zoo.cli import main
 
     try:  # argparse exits; a preset that is none is the task's error
         code = main(argv)

@@ -235,10 +235,10 @@ def shared_jobs(app, args, parser) -> dict:
             print(path)
 
     def export():
-        run = model_run(args, app)
-        from attention_zoo.applications import registry
+        from attention_zoo.applications.common.export import export_application
 
-        path = registry.export(app.name, run, args.output, args.format, **beam)
+        run = model_run(args, app)
+        path = export_application(app, run, args.output, args.format, **beam)
         print(f"{FORMAT_NAMES[args.format]} written to {path}")
 
     fields = app.command.config_fields

@@ -1,4 +1,5 @@
-"""The SavedModel archive every application exports."""
+"""The SavedModel archive every application exports, and the one export
+driver (`export_application`) that picks an application's format."""
 
 from __future__ import annotations
 
@@ -71,3 +72,39 @@ def write_saved_model(output, serve, input_name: str, tracked, app: str) -> Path
     # Into a staging sibling, then swapped in: a failed write (a full disk)
     # leaves no partial SavedModel, and a previous one is replaced whole.
     return owned_folders.replace_folder(output, write, SAVED_MODEL_KIND, app)
+
+
+def export_application(
+    application, model, output, format: str = "saved_model", **options
+) -> Path:
+    """Exports the run folder or preset `model` of `application` (an
+    `Application`) as `format` into the folder `output`, and returns the
+    folder. `attention_zoo.applications.registry.export` documents the
+    formats; it looks the application up by name and calls this, so a caller
+    that has the application in hand (its command) needs no registry.
+    """
+    from attention_zoo.applications.common.portable_export import (
+        FORMATS,
+        write_portable,
+    )
+    from attention_zoo.presets import preset_folder
+
+    if format not in FORMATS:
+        raise ValueError(
+            f"`format` must be one of {FORMATS}. Received: format={format!r}"
+        )
+    folder = Path(model)
+    if isinstance(model, str) and not folder.exists() and "/" not in model:
+        try:  # a shipped preset's name
+            folder = preset_folder(model)
+        except ValueError:
+            pass  # the application names what is wrong with the folder
+    if format == "saved_model":
+        return application.export(folder, output, **options)
+    if application.export_core is None:
+        raise ValueError(
+            f"the {application.name} application exports only format='saved_model' "
+            f"so far. Received: format={format!r}"
+        )
+    core = application.export_core(folder, **options)
+    return write_portable(core, folder, output, format, application.name)

@@ -1,8 +1,9 @@
 """Build, score and describe the shipped presets of every application.
 
 `attention-zoo presets build [NAME ...]` trains each recipe
-(`Application.presets`, a `PresetRecipe`) with its recorded command and
-seed into a work folder, then writes the preset into
+(`Application.presets`, a `PresetRecipe`; the command finds them with
+`registry.recipes()` and hands each here with its application) with its
+recorded command and seed into a work folder, then writes the preset into
 `attention_zoo/presets/NAME/` with `save_to_preset`: weights, assets,
 metadata (the command, the seed, the outputs on a few fixed inputs, the
 metrics on the slice of test data that ships with it) and the model card.
@@ -17,33 +18,11 @@ import shlex
 from pathlib import Path
 
 from attention_zoo import owned_folders
-from attention_zoo.applications import registry
 from attention_zoo.presets import PRESETS_DIR, fixed_inputs, read_metadata
 from attention_zoo.presets.saving import model_card, recorded_outputs, save_to_preset
 
 # The file of a preset that holds its test slice.
 SLICE_FILE = "test_slice.json"
-
-
-def recipes() -> dict:
-    """`{preset name: (application, recipe)}` of every registered application."""
-    return {
-        recipe.name: (app, recipe)
-        for app in registry.applications()
-        for recipe in app.presets
-    }
-
-
-def recipe_of(name: str):
-    """`(application, recipe)` of the preset `name`; ValueError naming the
-    recipes when none is called so."""
-    known = recipes()
-    if name not in known:
-        raise ValueError(
-            f"no preset recipe is called {name!r}; the recipes are "
-            f"{', '.join(known)}. Received: {name!r}"
-        )
-    return known[name]
 
 
 def write_slice(app, run_dir, path) -> None:
@@ -53,25 +32,26 @@ def write_slice(app, run_dir, path) -> None:
     app.test_slice.write(Path(run_dir), Path(path), app.test_slice.size)
 
 
-def score_slice(predictor, folder) -> dict:
-    """The metrics of `predictor` on the test slice in the preset `folder`."""
-    app = registry.get(predictor.app)
+def score_slice(app, predictor, folder) -> dict:
+    """The metrics of `predictor` (of `app`) on the test slice in the preset
+    `folder`."""
     if app.test_slice is None:
         raise ValueError(f"no test slice is defined for the {app.name} application")
     return app.test_slice.score(predictor, Path(folder) / SLICE_FILE)
 
 
-def build(name: str, work, command=None) -> Path:
-    """Trains the recipe `name` into `work/name` and writes its preset.
+def build(app, recipe, work, command=None) -> Path:
+    """Trains `recipe` of `app` into `work/NAME` and writes its preset NAME.
 
     Args:
-        name: the preset's name.
+        app: the `Application` whose `presets` hold `recipe`.
+        recipe: the `PresetRecipe`; its name is the preset's.
         work: the folder of the training runs.
         command: the `attention-zoo` command's `main`, which runs the
             recipe's training arguments; None reuses the run already in
-            `work/name`.
+            `work/NAME`.
     """
-    app, recipe = recipe_of(name)
+    name = recipe.name
     run = Path(work) / name
     arguments = [*recipe.train, "--output", str(run)]
     if command is not None:
@@ -94,7 +74,9 @@ def build(name: str, work, command=None) -> Path:
     write_slice(app, run, folder / SLICE_FILE)
     owned_folders.record_written([folder / SLICE_FILE])
     metadata = read_metadata(folder)
-    metadata["slice_metrics"] = score_slice(registry.from_preset(folder), folder)
+    metadata["slice_metrics"] = score_slice(
+        app, app.predictor.from_preset(folder), folder
+    )
     (folder / "metadata.json").write_text(
         json.dumps(metadata, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
     )
@@ -102,7 +84,7 @@ def build(name: str, work, command=None) -> Path:
     return folder
 
 
-def refresh(name: str) -> Path:
+def refresh(app, recipe) -> Path:
     """Re-derives, with the code of today, what a preset's weights do not
     fix: the application's calibration files (`Application.calibrate`,
     e.g. the captioner's image domain), the outputs on the fixed inputs,
@@ -111,17 +93,17 @@ def refresh(name: str) -> Path:
     """
     import datetime
 
-    app, recipe = recipe_of(name)
+    name = recipe.name
     folder = PRESETS_DIR / name
     if app.calibrate is not None:
         written = app.calibrate(folder)
         owned_folders.record_written([folder / f for f in written])
     metadata = read_metadata(folder)
-    predictor = registry.from_preset(folder)
+    predictor = app.predictor.from_preset(folder)
     shown = [item["input"] for item in metadata["fixed_outputs"]]
     outputs = predictor.predict_items(list(fixed_inputs(name)))
     metadata["fixed_outputs"] = recorded_outputs(shown, outputs)
-    metadata["slice_metrics"] = score_slice(predictor, folder)
+    metadata["slice_metrics"] = score_slice(app, predictor, folder)
     # The card's prose is the recipe's of today (what the preset can and
     # cannot do changes with the code around the weights); how to rebuild
     # it stays.

@@ -2,7 +2,8 @@
 
 `list` is a table, one row per shipped preset: its name, application, the
 one metric its recipe names as its headline (`PresetRecipe.headline_metric`,
-found through the registry, so nothing here knows an application) and its
+from the recipes the command hands in, `registry.recipes()`, so nothing
+here knows an application or the registry) and its
 description. `show` is the preset's model card (`README.md`) with its
 metrics grouped by decoding, one column per decoding, and the outputs it
 recorded on its fixed inputs.
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from attention_zoo.applications.common.preset_build import recipes
 from attention_zoo.presets import (
     PRESETS_DIR,
     list_presets,
@@ -49,24 +49,25 @@ def text_table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def headline_metric(preset: dict) -> str | None:
+def headline_metric(preset: dict, recipes: dict) -> str | None:
     """The metadata key of `preset`'s headline metric (a `list_presets` item).
 
-    It is what the recipe of that name in the registry names, where the
-    recipe belongs to the preset's application; None otherwise (a preset no
-    recipe builds).
+    It is what the recipe of that name in `recipes` (`{name: (application,
+    recipe)}`, `registry.recipes()`) names, where the recipe belongs to the
+    preset's application; None otherwise (a preset no recipe builds).
     """
-    app, recipe = recipes().get(preset["name"], (None, None))
+    app, recipe = recipes.get(preset["name"], (None, None))
     if app is None or app.name != preset["app"]:
         return None
     return recipe.headline_metric
 
 
-def preset_table(root=PRESETS_DIR) -> str:
-    """The table of `attention-zoo presets list`: the presets of `root`."""
+def preset_table(recipes: dict, root=PRESETS_DIR) -> str:
+    """The table of `attention-zoo presets list`: the presets of `root`,
+    their headline metrics named by `recipes` (`headline_metric`)."""
     rows = []
     for preset in list_presets(root):
-        key = headline_metric(preset)
+        key = headline_metric(preset, recipes)
         value = preset["metrics"].get(key) if key else None
         rows.append(
             [

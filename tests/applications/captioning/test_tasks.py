@@ -28,8 +28,8 @@ from attention_zoo.applications.captioning.scene_generator import (
 )
 from attention_zoo.applications.captioning.scenes import Scene, SceneObject
 from attention_zoo.applications.captioning.training import train
-from attention_zoo.applications.cli import build_parser, main
 from attention_zoo.applications.common.text import detokenize
+from attention_zoo.cli import build_parser, main
 from attention_zoo.image_codec import encode_png
 from tests.helpers import assert_cli_refuses_a_file_as_output, run_json_script
 

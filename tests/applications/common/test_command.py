@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 import pytest
 
 from attention_zoo.applications import registry
-from attention_zoo.applications.cli import main
 from attention_zoo.applications.common.application import Application, Command
 from attention_zoo.applications.common.config import positive
 from attention_zoo.applications.common.predictor import RunPredictor
+from attention_zoo.cli import main
 
 
 @dataclass

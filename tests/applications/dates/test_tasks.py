@@ -6,13 +6,13 @@ import keras
 import numpy as np
 import pytest
 
-from attention_zoo.applications.cli import main
 from attention_zoo.applications.dates import data, formats, lexicon
 from attention_zoo.applications.dates import model as models
 from attention_zoo.applications.dates.config import TrainConfig
 from attention_zoo.applications.dates.export import export
 from attention_zoo.applications.dates.predictor import Normalizer
 from attention_zoo.applications.dates.training import train
+from attention_zoo.cli import main
 from tests.helpers import assert_cli_refuses_a_file_as_output, run_json_script
 
 pytestmark = pytest.mark.tf_only

@@ -4,10 +4,10 @@ the pairs reader can hold, each refused in one line."""
 
 import pytest
 
-from attention_zoo.applications.cli import main
 from attention_zoo.applications.summarization import data
 from attention_zoo.applications.summarization.config import TrainConfig
 from attention_zoo.applications.summarization.training import load_corpus
+from attention_zoo.cli import main
 
 
 def _pairs(path, n, start=0):

@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from attention_zoo.applications import from_preset
-from attention_zoo.applications.cli import main
 from attention_zoo.applications.summarization import preset
 from attention_zoo.applications.summarization.config import (
     MAX_SOURCE_TOKENS,
@@ -18,6 +17,7 @@ from attention_zoo.applications.summarization.config import (
 )
 from attention_zoo.applications.summarization.predictor import Summarizer
 from attention_zoo.applications.summarization.training import train
+from attention_zoo.cli import main
 from attention_zoo.presets import save_to_preset
 from tests.helpers import run_json_script
 

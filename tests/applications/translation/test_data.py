@@ -3,8 +3,8 @@ import time
 
 import pytest
 
-from attention_zoo.applications.cli import main
 from attention_zoo.applications.translation import data
+from attention_zoo.cli import main
 
 SWORD_INSTALLED = all(
     os.path.exists(f"{data.SWORD_PATH}/mods.d/{m}.conf")

@@ -7,7 +7,6 @@ import keras
 import numpy as np
 import pytest
 
-from attention_zoo.applications.cli import main
 from attention_zoo.applications.common import InputError
 from attention_zoo.applications.translation import data
 from attention_zoo.applications.translation.batches import BucketedBatches
@@ -27,6 +26,7 @@ from attention_zoo.applications.translation.predictor import (
     Translator,
 )
 from attention_zoo.applications.translation.training import train
+from attention_zoo.cli import main
 from tests.helpers import assert_cli_refuses_a_file_as_output, run_json_script
 
 pytestmark = pytest.mark.tf_only

@@ -247,7 +247,7 @@ def _serve(parser, args) -> int:
 def _list_presets() -> int:
     from attention_zoo.applications.common.preset_listing import preset_table
 
-    print(preset_table())
+    print(preset_table(registry.recipes()))
     return 0
 
 
@@ -341,16 +341,17 @@ def _main(argv) -> int:
 def _refresh_presets(args) -> None:
     from attention_zoo.applications.common import preset_build
 
-    for name in args.names or list(preset_build.recipes()):
-        print(f"{name}: {preset_build.refresh(name)}")
+    for name in args.names or list(registry.recipes()):
+        print(f"{name}: {preset_build.refresh(*registry.recipe(name))}")
 
 
 def _build_presets(args) -> None:
     from attention_zoo.applications.common import preset_build
 
-    for name in args.names or list(preset_build.recipes()):
+    for name in args.names or list(registry.recipes()):
+        app, recipe = registry.recipe(name)
         folder = preset_build.build(
-            name, args.work, command=None if args.no_train else main
+            app, recipe, args.work, command=None if args.no_train else main
         )
         print(f"{name}: {folder}")
 
