@@ -5,11 +5,10 @@ output and hover a token of the heat map."""
 import os
 import shutil
 import threading
-import time
 
 import pytest
 
-from tests.serving.test_live_server import call, free_port
+from tests.serving.live import free_port, wait_ready
 
 pytestmark = pytest.mark.tf_only
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -36,15 +35,7 @@ def url():
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 300
-    while True:
-        try:
-            if call(f"{url}/readyz", timeout=5)[0] == 200:
-                break
-        except OSError:
-            pass
-        assert time.monotonic() < deadline
-        time.sleep(0.5)
+    wait_ready(url)
     yield url
     server.should_exit = True
     thread.join(30)

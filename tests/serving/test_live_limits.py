@@ -6,18 +6,14 @@ loop, so that /healthz answers while a large one is decoded."""
 
 import base64
 import io
-import os
-import subprocess
-import sys
 import threading
 import time
-import urllib.error
 
 import numpy as np
 import pytest
 
 from attention_zoo.presets import fixed_inputs
-from tests.serving.test_live_server import call, free_port
+from tests.serving.live import call, serve
 
 pytestmark = pytest.mark.tf_only
 
@@ -26,30 +22,9 @@ MAX_BATCH = 4
 
 @pytest.fixture(scope="module")
 def server():
-    port = free_port()
-    argv = [sys.executable, "-m", "attention_zoo", "serve", "--preset", "shapes"]
-    argv += ["--port", str(port), "--max-batch", str(MAX_BATCH), "--max-wait-ms", "5"]
-    process = subprocess.Popen(
-        argv,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"},
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 300
-    while True:
-        assert process.poll() is None, process.communicate()
-        try:
-            if call(f"{url}/readyz", timeout=5)[0] == 200:
-                break
-        except (urllib.error.URLError, ConnectionError):
-            pass
-        assert time.monotonic() < deadline, "the server never became ready"
-        time.sleep(0.5)
-    yield url
-    process.kill()
-    process.communicate()
+    flags = ["--preset", "shapes", "--max-batch", str(MAX_BATCH), "--max-wait-ms", "5"]
+    for _, url in serve(*flags):
+        yield url
 
 
 def _image(i: int = 0) -> str:

@@ -2,31 +2,18 @@
 signal at any moment, a model that fails to load; each ends in one line
 (or none) and a status, never an abort or a server that loads forever."""
 
-import os
 import shutil
 import signal
 import socket
-import subprocess
-import sys
 import time
 import urllib.error
 
 import pytest
 
 from attention_zoo.presets import preset_folder
-from tests.serving.test_live_server import call, free_port
+from tests.serving.live import call, free_port, start
 
 pytestmark = pytest.mark.tf_only
-
-
-def start(*flags: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "attention_zoo", "serve", *flags],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"},
-    )
 
 
 def test_a_port_in_use_is_one_line_and_exit_2():

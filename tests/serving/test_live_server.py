@@ -5,38 +5,16 @@ flight before it exits 0."""
 
 import http.client
 import json
-import os
 import signal
 import socket
-import subprocess
-import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 
 import pytest
 
+from tests.serving.live import call, serve
+
 pytestmark = pytest.mark.tf_only
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def call(url, body=None, timeout=120):
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(
-        url, data=data, headers={"content-type": "application/json"}
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
 
 TIMEOUT = 2
 CONNECTIONS = 32
@@ -44,42 +22,19 @@ CONNECTIONS = 32
 
 @pytest.fixture(scope="module")
 def server():
-    port = free_port()
-    argv = [
-        sys.executable,
-        "-m",
-        "attention_zoo",
-        "serve",
+    flags = [
         "--preset",
         "dates_multilingual",
+        "--max-batch",
+        "8",
+        "--max-wait-ms",
+        "20",
     ]
-    argv += ["--port", str(port), "--max-batch", "8", "--max-wait-ms", "20"]
     # Short deadlines, so that the slow clients below are cut off quickly.
-    argv += ["--header-timeout", str(TIMEOUT), "--body-timeout", str(TIMEOUT)]
-    argv += ["--idle-timeout", str(TIMEOUT), "--max-connections", str(CONNECTIONS)]
-    argv += ["--allowed-host", "api.example"]
-    process = subprocess.Popen(
-        argv,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"},
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 300
-    while True:
-        assert process.poll() is None, process.communicate()
-        try:
-            if call(f"{url}/readyz", timeout=5)[0] == 200:
-                break
-        except (urllib.error.URLError, ConnectionError):
-            pass
-        assert time.monotonic() < deadline, "the server never became ready"
-        time.sleep(0.5)
-    yield process, url
-    if process.poll() is None:
-        process.kill()
-        process.communicate()
+    flags += ["--header-timeout", str(TIMEOUT), "--body-timeout", str(TIMEOUT)]
+    flags += ["--idle-timeout", str(TIMEOUT), "--max-connections", str(CONNECTIONS)]
+    flags += ["--allowed-host", "api.example"]
+    yield from serve(*flags)
 
 
 def test_it_binds_loopback_and_answers_concurrent_clients(server):
