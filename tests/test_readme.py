@@ -51,3 +51,22 @@ def test_readme_preset_examples_print_what_readme_shows(capsys):
     for block, shown in examples:
         exec(compile(block, "README.md", "exec"), {})
         assert capsys.readouterr().out == shown
+
+
+def test_readme_reads_in_five_minutes():
+    """At most about 250 lines: the rest lives in docs/ and is linked."""
+    lines = (ROOT / "README.md").read_text().splitlines()
+    assert len(lines) <= 250, f"README.md has {len(lines)} lines, over 250"
+
+
+def test_readme_pictures_are_in_the_repository():
+    """Each image the README shows is a file of the repository, linked by a
+    relative path (GitHub and the sdist show it; MANIFEST.in ships it)."""
+    if not (ROOT / "docs" / "img").is_dir():
+        pytest.skip("the README copied away from the repository's docs/img")
+    images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", (ROOT / "README.md").read_text())
+    assert images, "README.md shows no picture"
+    manifest = (ROOT / "MANIFEST.in").read_text()
+    for image in images:
+        assert "://" not in image and (ROOT / image).is_file(), image
+        assert image in manifest, f"{image} is not in MANIFEST.in (the sdist)"

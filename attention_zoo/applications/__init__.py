@@ -1,7 +1,8 @@
-"""Applications built on attention_zoo: dates, translation, captioning.
+"""Applications built on attention_zoo, one folder each.
 
 `from_preset(name)` loads the predictor of any shipped preset or preset
-folder; the applications are listed in `registry`.
+folder. Which applications there are is `registry.MODULES`, one line each
+(`registry.applications()` lists them), so this docstring names none.
 """
 
 from attention_zoo.applications.registry import from_preset

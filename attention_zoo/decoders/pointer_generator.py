@@ -219,8 +219,8 @@ def copy_distribution(attention, source_ids, vocab_size: int):
     extended vocabulary writes each id at most once per row. A scatter or a
     segment sum with repeated ids would be the direct form, but exported to
     ONNX a segment sum becomes a sort and a dense `(segments, count)`
-    scatter over every row's `V + Tx` segments (about 50 ms a text in ONNX
-    Runtime for the summarizer), and ONNX's `ScatterND` leaves repeated
+    scatter over every row's `V + Tx` segments (slow in ONNX Runtime for
+    the summarizer: docs/export.md), and ONNX's `ScatterND` leaves repeated
     indices undefined; a scatter of distinct indices means the same thing in
     TensorFlow, JAX, PyTorch, LiteRT and ONNX.
 

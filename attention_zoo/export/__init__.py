@@ -1,8 +1,11 @@
 """TensorFlow-only helpers for SavedModel export (TensorFlow is imported lazily).
 
-Nothing else in attention_zoo imports TensorFlow; these functions run inside
-`tf.function` graphs that a SavedModel serves, so string and image
-preprocessing travels with the model.
+The library's layers, decoders and decoding never import TensorFlow; these
+helpers do, lazily, as do the applications (their exports and `tf.data`
+sources) and the command's start-up, to quiet TensorFlow's logging
+(tests/test_package_rules.py keeps the rule). They run inside `tf.function`
+graphs that a SavedModel serves, so string and image preprocessing travels
+with the model.
 """
 
 from attention_zoo.export.image import decode_image_array, decode_images

@@ -43,7 +43,8 @@ class CoverageAttention(BahdanauAttention):
         coverage_initializer: initializer of `w_c`. Zeros by default: the
             layer starts as `BahdanauAttention` and learns how much the
             coverage should count. (On the dates task a Glorot-initialised
-            `w_c` stalled at 97 % exact match in the default budget.)
+            `w_c` stalled below a zero-initialised one in the default
+            budget: docs/layers.md.)
         kernel_initializer: initializer of `W_h`, `W_s` and `v`.
         bias_initializer: initializer of `b_attn`.
         kernel_regularizer: optional regularizer of `W_h`, `W_s`, `w_c`, `v`.

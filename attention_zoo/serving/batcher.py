@@ -9,7 +9,8 @@ event loop keeps accepting requests, and the model sees one call at a time.
 A request of more than `max_batch` inputs is answered in chunks of
 `max_batch`, each queued when the one before it is answered: a request
 that arrives meanwhile goes into the next call instead of waiting for the
-whole of the large one (64 beam searches of 64 held a model 32 s).
+whole of the large one (a large call of beam searches holds a model for
+many seconds: docs/benchmarks.md).
 
 The predictor pads each call's batch to the next power of two itself
 (`RunPredictor.run_batches`), so that a server under load compiles a few

@@ -1,7 +1,7 @@
 """`POST /v1/{app}/predict` answered as plain ASGI, ahead of the framework.
 
-Under 64 concurrent clients the date normalizer's server spent 83 % of its
-time in the event loop's thread, most of it in FastAPI's and Starlette's
+Under 64 concurrent clients the date normalizer's server spent most of its
+time in the event loop's thread, most of that in FastAPI's and Starlette's
 handling of each request (routing, dependency solving, exception layers,
 response encoding) rather than in the model (benchmarks/serving.py,
 docs/serving.md). This middleware reads the body (within the size limit),

@@ -57,8 +57,8 @@ class ServedModel:
         """The beam widths a request may ask for: greedy (1) and the run's
         own, both compiled before the server is ready (`load`); None
         without beam search. Each other width would compile its search
-        while every request waited (8-10 s a width) and keep it for the
-        life of the process."""
+        while every request waited (seconds a width: docs/serving.md) and
+        keep it for the life of the process."""
         width = self.beam_width
         return None if width is None else tuple(sorted({1, width}))
 

@@ -238,10 +238,10 @@ def create_app(
         }
 
     # `PredictPath` answers these requests before FastAPI routes them (its
-    # per-request machinery cost about 1.6 ms a request under load, the
-    # date normalizer 0.6 ms a date: docs/design.md); the
-    # route declares the API in the OpenAPI description and answers alike
-    # should the application run without that middleware.
+    # per-request machinery cost more a request under load than the date
+    # normalizer's model a date: docs/design.md); the route declares the
+    # API in the OpenAPI description and answers alike should the
+    # application run without that middleware.
     app.add_middleware(PredictPath, answer=answer_request, limit=MAX_BODY_BYTES)
     # Added last, so outermost: it sees every request, `PredictPath`'s too.
     app.add_middleware(RequestGuard, allowed_hosts=tuple(allowed_hosts))

@@ -259,8 +259,7 @@ def compiled(fn, input_shape, jit_compile: bool = True):
 
     `input_shape` is the shape of `x` without the batch axis. Use
     `jit_compile=False` for the image encoder: TensorFlow's XLA on CPU ran
-    EfficientNet-Lite0 about 9x slower than the plain graph (2.7 against
-    23.7 images/s at 224 px, batch 32, 2 cores), while it speeds up the
-    decoding loops.
+    EfficientNet-Lite0 several times slower than the plain graph
+    (docs/benchmarks.md), while it speeds up the decoding loops.
     """
     return compile_function(fn, input_shape, "float32", jit_compile)

@@ -240,9 +240,9 @@ def iter_scenes(seed=0, image_size: int = 224):
 def generate_scenes(n: int, seed=0, image_size: int = 224) -> list[Scene]:
     """`n` seeded scenes: 20 % with one object, 40 % with two, 40 % with three.
 
-    The first `k` scenes of a seed are the same for every `n >= k`. About
-    1.3 ms of CPU a scene at 224 px (10,000 in 13 s); 10,000 scenes hold
-    1.5 GB of pixels, so stream larger sets with `iter_scenes`.
+    The first `k` scenes of a seed are the same for every `n >= k`. Every
+    scene is held in memory (224 x 224 x 3 bytes at 224 px), so stream
+    larger sets with `iter_scenes`.
     """
     if not isinstance(n, (int, np.integer)) or n < 0:
         raise ValueError(f"`n` must be a non-negative integer. Received: n={n}")

@@ -82,8 +82,8 @@ def padded_size(n: int, max_batch: int) -> int:
     """The batch size a call of `n` inputs runs at: the next power of two
     up to `PAD_STEP` (64), the next multiple of 64 above it, at most
     `max_batch` (or `n` itself when larger). Every new batch shape is a
-    compilation of the search (1.5-3.9 s for a shipped preset on 2 CPU cores,
-    XLA or `jax.jit`), so calls of any size up to 64 compile at most seven
+    compilation of the search (seconds for a shipped preset on a CPU, XLA or
+    `jax.jit`: docs/design.md), so calls of any size up to 64 compile at most seven
     shapes, at most twice the rows; larger ones at most 63 rows more."""
     size = 1
     while size < min(n, PAD_STEP):

@@ -2,8 +2,8 @@
 
 A translator trained on Bible verses, given "Can I have a cup of coffee,
 please?", answers in confident Spanish with English words left in it: the
-decoder's own probabilities hardly move (measured: flagging by the
-search's score caught 7 % of modern sentences). What moves is how
+decoder's own probabilities hardly move (flagging by the search's score
+caught few modern sentences: docs/design.md). What moves is how
 surprising the words and their order are next to the training texts.
 `TextDomain` keeps a word bigram language model of the training texts
 (absolute discounting, Ney et al. 1994, d = 0.75, the rest of each
@@ -16,7 +16,8 @@ validation texts'. The translator and the summarizer use it.
 Those two tests let through what is plain English in any domain: "I left
 my umbrella on the bus." reads unsurprising to a model of package
 descriptions, whose words and orders cover everyday English well
-(measured: the summarizer flagged 57 % of the modern sentences). A
+(the summarizer flagged only about half of the modern sentences:
+docs/design.md). A
 domain may therefore keep a `background`: the bigram model of other
 English text (the other text application's shipped preset: the Bible for
 package descriptions, package descriptions for the Bible). `contrast` is
@@ -217,8 +218,8 @@ class TextDomain:
         Hathach and Mehuman, which no training verse does, and are no less
         verses for it. A text's first word counts as a name too when
         capitalised ("Naomi said to Ruth"): on the shipped translator's
-        test verses that kept 99.6 % valid against 99.4 %, and flagged the
-        same modern sentences.
+        test verses that kept slightly more verses valid and flagged the
+        same modern sentences (docs/benchmarks.md).
         """
         words = tokenize(text)
         if not words:

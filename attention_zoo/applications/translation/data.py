@@ -153,8 +153,8 @@ def bible_pairs(
 ) -> list[Pair]:
     """Aligned verse pairs present and non-empty in both translations.
 
-    The first call for the whole Bible reads both modules (about 70 s on 2
-    cores: 31,077 pairs) and caches the pairs as TSV in `cache_dir` (default
+    The first call for the whole Bible reads both modules (about a minute:
+    docs/translation.md) and caches the pairs as TSV in `cache_dir` (default
     `~/.cache/attention_zoo`). `books` (names such as "Ruth") reads only
     those books, without the cache.
     """
