@@ -239,7 +239,7 @@ def test_an_export_searches_with_the_width_it_was_exported_with(case):
     )
     app = registry.get(case["app"])
     width = 1
-    if app.command.beam_width:
+    if app.beam_search:
         width = json.loads((PRESETS_DIR / case["preset"] / "config.json").read_text())[
             "beam_width"
         ]

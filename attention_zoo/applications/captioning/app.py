@@ -28,4 +28,6 @@ APPLICATION = Application(
     presets=PRESETS,
     test_slice=TEST_SLICE,
     calibrate=calibrate,
+    input_kind="image",
+    n_best=True,
 )

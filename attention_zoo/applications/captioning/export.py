@@ -37,7 +37,7 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
 
     output = export_folder(output, "captioning")
     captioner = Captioner(run_dir, beam_width=beam_width)
-    fn, encode = captioner._search_fn(captioner.beam_width), captioner._encode_fn()
+    fn, encode = captioner.search_function(captioner.beam_width), captioner.encode_function()
     # Special tokens vanish from the joined text, except <unk>, as in
     # WordVocabulary.decode.
     words = [

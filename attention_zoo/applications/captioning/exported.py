@@ -77,8 +77,8 @@ class ExportedCaptioner(Captioner):
         self.exported_width = beam_width
         super().__init__(folder, beam_width=beam_width)
 
-    def load_models(self):
-        return None, None
+    def load_models(self) -> None:
+        self.encoder = self.model = None
 
     def feature_channels(self) -> int:
         # The file is the only description of its encoder: one black image

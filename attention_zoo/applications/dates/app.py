@@ -26,4 +26,5 @@ APPLICATION = Application(
     test_slice=TEST_SLICE,
     export_core=export_core,
     exported_predictor=ExportedNormalizer,
+    beam_search=False,
 )

@@ -13,7 +13,7 @@ from attention_zoo.applications.common.portable_export import (
     search_core,
 )
 from attention_zoo.applications.dates import model as models
-from attention_zoo.applications.dates.predictor import Normalizer
+from attention_zoo.applications.dates.predictor import Normalizer, check_greedy
 
 
 def export_core(run_dir) -> CoreFunction:
@@ -56,7 +56,8 @@ class ExportedNormalizer(Normalizer):
         self.runner = runner
         super().__init__(folder)
 
-    def predict_function(self):
+    def load_models(self) -> None:
+        self.model = None
         search = runner_search(self.runner)
         # The vocabulary against the model, once at load: its largest id
         # through the model's embedding (one short run), so that a
@@ -69,6 +70,10 @@ class ExportedNormalizer(Normalizer):
                 f"{self.run_dir / 'vocabulary.json'} holds {len(self.vocabulary)} "
                 f"symbols, more than the model reads ({error})"
             ) from error
+
+    def search_function(self, beam_width: int = 1, keep_beams: bool = False):
+        check_greedy(beam_width, keep_beams)
+        search = runner_search(self.runner)
 
         def predict(ids):
             # Cut to the batch's longest input, rounded up to a multiple of

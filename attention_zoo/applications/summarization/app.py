@@ -28,4 +28,5 @@ APPLICATION = Application(
     presets=PRESETS,
     test_slice=TEST_SLICE,
     calibrate=calibrate,
+    n_best=True,
 )

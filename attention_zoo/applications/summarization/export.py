@@ -50,7 +50,7 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
 
     output = export_folder(output, "summarization")
     summarizer = Summarizer(run_dir, beam_width=beam_width)
-    fn = summarizer._search_fn(summarizer.beam_width)
+    fn = summarizer.search_function(summarizer.beam_width)
     vocabulary = summarizer.vocabulary
     size = len(vocabulary)
     words = [

@@ -66,10 +66,10 @@ class ExportedSummarizer(Summarizer):
         self.exported_width = beam_width
         super().__init__(folder, beam_width=beam_width)
 
-    def load_summarization_model(self):
-        return None
+    def load_models(self) -> None:
+        self.model = None
 
-    def _search_fn(self, beam_width: int, keep_beams: bool = False):
+    def search_function(self, beam_width: int, keep_beams: bool = False):
         check_width("summarizer", self.exported_width, beam_width)
         if keep_beams:
             raise ValueError(

@@ -28,4 +28,5 @@ APPLICATION = Application(
     calibrate=calibrate,
     export_core=export_core,
     exported_predictor=ExportedTranslator,
+    n_best=True,
 )

@@ -45,7 +45,7 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
 
     output = export_folder(output, "translation")
     translator = Translator(run_dir, beam_width=beam_width)
-    fn = translator._search_fn(translator.beam_width)
+    fn = translator.search_function(translator.beam_width)
     output_tokens = [
         t if i >= len(tokenizer.SPECIALS) or t == tokenizer.UNK else ""
         for i, t in enumerate(translator.target_vocabulary.tokens)

@@ -65,10 +65,10 @@ class ExportedTranslator(Translator):
         self.exported_width = beam_width
         super().__init__(folder, beam_width=beam_width, **options)
 
-    def load_translation_model(self):
-        return None
+    def load_models(self) -> None:
+        self.model = None
 
-    def _search_fn(self, beam_width: int, keep_beams: bool = False):
+    def search_function(self, beam_width: int, keep_beams: bool = False):
         check_width("translator", self.exported_width, beam_width)
         if keep_beams:
             raise ValueError(
