@@ -183,10 +183,6 @@ def test_the_encoding_rule_finds_every_kind_of_bare_call():
 APPLICATION_LAYER = (
     "attention_zoo.applications",
     "attention_zoo.__main__",
-    # `attention_zoo.export.load_exported`: an entry point above the
-    # applications, as `__main__` is; it reads any application's export
-    # through the registry (docs/design.md).
-    "attention_zoo.export.loader",
     # `attention-zoo serve`: serves the applications' predictors.
     "attention_zoo.serving",
 )

@@ -7,9 +7,8 @@ import sys
 import numpy as np
 import pytest
 
-from attention_zoo.applications import registry
+from attention_zoo.applications import load_exported, registry
 from attention_zoo.applications.common.errors import MalformedFileError
-from attention_zoo.export import load_exported
 from attention_zoo.presets import PRESETS_DIR, fixed_inputs
 
 pytestmark = pytest.mark.tf_only

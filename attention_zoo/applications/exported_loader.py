@@ -1,4 +1,12 @@
-"""`load_exported`: one loader for a SavedModel, a LiteRT and an ONNX export."""
+"""`load_exported`: one loader for a SavedModel, a LiteRT and an ONNX export.
+
+It sits beside `registry.from_preset` at the top of the application layer:
+an export folder names its application (`export.json`), which is looked up
+in the registry, and a portable export runs under that application's
+predictor (`Application.exported_predictor`). The library's
+`attention_zoo.export` holds TensorFlow graph helpers only and imports no
+application; `attention_zoo.applications.load_exported` is its public name.
+"""
 
 from __future__ import annotations
 
@@ -44,7 +52,7 @@ def load_exported(path, precision: str = "float32"):
     Example:
 
     ```python
-    from attention_zoo.export import load_exported
+    from attention_zoo.applications import load_exported
 
     normalize = load_exported("dates-litert")
     normalize(["3 May 1979"])[0]["text"]  # '1979-05-03'
