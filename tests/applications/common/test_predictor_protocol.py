@@ -135,11 +135,22 @@ def _private_methods() -> dict[str, str]:
     return found
 
 
+def _name_of(function) -> str:
+    return getattr(function, "attr", getattr(function, "id", ""))
+
+
 def private_calls(source: str, names) -> list[str]:
     """The uses in `source` of an attribute among `names` on anything but
-    `self`, `cls` or `super()`: another object's private method."""
+    `self`, `cls` or `super()`, set or read (`setattr`, a test's
+    `monkeypatch.setattr`): another object's private method."""
     found = []
     for node in ast.walk(ast.parse(source)):
+        # `setattr(obj, "_name", ...)`, `monkeypatch.setattr(obj, "_name", ...)`
+        if isinstance(node, ast.Call) and _name_of(node.func) == "setattr":
+            name = node.args[1] if len(node.args) > 1 else None
+            if isinstance(name, ast.Constant) and name.value in names:
+                found.append(f"line {node.lineno}: {ast.unparse(node)[:80]}")
+            continue
         if not isinstance(node, ast.Attribute) or node.attr not in names:
             continue
         owner = node.value
@@ -159,6 +170,8 @@ def test_the_private_call_rule_finds_a_call_on_another_object():
     assert private_calls("Translator(run)._search_fn(4)", names)
     assert not private_calls("self._scored(texts)\nsuper()._search_fn(1)", names)
     assert not private_calls("normalizer.scored(texts)", names)
+    assert private_calls('monkeypatch.setattr(normalizer, "_scored", f)', names)
+    assert not private_calls('monkeypatch.setattr(normalizer, "scored", f)', names)
 
 
 def test_nothing_outside_a_predictor_calls_its_private_methods():
