@@ -33,7 +33,7 @@ def load_exported(path, precision: str = "float32"):
     each are in docs/export.md). `export.json` is read as data: its
     application must be one of the registry's. Before anything else is
     read, every file of the folder is checked against the size and SHA-256
-    digest `export.json` lists (`common.export_files`): a file changed,
+    digest `export.json` lists (`common.exporting.files`): a file changed,
     truncated, added, missing, a link out of the folder or no regular file
     (a FIFO) is refused naming it, as is a folder exported before the
     digests were recorded (export it again).
@@ -58,9 +58,10 @@ def load_exported(path, precision: str = "float32"):
     normalize(["3 May 1979"])[0]["text"]  # '1979-05-03'
     ```
     """
-    from attention_zoo.applications.common import export_files, runtimes
     from attention_zoo.applications.common.errors import MalformedFileError
-    from attention_zoo.applications.common.portable_export import (
+    from attention_zoo.applications.common.exporting import files as export_files
+    from attention_zoo.applications.common.exporting import runtimes
+    from attention_zoo.applications.common.exporting.portable import (
         FORMATS,
         MODEL_FILES,
     )

@@ -119,7 +119,7 @@ def export(app, model, output, format: str = "saved_model", **options):
 
     Example: `export("dates", "dates_multilingual", "dates-litert", "litert")`.
     """
-    from attention_zoo.applications.common.portable_export import (
+    from attention_zoo.applications.common.exporting.portable import (
         FORMATS,
         write_portable,
     )

@@ -247,3 +247,17 @@ def test_an_export_searches_with_the_width_it_was_exported_with(case):
         if width == 1:  # the normalizer takes no width when it predicts
             app.exported_predictor(case["folders"]["onnx"], None, beam_width=7)
         load_exported(case["folders"]["onnx"])(case["inputs"][:1], beam_width=7)
+
+
+def test_an_exported_predictor_refuses_an_n_best_list_naming_it(case):
+    """An exported core holds the best hypothesis only: an application
+    that gives n-best lists (`Application.n_best`) says so, one that does
+    not takes no `n_best` at all."""
+    app = registry.get(case["app"])
+    predictor = load_exported(case["folders"]["onnx"])
+    if not app.n_best:
+        with pytest.raises(TypeError, match="n_best"):
+            predictor(case["inputs"][:1], n_best=True)
+        return
+    with pytest.raises(ValueError, match="best hypothesis only.*n_best=True"):
+        predictor(case["inputs"][:1], n_best=True)

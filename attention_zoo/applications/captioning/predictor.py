@@ -215,7 +215,7 @@ class Captioner(RunPredictor):
         the images' pooled features `(N, C)` (`domain.pooled`), and the
         n-best list of each image with `n_best` (else None), of RGB arrays
         (an exported captioner runs its core instead:
-        `exported.ExportedCaptioner`)."""
+        `export.ExportedCaptioner`)."""
         # Encoded once: the features give the captions and the distances.
         features = np.concatenate(
             [

@@ -41,7 +41,10 @@ searches are `common.search`.
 
 from attention_zoo.applications.common.compile import compile_function
 from attention_zoo.applications.common.config import check_config
-from attention_zoo.applications.common.export import export_folder, write_saved_model
+from attention_zoo.applications.common.exporting.saved_model import (
+    export_folder,
+    write_saved_model,
+)
 from attention_zoo.applications.common.predictor import InputError, RunPredictor
 from attention_zoo.applications.common.run_folder import (
     check_run_folder,

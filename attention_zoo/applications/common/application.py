@@ -137,7 +137,7 @@ class Application:
             PNGs it writes; `beam_width` only where `beam_search`.
         export: `export(run, output, beam_width=None)`, the SavedModel.
         export_core: a function of a run or preset folder to its
-            `portable_export.CoreFunction` (the tensor part, for LiteRT and
+            `exporting.portable.CoreFunction` (the tensor part, for LiteRT and
             ONNX), or None where the application has none yet.
         exported_predictor: a function of `(folder, runner)` to the
             predictor that runs an exported core (`runtimes`) with the

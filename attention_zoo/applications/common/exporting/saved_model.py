@@ -7,7 +7,7 @@ from pathlib import Path
 import keras
 
 from attention_zoo import owned_folders
-from attention_zoo.applications.common.export_files import write_description
+from attention_zoo.applications.common.exporting.files import write_description
 from attention_zoo.applications.common.run_folder import output_folder
 
 SAVED_MODEL_KIND = "saved_model"
@@ -46,7 +46,7 @@ def write_saved_model(output, serve, input_name: str, tracked, app: str) -> Path
             saved only if it is tracked.
         app: the application, recorded in the folder's marker and in its
             `export.json` (format `saved_model`, the input, and every file
-            with its size and SHA-256 digest: `export_files`).
+            with its size and SHA-256 digest: `exporting.files`).
     """
     import tensorflow as tf
 
