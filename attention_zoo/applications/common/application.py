@@ -140,7 +140,7 @@ class Application:
             `exporting.portable.CoreFunction` (the tensor part, for LiteRT and
             ONNX), or None where the application has none yet.
         exported_predictor: a function of `(folder, runner)` to the
-            predictor that runs an exported core (`runtimes`) with the
+            predictor that runs an exported core (`exporting.runtimes`) with the
             folder's data files, or None.
         command: its command line (`Command`).
         presets: the recipes of its shipped presets.
