@@ -51,7 +51,7 @@ def test_examples(run) -> list:
 def non_date_rows(normalizer, run) -> list:
     non_dates = evaluate_non_dates(normalizer, read_non_dates())
     test = test_examples(run)
-    _, valid, _, _ = normalizer._scored([e.text for e in test])
+    _, valid, _, _ = normalizer.scored([e.text for e in test])
     reasons = ", ".join(f"{k}: {v}" for k, v in non_dates["reasons"].items())
     accepted = "; ".join(
         f"{a['text']!r} -> {a['predicted']}" for a in non_dates["accepted"][:8]
@@ -78,7 +78,7 @@ def non_date_rows(normalizer, run) -> list:
 
 def real_date_rows(normalizer) -> tuple[list, list, float]:
     rows = read_real_dates()
-    isos, valid, _, _ = normalizer._scored([text for _, _, text in rows])
+    isos, valid, _, _ = normalizer.scored([text for _, _, text in rows])
     exact = np.array([p == iso for p, (iso, _, _) in zip(isos, rows)])
     groups = collections.defaultdict(list)
     for hit, ok, (_, language, _) in zip(exact, valid, rows):
@@ -191,7 +191,7 @@ def serving_rows(normalizer, run, seed) -> list:
             return lambda: serve(text=x)["valid"].numpy()
 
         def local(texts):
-            return lambda: normalizer._scored(texts)[1]
+            return lambda: normalizer.scored(texts)[1]
 
         # The SavedModel reads the batch's longest input rounded up to a
         # multiple of 8 (export.py); the in-process predictor all of tx.

@@ -3,7 +3,7 @@ load time, single-input latency, batch throughput, agreement with the
 Keras predictor and the preset's headline metric on its test slice, for
 the SavedModel (TensorFlow), LiteRT float32 and int8 (the LiteRT
 interpreter) and ONNX (ONNX Runtime), all through
-`attention_zoo.export.load_exported`, beside the Keras predictor itself
+`attention_zoo.applications.load_exported`, beside the Keras predictor itself
 (each preset's own search: greedy for dates, beam search for the others).
 
 Usage (needs `pip install 'attention-zoo[export]'`):
@@ -28,8 +28,7 @@ from pathlib import Path
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
-from attention_zoo.applications import registry  # noqa: E402
-from attention_zoo.export import load_exported  # noqa: E402
+from attention_zoo.applications import load_exported, registry  # noqa: E402
 from attention_zoo.presets import PRESETS_DIR  # noqa: E402
 
 VARIANTS = (

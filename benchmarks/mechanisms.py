@@ -65,7 +65,7 @@ def decode_step_ms(normalizer, texts) -> float:
     """Milliseconds per greedy decoder step for a batch of `DECODE_BATCH`."""
     source = normalizer.vocabulary.encode(texts[:DECODE_BATCH])
     samples = harness.sample_times(
-        lambda: keras.ops.convert_to_numpy(normalizer._predict(source)[0]),
+        lambda: keras.ops.convert_to_numpy(normalizer.search_function()(source)[0]),
         DECODE_REPEATS,
         warmup=1,
     )

@@ -195,12 +195,6 @@ LAYERS = (
     # and starts the server.
     ("command", ("attention_zoo.cli", "attention_zoo.__main__")),
 )
-# Modules whose imports up the stack are tolerated while they move.
-LAYER_EXCEPTIONS = (
-    # `load_exported` is being moved into the application layer beside
-    # `from_preset` (issue 56); this line goes when it has moved.
-    "attention_zoo.export.loader",
-)
 
 
 def module_names(root: Path) -> dict[str, Path]:
@@ -325,14 +319,12 @@ def layer_of(module: str, layers) -> int:
     return max(named)[1] if named else 0
 
 
-def upward_imports(graph: dict[str, set[str]], layers, exceptions=()) -> list[str]:
+def upward_imports(graph: dict[str, set[str]], layers) -> list[str]:
     """Every import of `graph` from a lower layer of `layers` to a higher
-    one, as `module (layer) -> target (layer)`, sorted; the imports of the
-    modules of `exceptions` are left out."""
+    one, as `module (layer) -> target (layer)`, sorted. No module is
+    excused."""
     found = []
     for module, targets in graph.items():
-        if in_layer(module, exceptions):
-            continue
         low = layer_of(module, layers)
         for target in targets:
             if (high := layer_of(target, layers)) > low:
@@ -346,14 +338,12 @@ def test_no_module_imports_a_layer_above_its_own():
     """The stack's rule (docs/design.md): each layer imports only its own
     and those below; the command line is the composition root on top."""
     graph = import_graph(PACKAGE)
-    found = upward_imports(graph, LAYERS, LAYER_EXCEPTIONS)
+    found = upward_imports(graph, LAYERS)
     assert not found, "imports up the stack:\n" + "\n".join(found)
 
 
-def test_every_layer_and_exception_names_modules_of_the_package():
-    """A layer whose modules moved would silently join the library, and an
-    exception whose module moved or stopped importing upwards would
-    silently excuse the next one."""
+def test_every_layer_names_modules_of_the_package():
+    """A layer whose modules moved would silently join the library."""
     graph = import_graph(PACKAGE)
     empty = [
         prefix
@@ -362,12 +352,6 @@ def test_every_layer_and_exception_names_modules_of_the_package():
         if not any(in_layer(module, (prefix,)) for module in graph)
     ]
     assert not empty, f"layer prefixes naming no module: {empty}"
-    stale = [
-        module
-        for module in LAYER_EXCEPTIONS
-        if not upward_imports({module: graph.get(module, set())}, LAYERS)
-    ]
-    assert not stale, f"exceptions that import nothing up the stack: {stale}"
 
 
 def test_the_layer_rule_names_each_import_up_the_stack(tmp_path):
@@ -401,10 +385,6 @@ def test_the_layer_rule_names_each_import_up_the_stack(tmp_path):
         "pkg.app.core (core) -> pkg.app.base (app)",
         "pkg.lib (library) -> pkg.app (app)",
         "pkg.old (library) -> pkg.app.base (app)",
-    ]
-    assert upward_imports(graph, layers, exceptions=("pkg.old",)) == [
-        "pkg.app.core (core) -> pkg.app.base (app)",
-        "pkg.lib (library) -> pkg.app (app)",
     ]
 
 

@@ -138,10 +138,10 @@ def export(app, model, output, format: str = "saved_model", **options):
     only) or "onnx" (`model.onnx`); the portable formats hold the decode
     loop from ids to ids (greedy or beam search: `beam_width`, default the
     run's), their string processing is the predictor's
-    (`attention_zoo.export.load_exported` runs them).
+    (`attention_zoo.applications.load_exported` runs them).
 
     Example: `export("dates", "dates_multilingual", "dates-litert", "litert")`.
     """
-    from attention_zoo.applications.common.export import export_application
+    from attention_zoo.applications.common.exporting.driver import export_application
 
     return export_application(get(app), model, output, format, **options)

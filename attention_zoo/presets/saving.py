@@ -107,7 +107,7 @@ def save_to_preset(
         rebuilt = predictor.rebuilt_models()
         for name in predictor.required_files:
             if name.endswith(".keras"):
-                model = predictor.load_model(name)
+                model = predictor.read_model_file(name)
                 parameters += model.count_params()
                 if name not in rebuilt:
                     write_model(model, staging, name, float16=float16)

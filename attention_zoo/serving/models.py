@@ -41,14 +41,14 @@ class ServedModel:
 
     @property
     def images(self) -> bool:
-        """Whether its inputs are images (base64 in the API): what its
-        command line calls its inputs (`Command.inputs`)."""
-        return self.app.command.inputs == "images"
+        """Whether its inputs are images (base64 in the API), as its
+        application declares (`Application.input_kind`)."""
+        return self.app.input_kind == "image"
 
     @property
     def beam_width(self) -> int | None:
         """The run's beam width, None for an application without beam search."""
-        if not self.app.command.beam_width:
+        if not self.app.beam_search:
             return None
         return int(self.predictor.beam_width) if self.predictor else None
 
@@ -68,12 +68,9 @@ class ServedModel:
 
     @property
     def n_best(self) -> bool:
-        """Whether its predictor gives the n-best list (`n_best=True`)."""
-        import inspect
-
-        if self.predictor is None:
-            return False
-        return "n_best" in inspect.signature(self.predictor.predict_items).parameters
+        """Whether its predictor gives the n-best list (`n_best=True`), as
+        its application declares (`Application.n_best`)."""
+        return self.app.n_best
 
     def describe(self) -> dict:
         described = {

@@ -34,7 +34,7 @@ APPS = [app for app in registry.applications() if app.presets]
 def predict_argv(app, run, tmp_path) -> list:
     """A task of `app` that reads the model of `run`: `plot`, which every
     application has, on one input."""
-    some_input = "image.png" if app.command.inputs == "images" else "3 May 1979"
+    some_input = "image.png" if app.input_kind == "image" else "3 May 1979"
     return [app.name, "plot", "--run", run, "--output", tmp_path / "plots", some_input]
 
 

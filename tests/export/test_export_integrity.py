@@ -14,8 +14,8 @@ import threading
 
 import pytest
 
+from attention_zoo.applications import load_exported
 from attention_zoo.applications.common.errors import MalformedFileError
-from attention_zoo.export import load_exported
 
 pytestmark = pytest.mark.tf_only
 MODEL_FILES = {
@@ -270,3 +270,21 @@ def test_a_vocabulary_larger_than_the_model_is_refused_at_load(folders, fmt, tmp
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_the_checked_folder_still_answers(folders, fmt):
     assert load_exported(folders[fmt])(["3 May 1979"])[0]["text"] == "1979-05-03"
+
+
+def test_the_old_import_names_the_loaders_new_home():
+    """`load_exported` moved up to the application layer, beside
+    `from_preset`: `attention_zoo.export` imports no application, and its
+    old name says where the loader went instead of a bare ImportError."""
+    import attention_zoo.export
+    from attention_zoo.applications import exported_loader
+
+    assert load_exported is exported_loader.load_exported
+    home = "from attention_zoo.applications import load_exported"
+    with pytest.raises(ImportError, match=re.escape(home)):
+        from attention_zoo.export import load_exported as old  # noqa: F401
+    with pytest.raises(ImportError, match=re.escape(home)):
+        attention_zoo.export.load_exported  # noqa: B018
+    with pytest.raises(AttributeError, match="no attribute 'load_everything'"):
+        attention_zoo.export.load_everything  # noqa: B018
+    assert "load_exported" not in attention_zoo.export.__all__

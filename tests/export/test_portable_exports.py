@@ -7,9 +7,8 @@ import sys
 import numpy as np
 import pytest
 
-from attention_zoo.applications import registry
+from attention_zoo.applications import load_exported, registry
 from attention_zoo.applications.common.errors import MalformedFileError
-from attention_zoo.export import load_exported
 from attention_zoo.presets import PRESETS_DIR, fixed_inputs
 
 pytestmark = pytest.mark.tf_only
@@ -239,7 +238,7 @@ def test_an_export_searches_with_the_width_it_was_exported_with(case):
     )
     app = registry.get(case["app"])
     width = 1
-    if app.command.beam_width:
+    if app.beam_search:
         width = json.loads((PRESETS_DIR / case["preset"] / "config.json").read_text())[
             "beam_width"
         ]
@@ -248,3 +247,17 @@ def test_an_export_searches_with_the_width_it_was_exported_with(case):
         if width == 1:  # the normalizer takes no width when it predicts
             app.exported_predictor(case["folders"]["onnx"], None, beam_width=7)
         load_exported(case["folders"]["onnx"])(case["inputs"][:1], beam_width=7)
+
+
+def test_an_exported_predictor_refuses_an_n_best_list_naming_it(case):
+    """An exported core holds the best hypothesis only: an application
+    that gives n-best lists (`Application.n_best`) says so, one that does
+    not takes no `n_best` at all."""
+    app = registry.get(case["app"])
+    predictor = load_exported(case["folders"]["onnx"])
+    if not app.n_best:
+        with pytest.raises(TypeError, match="n_best"):
+            predictor(case["inputs"][:1], n_best=True)
+        return
+    with pytest.raises(ValueError, match="best hypothesis only.*n_best=True"):
+        predictor(case["inputs"][:1], n_best=True)

@@ -28,7 +28,8 @@ def _inputs(name):
 def test_every_application_with_beam_search_gives_an_n_best_list(app):
     application = registry.get(app)
     takes = inspect.signature(application.predictor.predict_items).parameters
-    assert ("n_best" in takes) == application.command.beam_width
+    assert application.n_best == application.beam_search
+    assert ("n_best" in takes) == application.n_best
 
 
 @pytest.mark.parametrize("name", ["bible_en_es", "shapes", "debian_synopsis"])

@@ -3,9 +3,9 @@
 from attention_zoo.applications.captioning.cli import COMMAND
 from attention_zoo.applications.captioning.config import TrainConfig
 from attention_zoo.applications.captioning.evaluation import format_metrics
-from attention_zoo.applications.captioning.export import export
-from attention_zoo.applications.captioning.exported import (
+from attention_zoo.applications.captioning.export import (
     ExportedCaptioner,
+    export,
     export_core,
 )
 from attention_zoo.applications.captioning.predictor import Captioner, plot
@@ -28,4 +28,6 @@ APPLICATION = Application(
     presets=PRESETS,
     test_slice=TEST_SLICE,
     calibrate=calibrate,
+    input_kind="image",
+    n_best=True,
 )

@@ -137,7 +137,6 @@ COMMAND = Command(
         "export": "write a SavedModel that captions encoded image bytes",
     },
     default_preset="shapes",
-    inputs="images",
     errors=(RuntimeError, ImportError),
     add_arguments=add_arguments,
     train_arguments=add_sources,

@@ -104,9 +104,9 @@ def evaluate_items(
             captioner.encoder, [i.image for i in items], captioner.image_size
         )
     for width in dict.fromkeys(beam_widths):
-        captioner._caption_features(features[:1], width)  # compile outside the clock
+        captioner.caption_features(features[:1], width)  # compile outside the clock
         start = time.perf_counter()
-        captions, attention, _ = captioner._caption_features(features, width)
+        captions, attention, _ = captioner.caption_features(features, width)
         seconds = time.perf_counter() - start
         name = search_name(width)
         scores = bleu_scores(captions, references)

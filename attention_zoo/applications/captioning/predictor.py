@@ -55,7 +55,7 @@ class Captioner(RunPredictor):
             self.max_length = int(self.config["max_caption_length"])
             self.beam_width = beam_width or self.config["beam_width"]
         self.vocabulary = WordVocabulary.load(self.run_dir / "vocabulary.json")
-        self.encoder, self.model = self.load_models()
+        self.load_models()
         domain = self.run_dir / DOMAIN_FILE
         # A run trained before the domain was kept has none: every image is
         # in it, as before.
@@ -65,17 +65,17 @@ class Captioner(RunPredictor):
             else None
         )
 
-    def load_models(self):
-        """Hook: the run's encoder and caption model, checked against its
-        vocabulary (an exported captioner has neither:
-        `exported.ExportedCaptioner`)."""
-        encoder = self.load_model("encoder.keras")
-        model = self.load_model(model_names=("captioner",))
+    def load_models(self) -> None:
+        """`encoder` and `model`: the run's encoder and caption model,
+        checked against its vocabulary (an exported captioner has neither:
+        `export.ExportedCaptioner`)."""
+        encoder = self.read_model_file("encoder.keras")
+        model = self.read_model_file(model_names=("captioner",))
         self.check_sizes(
             model,
             {"vocabulary.json": (len(self.vocabulary), ("word_embedding", "logits"))},
         )
-        return encoder, model
+        self.encoder, self.model = encoder, model
 
     def feature_channels(self) -> int:
         """The channels `C` of the encoder's features `(L, C)`."""
@@ -95,7 +95,7 @@ class Captioner(RunPredictor):
         settings = saved_config(TrainConfig, config)
         return {"encoder.keras": lambda: build_encoder(settings)}
 
-    def _encode_fn(self):
+    def encode_function(self):
         """The compiled encoder: images `(B, S, S, 3)` to features `(B, L, C)`."""
         # No XLA for the encoder: see `captioning.model.compiled`.
         return self.compiled(
@@ -105,7 +105,7 @@ class Captioner(RunPredictor):
             jit_compile=False,
         )
 
-    def _search_fn(self, beam_width: int, keep_beams: bool = False):
+    def search_function(self, beam_width: int, keep_beams: bool = False):
         """The compiled decoding function: features to tokens and attention
         (every hypothesis with `keep_beams`)."""
         return self.compiled(
@@ -120,20 +120,20 @@ class Captioner(RunPredictor):
             tuple(self.model.get_layer("features").output.shape[1:]),
         )
 
-    def _caption_features(
+    def caption_features(
         self, features, beam_width=None, batch_size: int = 64, n_best: bool = False
     ):
         """Captions, attention `(T, L)` and scores (log-probability per
         token) per row of cached features; with `n_best`, then the n-best
         list of each (`_run`)."""
-        fn = self._search_fn(beam_width or self.beam_width, n_best)
+        fn = self.search_function(beam_width or self.beam_width, n_best)
         return self._run(
             fn, features, batch_size, lambda b: b.astype("float32"), n_best
         )
 
-    def _caption_images(self, images, beam_width=None, batch_size: int = 32):
+    def caption_images(self, images, beam_width=None, batch_size: int = 32):
         """Captions, attention and scores for the images `rgb_array` reads."""
-        fn, encode = self._search_fn(beam_width or self.beam_width), self._encode_fn()
+        fn, encode = self.search_function(beam_width or self.beam_width), self.encode_function()
         return self._run(
             lambda x: fn(encode(x)),
             list(images),
@@ -215,20 +215,20 @@ class Captioner(RunPredictor):
         the images' pooled features `(N, C)` (`domain.pooled`), and the
         n-best list of each image with `n_best` (else None), of RGB arrays
         (an exported captioner runs its core instead:
-        `exported.ExportedCaptioner`)."""
+        `export.ExportedCaptioner`)."""
         # Encoded once: the features give the captions and the distances.
         features = np.concatenate(
             [
                 batch[1]
                 for batch in self.run_batches(
-                    lambda x: (self._encode_fn()(x),),
+                    lambda x: (self.encode_function()(x),),
                     images,
                     batch_size,
                     lambda b: np.stack([image_array(i, self.image_size) for i in b]),
                 )
             ]
         )
-        captions, attention, scores, *alternatives = self._caption_features(
+        captions, attention, scores, *alternatives = self.caption_features(
             features, beam_width, batch_size, n_best
         )
         return (
@@ -316,7 +316,7 @@ def plot(run_dir, images, output_dir, beam_width=None, captioner=None) -> list[P
     output_dir = output_folder(output_dir)
     captioner = captioner or Captioner(run_dir, beam_width=beam_width)
     images = [read_image_file(i) if isinstance(i, (str, Path)) else i for i in images]
-    captions, attention, _ = captioner._caption_images(images, beam_width)
+    captions, attention, _ = captioner.caption_images(images, beam_width)
     paths = []
     for i, (image, text, weights) in enumerate(zip(images, captions, attention)):
         # A caption cut at max_caption_length has no <end>.

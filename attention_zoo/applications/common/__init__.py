@@ -11,10 +11,12 @@ returns outputs and attention) and these pieces of the skeleton:
    fields `seed_field`, `epochs_field`, `max_minutes_field`, ...).
 2. A `RunPredictor` subclass (`common.predictor`): `app`,
    `required_files`, an `__init__` that loads the vocabulary and models of
-   the run folder (`load_model`, `check_sizes`) after `super().__init__`,
-   `check` for the inputs the model cannot read (raise `InputError`), and
-   `predict_items`, its one public prediction path, which runs its
-   `compiled` function through `run_batches`.
+   the run folder (`load_models`, `check_sizes`) after `super().__init__`,
+   `check` for the inputs the model cannot read (raise `InputError`),
+   `search_function`, its `compiled` search, and `predict_items`, its one
+   public prediction path, which runs the search through `run_batches`:
+   the predictor protocol (`common.predictor_protocol`), all that the
+   command, the server and the exporter call.
 3. `train(output, config, verbose=None)` (`training.py`): inside
    `common.training_loop.training_run(NAME, output, config, verbose, check)`
    it reads its data, writes its config and vocabulary, builds the model
@@ -39,7 +41,10 @@ searches are `common.search`.
 
 from attention_zoo.applications.common.compile import compile_function
 from attention_zoo.applications.common.config import check_config
-from attention_zoo.applications.common.export import export_folder, write_saved_model
+from attention_zoo.applications.common.exporting.saved_model import (
+    export_folder,
+    write_saved_model,
+)
 from attention_zoo.applications.common.predictor import InputError, RunPredictor
 from attention_zoo.applications.common.run_folder import (
     check_run_folder,

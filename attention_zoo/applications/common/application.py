@@ -15,6 +15,8 @@ from collections.abc import Callable
 # The tasks every application's command has, built by the skeleton
 # (`common.command`); an application adds its own (`evaluate`, `predict`).
 SHARED_TASKS = ("train", "plot", "export")
+# What an application's predictor reads (`Application.input_kind`).
+INPUT_KINDS = ("text", "image")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -29,11 +31,8 @@ class Command:
             application's own (`evaluate`, `predict`, ...).
         default_preset: the shipped preset read without `--run`/`--preset`,
             or None.
-        inputs: the name of `plot`'s positional inputs (`texts`, `images`);
-            their metavar is the singular in capitals (`TEXT`, `IMAGE`).
         errors: the application's own exception types that are the user's
             errors (one line, exit 2).
-        beam_width: whether the tasks that read a model take `--beam-width`.
         add_arguments: a function of `({task: parser}, app)` that adds the
             flags of the application's own tasks, or None.
         train_arguments: a function of the `train` parser that adds flags
@@ -48,9 +47,7 @@ class Command:
     description: str
     tasks: dict
     default_preset: str | None = None
-    inputs: str = "texts"
     errors: tuple = ()
-    beam_width: bool = True
     add_arguments: Callable | None = None
     train_arguments: Callable | None = None
     config_fields: Callable | None = None
@@ -137,13 +134,13 @@ class Application:
             writes to `metrics.json`, `{"training": ..., "test": ...}`.
         format_metrics: the test metrics as the text `train` prints.
         plot: `plot(run, inputs, folder, beam_width=None)`, the attention
-            PNGs it writes; `beam_width` only where `command.beam_width`.
+            PNGs it writes; `beam_width` only where `beam_search`.
         export: `export(run, output, beam_width=None)`, the SavedModel.
         export_core: a function of a run or preset folder to its
-            `portable_export.CoreFunction` (the tensor part, for LiteRT and
+            `exporting.portable.CoreFunction` (the tensor part, for LiteRT and
             ONNX), or None where the application has none yet.
         exported_predictor: a function of `(folder, runner)` to the
-            predictor that runs an exported core (`runtimes`) with the
+            predictor that runs an exported core (`exporting.runtimes`) with the
             folder's data files, or None.
         command: its command line (`Command`).
         presets: the recipes of its shipped presets.
@@ -152,6 +149,19 @@ class Application:
             the files its training derives from data and the trained
             weights (the thresholds of validity), and returns their names;
             `attention-zoo presets refresh` runs it. None: nothing to derive.
+        input_kind: what its predictor reads: "text" (strings) or "image"
+            (paths, encoded bytes, arrays; base64 in the server's API). The
+            command line names its inputs after it (`TEXT`, `IMAGE`).
+        beam_search: whether its predictor searches with a beam: its
+            `predict_items`, `plot` and `export` take `beam_width`, and the
+            tasks that read a model `--beam-width`.
+        n_best: whether its predictor gives the n-best list of its search
+            (`predict_items(..., n_best=True)`).
+
+    The capabilities (`input_kind`, `beam_search`, `n_best`) are declared
+    here, and read from here by the command line and the server;
+    `common.predictor_protocol.check_predictor` checks the predictor has
+    what they promise.
     """
 
     name: str
@@ -168,8 +178,16 @@ class Application:
     calibrate: Callable | None = None
     export_core: Callable | None = None
     exported_predictor: Callable | None = None
+    input_kind: str = "text"
+    beam_search: bool = True
+    n_best: bool = False
 
     def __post_init__(self):
+        if self.input_kind not in INPUT_KINDS:
+            raise ValueError(
+                f"`input_kind` must be one of {INPUT_KINDS}. Received: "
+                f"input_kind={self.input_kind!r}"
+            )
         if not self.name.isidentifier():
             raise ValueError(
                 f"`name` must be a Python identifier. Received: name={self.name!r}"

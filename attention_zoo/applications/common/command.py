@@ -22,7 +22,7 @@ from attention_zoo.applications.common.cli import (
     train_job,
 )
 from attention_zoo.applications.common.config import MAX_BEAM_WIDTH, integer_range
-from attention_zoo.applications.common.portable_export import FORMAT_NAMES, FORMATS
+from attention_zoo.applications.common.exporting.portable import FORMAT_NAMES, FORMATS
 from attention_zoo.applications.common.predictor import InputError
 from attention_zoo.applications.common.preset_flags import (
     add_model_arguments,
@@ -83,10 +83,17 @@ def add_model_flags(parser, app) -> None:
     """The flags of a task that reads a model: `--run` or `--preset`
     (`preset_flags`), and `--beam-width` where the application has it."""
     add_model_arguments(parser, app.name, app.command.default_preset)
-    if app.command.beam_width:
+    if app.beam_search:
         parser.add_argument(
             "--beam-width", type=int, default=None, help=beam_width_help(app)
         )
+
+
+def inputs_name(app) -> str:
+    """The name of the positional inputs of `app`'s tasks (`texts`,
+    `images`), after what its predictor reads (`Application.input_kind`);
+    their metavar is the singular in capitals (`TEXT`, `IMAGE`)."""
+    return f"{app.input_kind}s"
 
 
 def beam_width_help(app) -> str:
@@ -104,7 +111,7 @@ def beam_width_help(app) -> str:
 def add_answer_flags(parser, app) -> None:
     """The flags of a predict-like task: the inputs, `--input`, `--output`,
     `--format`, ... (`lines.add_line_arguments`) and the model's."""
-    lines.add_line_arguments(parser, app.command.inputs)
+    lines.add_line_arguments(parser, inputs_name(app))
     add_model_flags(parser, app)
 
 
@@ -132,7 +139,7 @@ def answer_job(
     """
 
     def job():
-        inputs, from_file = lines.input_lines(args, parser, app.command.inputs)
+        inputs, from_file = lines.input_lines(args, parser, inputs_name(app))
         predictor = make_predictor(model_run(args, app))
         if not from_file and check_arguments:
             for text, _ in inputs:
@@ -177,7 +184,7 @@ def model_run(args, app):
 
 def add_plot_and_export(plot, export, app) -> None:
     """The flags of `app`'s `plot` and `export` tasks."""
-    inputs = app.command.inputs
+    inputs = inputs_name(app)
     plot.add_argument(
         inputs,
         nargs="+",
@@ -228,14 +235,16 @@ def shared_jobs(app, args, parser) -> dict:
         if args.output is None:
             # Said before the model loads: the folder is new.
             print(f"writing the plots to {output}", file=sys.stderr)
-        inputs = getattr(args, app.command.inputs)
+        inputs = getattr(args, inputs_name(app))
         for path in write_plots(
             output, lambda folder: app.plot(run, inputs, folder, **beam), app.name
         ):
             print(path)
 
     def export():
-        from attention_zoo.applications.common.export import export_application
+        from attention_zoo.applications.common.exporting.driver import (
+            export_application,
+        )
 
         run = model_run(args, app)
         path = export_application(app, run, args.output, args.format, **beam)

@@ -15,6 +15,7 @@ from attention_zoo.applications.common.errors import (
     read_json,
     reading,
 )
+from attention_zoo.applications.common.predictor_protocol import required_hook
 from attention_zoo.applications.common.run_folder import (
     check_run_folder,
     load_run_model,
@@ -98,8 +99,10 @@ class RunPredictor:
 
     The constructor checks that the folder holds `required_files` and reads
     `config.json` into `config`; a subclass then loads its vocabulary and
-    models (`load_model`) and names its compiled predict functions
-    (`compiled`). A preset folder (`attention_zoo.presets`) loads the same
+    its models (`load_models`, reading each file with `read_model_file`)
+    and names its compiled search (`search_function`, through `compiled`).
+    What other modules may call on a predictor is the protocol of
+    `common.predictor_protocol`. A preset folder (`attention_zoo.presets`) loads the same
     way: its models are `NAME.json` + `NAME.weights.h5` instead of
     `NAME.keras`. Calling the predictor on a list of inputs gives one dict
     per input (`predict_items`).
@@ -139,7 +142,7 @@ class RunPredictor:
         """Hook: `{file name: builder}` of the models this run's
         configuration rebuilds exactly from weights that ship with the
         package (a frozen pretrained encoder); a preset does not store them
-        and `load_model` builds them when the folder lacks the file."""
+        and `read_model_file` builds them when the folder lacks the file."""
         return {}
 
     @classmethod
@@ -164,7 +167,7 @@ class RunPredictor:
         is a `MalformedFileError` naming it (see `errors.reading`)."""
         return reading(self.run_dir / name)
 
-    def load_model(
+    def read_model_file(
         self, name: str = "model.keras", model_names: tuple[str, ...] = ()
     ) -> keras.Model:
         """The model `name` of the run folder (see `load_run_model`), or of a preset.
@@ -252,6 +255,18 @@ class RunPredictor:
             )
         return float(value)
 
+    @required_hook
+    def load_models(self) -> None:
+        """Hook: the run's models read into the predictor's attributes
+        (`read_model_file`), checked against its vocabularies."""
+        raise NotImplementedError(f"{type(self).__name__} has no load_models")
+
+    @required_hook
+    def search_function(self, beam_width: int, keep_beams: bool = False):
+        """Hook: the compiled search of one prepared batch (`compiled`)."""
+        raise NotImplementedError(f"{type(self).__name__} has no search_function")
+
+    @required_hook
     def predict_items(self, inputs) -> list[dict]:
         """Hook: one dict per input with its `text`, `score`, `valid` and `attention`."""
         raise NotImplementedError(f"{type(self).__name__} has no predict_items")

@@ -1,8 +1,38 @@
-"""tensorflow_datasets sources, with errors the command lines can report."""
+"""tensorflow_datasets sources, with errors the command lines can report,
+and the `TrainConfig` fields that name one (`--tfds`, `--tfds-data-dir`,
+`--download`), written once for the text applications."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
+
+
+def tfds_name_field(help: str):
+    """The `tfds_name` field (`--tfds`, in the `corpus` group of flags of
+    which one is given): the dataset to train on; None: the application's
+    offline corpus. `help` names the application's datasets."""
+    return dataclasses.field(
+        default=None,
+        metadata={"group": "corpus", "flag": "--tfds", "help": help},
+    )
+
+
+def tfds_data_dir_field():
+    """The `tfds_data_dir` field: the tensorflow_datasets data folder."""
+    return dataclasses.field(
+        default=None,
+        metadata={
+            "help": "tensorflow_datasets data folder (default: tensorflow_datasets' "
+            "own, ~/tensorflow_datasets)"
+        },
+    )
+
+
+def tfds_download_field(help: str):
+    """The `download` field: whether tensorflow_datasets may download
+    `--tfds` (the network), off by default."""
+    return dataclasses.field(default=False, metadata={"help": help})
 
 
 def tfds_builder(name: str, data_dir=None, download: bool = False):

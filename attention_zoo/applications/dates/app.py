@@ -6,8 +6,11 @@ from attention_zoo.applications.common.application import Application
 from attention_zoo.applications.dates.cli import COMMAND
 from attention_zoo.applications.dates.config import TrainConfig
 from attention_zoo.applications.dates.evaluation import format_metrics
-from attention_zoo.applications.dates.export import export
-from attention_zoo.applications.dates.exported import ExportedNormalizer, export_core
+from attention_zoo.applications.dates.export import (
+    ExportedNormalizer,
+    export,
+    export_core,
+)
 from attention_zoo.applications.dates.predictor import Normalizer, plot
 from attention_zoo.applications.dates.preset import PRESETS, TEST_SLICE
 from attention_zoo.applications.dates.training import train
@@ -26,4 +29,5 @@ APPLICATION = Application(
     test_slice=TEST_SLICE,
     export_core=export_core,
     exported_predictor=ExportedNormalizer,
+    beam_search=False,
 )

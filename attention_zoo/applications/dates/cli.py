@@ -58,7 +58,6 @@ COMMAND = Command(
         "export": "write a SavedModel that serves raw strings",
     },
     default_preset="dates_multilingual",
-    beam_width=False,
     add_arguments=add_arguments,
     jobs=jobs,
 )

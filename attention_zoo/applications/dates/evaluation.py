@@ -20,7 +20,7 @@ def evaluate_examples(normalizer: Normalizer, examples) -> dict:
     date scored above the run's threshold); `exact_and_valid` the share
     both right and valid.
     """
-    predictions, valid, _, _ = normalizer._scored([e.text for e in examples])
+    predictions, valid, _, _ = normalizer.scored([e.text for e in examples])
     exact = np.array([p == e.iso for p, e in zip(predictions, examples)])
     chars = np.array(
         [
@@ -59,7 +59,7 @@ def evaluate_non_dates(normalizer: Normalizer, texts) -> dict:
     """Share of `texts` (non-dates) flagged invalid, with the reasons and
     the ones that slipped through."""
     texts = list(texts)
-    isos, valid, scores, _ = normalizer._scored(texts)
+    isos, valid, scores, _ = normalizer.scored(texts)
     # Counted by kind: a reason cut before its details (dates, scores).
     reasons = collections.Counter(
         re.split(r" \(|:| \d", normalizer.reason(iso, float(s), text))[0]

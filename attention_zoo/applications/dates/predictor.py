@@ -52,12 +52,13 @@ class Normalizer(RunPredictor):
             with self.reading(lexicon.RUN_FILE):
                 self.lexicon = lexicon.load(self.run_dir / lexicon.RUN_FILE)
                 self.days = lexicon.load_days(self.run_dir / lexicon.RUN_FILE)
-        self._predict = self.predict_function()
+        self.load_models()
 
-    def predict_function(self):
-        """Hook: `ids (B, tx) int32 -> (iso ids, attention, scores)`: the
-        run's model, compiled (an exported one: `exported.ExportedNormalizer`)."""
-        self.model = self.load_model(model_names=(self.kind,))
+    def load_models(self) -> None:
+        """`model`: the run's Keras model, checked against its vocabulary
+        and compiled (an exported normalizer has none:
+        `export.ExportedNormalizer`)."""
+        self.model = self.read_model_file(model_names=(self.kind,))
         self.check_sizes(
             self.model,
             {
@@ -67,6 +68,15 @@ class Normalizer(RunPredictor):
                 ),
             },
         )
+        # Compiled now: a model that does not fit the run is refused when
+        # the run loads, not at its first date.
+        self.search_function()
+
+    def search_function(self, beam_width: int = 1, keep_beams: bool = False):
+        """`ids (B, tx) int32 -> (iso ids, attention, scores)`: the run's
+        model, compiled. The normalizer decodes greedily: `beam_width` is 1
+        and there is one hypothesis."""
+        check_greedy(beam_width, keep_beams)
         return self.compiled(
             "predict",
             lambda: models.make_predict_fn(self.model, self.kind),
@@ -96,9 +106,9 @@ class Normalizer(RunPredictor):
     def encode(self, texts):
         return self.vocabulary.encode_normalized([self.view(t) for t in texts], self.tx)
 
-    def _decode(self, texts, batch_size: int = 1000):
+    def decode(self, texts, batch_size: int = 1000):
         """`(ids (N, TY), attention (N, TY, TX), scores (N,))` as NumPy."""
-        batches = list(self.run_batches(self._predict, texts, batch_size, self.encode))
+        batches = list(self.run_batches(self.search_function(), texts, batch_size, self.encode))
         if not batches:
             return (
                 np.zeros((0, data.TY), "int32"),
@@ -108,10 +118,10 @@ class Normalizer(RunPredictor):
         _, ids, attention, scores = zip(*batches)
         return np.concatenate(ids), np.concatenate(attention), np.concatenate(scores)
 
-    def _scored(self, texts, batch_size: int = 1000):
+    def scored(self, texts, batch_size: int = 1000):
         """`(isos, valid (N,) bool, scores (N,) float32, attention)`."""
         texts = list(texts)
-        ids, attention, scores = self._decode(texts, batch_size)
+        ids, attention, scores = self.decode(texts, batch_size)
         isos = self.iso.decode(ids)
         normalized = [data.normalize(text) for text in texts]
         valid = np.array(
@@ -142,7 +152,7 @@ class Normalizer(RunPredictor):
             except InputError as error:
                 reasons[i] = str(error)
         readable = [t for i, t in enumerate(texts) if i not in reasons]
-        answers = iter(zip(*self._scored(readable))) if readable else iter(())
+        answers = iter(zip(*self.scored(readable))) if readable else iter(())
         items = []
         for i, text in enumerate(texts):
             if i in reasons:
@@ -208,6 +218,16 @@ class Normalizer(RunPredictor):
         return ""
 
 
+def check_greedy(beam_width, keep_beams) -> None:
+    """A ValueError unless `beam_width` is 1 (or None) and `keep_beams`
+    False: the date normalizer decodes greedily."""
+    if beam_width not in (None, 1) or keep_beams:
+        raise ValueError(
+            "the date normalizer decodes greedily, one hypothesis. Received: "
+            f"beam_width={beam_width!r}, keep_beams={keep_beams!r}"
+        )
+
+
 def plot(
     run_dir, texts, output_dir, normalizer: Normalizer | None = None
 ) -> list[Path]:
@@ -216,7 +236,7 @@ def plot(
 
     normalizer = normalizer or Normalizer(run_dir)
     normalizer.check_all(texts)
-    isos, _, _, attention = normalizer._scored(list(texts))
+    isos, _, _, attention = normalizer.scored(list(texts))
     paths = []
     output_dir = output_folder(output_dir)
     for i, (text, iso) in enumerate(zip(texts, isos)):

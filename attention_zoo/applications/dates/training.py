@@ -166,5 +166,5 @@ def choose_threshold(normalizer: Normalizer, dates) -> float:
     """The validity threshold: the `THRESHOLD_QUANTILE` quantile of the
     scores of `dates` (non-dates left out), so all but that share of the
     dates like them pass it."""
-    _, _, scores = normalizer._decode([e.text for e in dates if e.is_date])
+    _, _, scores = normalizer.decode([e.text for e in dates if e.is_date])
     return float(np.quantile(scores, THRESHOLD_QUANTILE))

@@ -4,9 +4,9 @@ from attention_zoo.applications.common.application import Application
 from attention_zoo.applications.summarization.cli import COMMAND
 from attention_zoo.applications.summarization.config import TrainConfig
 from attention_zoo.applications.summarization.evaluation import format_metrics
-from attention_zoo.applications.summarization.export import export
-from attention_zoo.applications.summarization.exported import (
+from attention_zoo.applications.summarization.export import (
     ExportedSummarizer,
+    export,
     export_core,
 )
 from attention_zoo.applications.summarization.predictor import Summarizer, plot
@@ -28,4 +28,5 @@ APPLICATION = Application(
     presets=PRESETS,
     test_slice=TEST_SLICE,
     calibrate=calibrate,
+    n_best=True,
 )

@@ -21,6 +21,11 @@ from attention_zoo.applications.common.config import (
     unit_interval,
 )
 from attention_zoo.applications.common.distribute import distribute_field
+from attention_zoo.applications.common.tfds import (
+    tfds_data_dir_field,
+    tfds_download_field,
+    tfds_name_field,
+)
 
 CORPORA = ("debian", "tsv", "tfds")
 # Words of a text the model reads (longer ones are cut: the median package
@@ -57,25 +62,13 @@ class TrainConfig:
         default=None,
         metadata={"help": "TSV file of test pairs (default: held out)"},
     )
-    tfds_name: str | None = field(
-        default=None,
-        metadata={
-            "group": "corpus",
-            "flag": "--tfds",
-            "help": "tensorflow_datasets set to train on instead of the Debian "
-            "descriptions: gigaword or cnn_dailymail",
-        },
+    tfds_name: str | None = tfds_name_field(
+        "tensorflow_datasets set to train on instead of the Debian "
+        "descriptions: gigaword or cnn_dailymail"
     )
-    tfds_data_dir: str | None = field(
-        default=None,
-        metadata={
-            "help": "tensorflow_datasets data folder (default: tensorflow_datasets' "
-            "own, ~/tensorflow_datasets)"
-        },
-    )
-    download: bool = field(
-        default=False,
-        metadata={"help": "let tensorflow_datasets download --tfds (network)"},
+    tfds_data_dir: str | None = tfds_data_dir_field()
+    download: bool = tfds_download_field(
+        "let tensorflow_datasets download --tfds (network)"
     )
     n_train: int | None = field(
         default=None,

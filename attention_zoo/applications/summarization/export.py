@@ -1,22 +1,40 @@
-"""A summarization run as a SavedModel that summarizes raw strings."""
+"""A summarization run exported: as a SavedModel that summarizes raw
+strings (`export`), as the tensor core of a LiteRT or ONNX file
+(`export_core`), and the predictor that runs such a core
+(`ExportedSummarizer`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from attention_zoo.applications.common import export_folder, write_saved_model
+import keras
+
+from attention_zoo.applications.common import export_folder
+from attention_zoo.applications.common.exporting.portable import (
+    CoreFunction,
+    ExportedSearch,
+    data_files,
+)
+from attention_zoo.applications.common.exporting.text_to_text import (
+    graph_domain,
+    in_domain,
+    read_source,
+    write_text_model,
+)
 from attention_zoo.applications.common.text import (
     END_ID,
     PAD_ID,
-    PUNCTUATION_CLASS,
     SPACING_RULES,
     SPECIALS,
     UNK_ID,
 )
-from attention_zoo.applications.common.text_domain_graph import GraphDomain
 from attention_zoo.applications.summarization.address_rule import address_agreement
 from attention_zoo.applications.summarization.config import MAX_SOURCE_TOKENS
-from attention_zoo.applications.summarization.predictor import Summarizer
+from attention_zoo.applications.summarization.predictor import (
+    SEARCH_OUTPUTS,
+    Summarizer,
+    search_outputs,
+)
 from attention_zoo.applications.summarization.summary_rules import summary_agreement
 
 
@@ -42,15 +60,13 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
     from attention_zoo.export.text import (
         TokenTables,
         capitalize_first,
-        normalize_strings,
         rewrite_strings,
-        split_punctuation,
         valid_utf8,
     )
 
     output = export_folder(output, "summarization")
     summarizer = Summarizer(run_dir, beam_width=beam_width)
-    fn = summarizer._search_fn(summarizer.beam_width)
+    fn = summarizer.search_function(summarizer.beam_width)
     vocabulary = summarizer.vocabulary
     size = len(vocabulary)
     words = [
@@ -64,11 +80,9 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
     max_unknown = summarizer.max_unknown_share
 
     def serve(text):
-        split = split_punctuation(text, PUNCTUATION_CLASS)
-        normalized = normalize_strings(split)
-        ids, lengths = tables.encode_words(normalized, MAX_SOURCE_TOKENS)
-        lengths = tf.minimum(lengths, MAX_SOURCE_TOKENS)
-        tokens = tf.strings.split(normalized).to_tensor(
+        source = read_source(text, tables, MAX_SOURCE_TOKENS)
+        ids, lengths = source.ids, source.lengths
+        tokens = tf.strings.split(source.normalized).to_tensor(
             "", shape=[None, MAX_SOURCE_TOKENS]
         )
         inside = tf.range(MAX_SOURCE_TOKENS)[None, :] < lengths[:, None]
@@ -80,9 +94,7 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
         extended = tf.where(unknown, size + first, ids)
         outputs, attention, p_gen, scores, steps = fn(tf.stack([ids, extended], 1))
         # The text as written, token for token, for the copied words.
-        cased = tf.strings.split(
-            normalize_strings(valid_utf8(split), lowercase=False)
-        ).to_tensor("", shape=[None, MAX_SOURCE_TOKENS])
+        cased = source.cased_words.to_tensor("", shape=[None, MAX_SOURCE_TOKENS])
         outputs = tf.cast(outputs, tf.int32)
         copied = tf.gather(cased, tf.maximum(outputs - size, 0), batch_dims=1)
         chosen = tf.gather(tables.output_strings, tf.minimum(outputs, size - 1))
@@ -121,11 +133,7 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
             None if domain is None else domain.model.knows,
         )
         if domain is not None:
-            words = tf.strings.split(normalized)
-            cased_words = tf.strings.split(
-                normalize_strings(valid_utf8(split), lowercase=False)
-            )
-            valid = valid & domain.in_domain(words, cased_words)
+            valid = valid & in_domain(domain, source)
         return {
             "text": tf.where(readable, summary, tf.constant("")),
             "score": tf.where(readable, score, tf.constant(float("-inf"))),
@@ -134,11 +142,50 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
             "p_gen": tf.cast(p_gen[..., 0], tf.float32),
         }
 
-    domain = GraphDomain(summarizer.domain) if summarizer.domain else None
-    return write_saved_model(
-        output,
-        serve,
-        "text",
-        [summarizer.model, tables.input_table, *(domain.tables if domain else [])],
-        "summarization",
+    domain = graph_domain(summarizer)
+    return write_text_model(output, serve, summarizer, tables, domain, "summarization")
+
+
+# ------------------------------------------------------- LiteRT and ONNX
+
+
+def export_core(run_dir, beam_width: int | None = None) -> CoreFunction:
+    """`source_ids (B, 2, MAX_SOURCE_TOKENS) int32` (ids and extended ids,
+    as `Summarizer` encodes them) `-> tokens (B, MAX_SUMMARY_TOKENS)`
+    (extended ids: one at or past the vocabulary size is copied from that
+    source position), `attention (B, MAX_SUMMARY_TOKENS, MAX_SOURCE_TOKENS)`,
+    `p_gen (B, MAX_SUMMARY_TOKENS, 1)`, `scores (B,)` (the summed
+    log-probability, over the GNMT length penalty under beam search) and
+    `lengths (B,)`: the search with `beam_width` beams (default: the run's;
+    1 is greedy), as `Summarizer` searches."""
+    summarizer = Summarizer(run_dir, beam_width=beam_width)
+    width = summarizer.beam_width
+    search = search_outputs(summarizer.model, width, summarizer.alpha)
+
+    def fn(source_ids):
+        out = dict(zip(SEARCH_OUTPUTS, search(source_ids)))
+        return {
+            k: keras.ops.cast(v, "int32" if k in ("tokens", "lengths") else "float32")
+            for k, v in out.items()
+        }
+
+    return CoreFunction(
+        fn=fn,
+        input_name="source_ids",
+        shape=(2, MAX_SOURCE_TOKENS),
+        data_files=data_files(summarizer),
+        outputs=SEARCH_OUTPUTS,
+        beam_width=width,
     )
+
+
+class ExportedSummarizer(ExportedSearch, Summarizer):
+    """A `Summarizer` whose model is an exported core run by `runner`
+    (`common.exporting.runtimes`), searching with the `beam_width` it was
+    exported with: the same tokenizer, extended ids, copied words as
+    written, detokenisation and validity rules, in NumPy and Python, from
+    the folder's `config.json`, `vocabulary.json` and `domain.json`."""
+
+    what = "summarizer"
+    core_outputs = SEARCH_OUTPUTS
+    required_files = ("config.json", "vocabulary.json")

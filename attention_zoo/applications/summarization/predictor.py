@@ -69,16 +69,16 @@ class Summarizer(RunPredictor):
         self.max_unknown_share = self.config_number("max_unknown_share", 1.0)
         with self.reading("vocabulary.json"):
             self.vocabulary = WordVocabulary.load(self.run_dir / "vocabulary.json")
-        self.model = self.load_summarization_model()
+        self.load_models()
         domain = self.run_dir / DOMAIN_FILE
         # A run trained before the domain was kept has none: the vocabulary
         # and score thresholds alone decide, as before.
         self.domain = TextDomain.load(domain) if domain.is_file() else None
 
-    def load_summarization_model(self):
-        """Hook: the run's Keras model, checked against its vocabulary (an
-        exported one has none: `exported.ExportedSummarizer`)."""
-        model = self.load_model(model_names=models.MODEL_NAMES)
+    def load_models(self) -> None:
+        """`model`: the run's Keras model, checked against its vocabulary
+        (an exported summarizer has none: `export.ExportedSummarizer`)."""
+        model = self.read_model_file(model_names=models.MODEL_NAMES)
         self.check_sizes(
             model,
             {
@@ -88,9 +88,9 @@ class Summarizer(RunPredictor):
                 )
             },
         )
-        return model
+        self.model = model
 
-    def _search_fn(self, beam_width: int, keep_beams: bool = False):
+    def search_function(self, beam_width: int, keep_beams: bool = False):
         """The compiled search: `(B, 2, Tx)` ids and extended ids to tokens,
         attention, p_gen, scores and lengths (`search_outputs`), of every
         hypothesis with `keep_beams`."""
@@ -142,7 +142,7 @@ class Summarizer(RunPredictor):
         if not isinstance(n_best, bool):
             raise TypeError(f"`n_best` must be a bool. Received: n_best={n_best!r}")
         width = beam_width or self.beam_width
-        fn = self._search_fn(width, n_best) if n_best else self._search_fn(width)
+        fn = self.search_function(width, n_best) if n_best else self.search_function(width)
         items = []
         batches = self.run_batches(fn, texts, batch_size, self._encode)
         for chunk, tokens, attention, p_gen, scores, lengths in batches:

@@ -4,9 +4,9 @@ from attention_zoo.applications.common.application import Application
 from attention_zoo.applications.translation.cli import COMMAND
 from attention_zoo.applications.translation.config import TrainConfig
 from attention_zoo.applications.translation.evaluation import format_metrics
-from attention_zoo.applications.translation.export import export
-from attention_zoo.applications.translation.exported import (
+from attention_zoo.applications.translation.export import (
     ExportedTranslator,
+    export,
     export_core,
 )
 from attention_zoo.applications.translation.predictor import Translator, plot
@@ -28,4 +28,5 @@ APPLICATION = Application(
     calibrate=calibrate,
     export_core=export_core,
     exported_predictor=ExportedTranslator,
+    n_best=True,
 )

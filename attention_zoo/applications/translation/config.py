@@ -20,6 +20,11 @@ from attention_zoo.applications.common.config import (
     unit_interval,
 )
 from attention_zoo.applications.common.distribute import distribute_field
+from attention_zoo.applications.common.tfds import (
+    tfds_data_dir_field,
+    tfds_download_field,
+    tfds_name_field,
+)
 
 CORPORA = ("bible", "numbers", "tsv", "tfds")
 EXAMPLE_SENTENCES = [
@@ -60,27 +65,14 @@ class TrainConfig:
         default=None,
         metadata={"help": "TSV file of test pairs (default: held out as above)"},
     )
-    tfds_name: str | None = field(  # the dataset of corpus="tfds"
-        default=None,
-        metadata={
-            "group": "corpus",
-            "flag": "--tfds",
-            "help": "tensorflow_datasets set to train on instead of --corpus, "
-            "e.g. ted_hrlr_translate/pt_to_en",
-        },
+    # The dataset of corpus="tfds".
+    tfds_name: str | None = tfds_name_field(
+        "tensorflow_datasets set to train on instead of --corpus, "
+        "e.g. ted_hrlr_translate/pt_to_en"
     )
-    tfds_data_dir: str | None = field(
-        default=None,
-        metadata={
-            "help": "tensorflow_datasets data folder (default: tensorflow_datasets' "
-            "own, ~/tensorflow_datasets)"
-        },
-    )
-    download: bool = field(
-        default=False,
-        metadata={
-            "help": "let tensorflow_datasets download and prepare --tfds (network)"
-        },
+    tfds_data_dir: str | None = tfds_data_dir_field()
+    download: bool = tfds_download_field(
+        "let tensorflow_datasets download and prepare --tfds (network)"
     )
     n_pairs: int = field(default=20000, metadata={"cli": False})  # corpus="numbers"
     attention: str = field(

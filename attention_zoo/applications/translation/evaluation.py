@@ -53,7 +53,7 @@ def evaluate_pairs(translator: Translator, pairs, beam_widths=None) -> dict:
     results = {"n": len(pairs)}
     for width in dict.fromkeys(beam_widths):
         start = time.perf_counter()
-        hypotheses, _ = translator._translations([p.source for p in pairs], width)
+        hypotheses, _ = translator.translations([p.source for p in pairs], width)
         seconds = time.perf_counter() - start
         name = search_name(width)
         scores = _scores(hypotheses, pairs)
@@ -96,7 +96,7 @@ def postprocessing_ablation(translator: Translator, pairs, beam_width=None) -> l
     `<unk>` kept) scored the standard way (cased, 13a).
     """
     texts = [p.source for p in pairs]
-    ids, attention, _ = translator._search(texts, beam_width)
+    ids, attention, _ = translator.search(texts, beam_width)
     rows = []
     for label, unk_replace, truecase, detokenize in ABLATION:
         tokens = translator.readable(texts, ids, attention, unk_replace, truecase)

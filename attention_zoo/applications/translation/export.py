@@ -1,16 +1,32 @@
-"""A translation run as a SavedModel that translates raw strings."""
+"""A translation run exported: as a SavedModel that translates raw
+strings (`export`), as the tensor core of a LiteRT or ONNX file
+(`export_core`), and the predictor that runs such a core
+(`ExportedTranslator`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from attention_zoo.applications.common import export_folder, write_saved_model
+from attention_zoo.applications.common import export_folder
 from attention_zoo.applications.common import text as tokenizer
+from attention_zoo.applications.common.exporting.portable import (
+    CoreFunction,
+    ExportedSearch,
+    data_files,
+    search_core,
+)
+from attention_zoo.applications.common.exporting.text_to_text import (
+    graph_domain,
+    in_domain,
+    read_source,
+    write_text_model,
+)
 from attention_zoo.applications.common.text import END_ID, PAD_ID, UNK_ID
-from attention_zoo.applications.common.text_domain_graph import GraphDomain
+from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation import postprocess
 from attention_zoo.applications.translation.predictor import (
     DECODE_PAD,
+    MAX_OUTPUT_TOKENS,
     MAX_SOURCE_TOKENS,
     Translator,
 )
@@ -35,17 +51,11 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
     """
     import tensorflow as tf
 
-    from attention_zoo.export.text import (
-        StringTable,
-        TokenTables,
-        normalize_strings,
-        split_punctuation,
-        valid_utf8,
-    )
+    from attention_zoo.export.text import StringTable, TokenTables
 
     output = export_folder(output, "translation")
     translator = Translator(run_dir, beam_width=beam_width)
-    fn = translator._search_fn(translator.beam_width)
+    fn = translator.search_function(translator.beam_width)
     output_tokens = [
         t if i >= len(tokenizer.SPECIALS) or t == tokenizer.UNK else ""
         for i, t in enumerate(translator.target_vocabulary.tokens)
@@ -56,9 +66,8 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
     cases = StringTable(translator.truecaser.forms)
 
     def serve(text):
-        split = split_punctuation(text, tokenizer.PUNCTUATION_CLASS)
-        ids, lengths = tables.encode_words(normalize_strings(split), MAX_SOURCE_TOKENS)
-        lengths = tf.minimum(lengths, MAX_SOURCE_TOKENS)
+        source = read_source(text, tables, MAX_SOURCE_TOKENS)
+        ids, lengths = source.ids, source.lengths
         longest = tf.reduce_max(tf.concat([lengths, [0]], 0))
         width = DECODE_PAD * tf.maximum(1, (longest + DECODE_PAD - 1) // DECODE_PAD)
         ids = ids[:, :width]  # padded as Translator.encode pads
@@ -66,19 +75,13 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
         valid = lengths > 0
         score = tf.where(valid, tf.cast(score, tf.float32), float("-inf"))
         if domain is not None:
-            words = tf.strings.split(normalize_strings(split))
-            cased_words = tf.strings.split(
-                normalize_strings(valid_utf8(split), lowercase=False)
-            )
-            valid_answer = tf.logical_and(valid, domain.in_domain(words, cased_words))
+            valid_answer = tf.logical_and(valid, in_domain(domain, source))
         else:
             valid_answer = valid
         attention = tf.cast(attention, tf.float32)
         attention = tf.where(valid[:, None, None], attention, tf.zeros_like(attention))
         # The source as written, token for token, for unknown-word replacement.
-        cased = tf.strings.split(
-            normalize_strings(valid_utf8(split), lowercase=False)
-        ).to_tensor("")
+        cased = source.cased_words.to_tensor("")
         cased = tf.pad(cased, [[0, 0], [0, width]], constant_values="")[:, :width]
         text = readable_text(
             tokens,
@@ -96,18 +99,9 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
             "valid": valid_answer,
         }
 
-    domain = GraphDomain(translator.domain) if translator.domain else None
-    return write_saved_model(
-        output,
-        serve,
-        "text",
-        [
-            translator.model,
-            tables.input_table,
-            cases.table,
-            *(domain.tables if domain else []),
-        ],
-        "translation",
+    domain = graph_domain(translator)
+    return write_text_model(
+        output, serve, translator, tables, domain, "translation", [cases.table]
     )
 
 
@@ -174,4 +168,44 @@ def readable_text(
             (postprocess.NO_SPACE_AFTER, r"\1"),
             (postprocess.AROUND_HYPHEN, "-"),
         ],
+    )
+
+
+# ------------------------------------------------------- LiteRT and ONNX
+
+
+def export_core(run_dir, beam_width: int | None = None) -> CoreFunction:
+    """`source_ids (B, W) int32 -> tokens (B, MAX_OUTPUT_TOKENS)`, `attention
+    (B, MAX_OUTPUT_TOKENS, W)` and `scores (B,)` (log-probability per
+    token): `model.make_translate_fn` with `beam_width` beams (default:
+    the run's; 1 is greedy search), as `Translator` searches."""
+    translator = Translator(run_dir, beam_width=beam_width)
+    width = translator.beam_width
+    translate = models.make_translate_fn(
+        translator.model,
+        MAX_OUTPUT_TOKENS,
+        beam_width=width,
+        alpha=translator.alpha if width > 1 else 0.0,
+    )
+    return CoreFunction(
+        fn=search_core(translate),
+        input_name="source_ids",
+        shape=(None,),
+        data_files=data_files(translator),
+        beam_width=width,
+    )
+
+
+class ExportedTranslator(ExportedSearch, Translator):
+    """A `Translator` whose model is an exported core run by `runner`
+    (`common.exporting.runtimes`), searching with the `beam_width` it was
+    exported with: the same tokenizer, vocabularies, `<unk>` replacement,
+    truecasing, detokenisation and domain check, in NumPy and Python, from
+    the folder's data files."""
+
+    what = "translator"
+    required_files = (
+        "config.json",
+        "source_vocabulary.json",
+        "target_vocabulary.json",
     )

@@ -69,7 +69,7 @@ class Translator(RunPredictor):
         self.target_vocabulary = tokenizer.WordVocabulary.load(
             self.run_dir / "target_vocabulary.json"
         )
-        self.model = self.load_translation_model()
+        self.load_models()
         self.beam_width = beam_width or self.config["beam_width"]
         self.alpha = self.config["alpha"] if alpha is None else alpha
         domain = self.run_dir / DOMAIN_FILE
@@ -77,11 +77,13 @@ class Translator(RunPredictor):
         # with a word is valid, as before.
         self.domain = TextDomain.load(domain) if domain.is_file() else None
 
-    def load_translation_model(self):
-        """Hook: the run's Keras model, checked against its vocabularies
-        (an exported one has none: `exported.ExportedTranslator`)."""
+    def load_models(self) -> None:
+        """`model`: the run's Keras model, checked against its vocabularies
+        (an exported translator has none: `export.ExportedTranslator`)."""
         attention, decoder = self.config["attention"], self.config["decoder"]
-        model = self.load_model(model_names=(f"{attention}_{decoder}", "no_attention"))
+        model = self.read_model_file(
+            model_names=(f"{attention}_{decoder}", "no_attention")
+        )
         self.check_sizes(
             model,
             {
@@ -95,9 +97,9 @@ class Translator(RunPredictor):
                 ),
             },
         )
-        return model
+        self.model = model
 
-    def _search_fn(self, beam_width: int, keep_beams: bool = False):
+    def search_function(self, beam_width: int, keep_beams: bool = False):
         """The compiled decoding function for `beam_width` (1 = greedy),
         every hypothesis with `keep_beams`."""
         return self.compiled(
@@ -130,7 +132,7 @@ class Translator(RunPredictor):
             out[row, : len(i)] = i
         return out, lengths
 
-    def _search(
+    def search(
         self,
         texts,
         beam_width: int | None = None,
@@ -147,7 +149,7 @@ class Translator(RunPredictor):
         texts = list(texts)
         width = beam_width or self.beam_width
         fn = (
-            self._search_fn(width, keep_beams) if keep_beams else self._search_fn(width)
+            self.search_function(width, keep_beams) if keep_beams else self.search_function(width)
         )
         beams = (width,) if keep_beams else ()
         counts = [len(tokenizer.tokenize(t)) for t in texts]
@@ -170,7 +172,7 @@ class Translator(RunPredictor):
         return ids, attention, scores
 
     def readable(self, texts, ids, attention, unk_replace=None, truecase=None):
-        """Readable tokens of `_search`'s output for `texts`.
+        """Readable tokens of `search`'s output for `texts`.
 
         `unk_replace` and `truecase` default to the translator's.
         """
@@ -199,7 +201,7 @@ class Translator(RunPredictor):
             )
         return out
 
-    def _translations(self, texts, beam_width: int | None = None, batch_size: int = 64):
+    def translations(self, texts, beam_width: int | None = None, batch_size: int = 64):
         """Translations and attention `(steps, source tokens)` per text,
         without the scores `predict_items` adds (evaluation's fast path).
 
@@ -207,7 +209,7 @@ class Translator(RunPredictor):
         `detokenize=False` its tokens joined by spaces.
         """
         texts = list(texts)
-        ids, attention, _ = self._search(texts, beam_width, batch_size)
+        ids, attention, _ = self.search(texts, beam_width, batch_size)
         tokens = self.readable(texts, ids, attention)
         return [self.join(t) for t in tokens], attention
 
@@ -272,7 +274,7 @@ class Translator(RunPredictor):
         texts = as_texts(inputs)
         if not isinstance(n_best, bool):
             raise TypeError(f"`n_best` must be a bool. Received: n_best={n_best!r}")
-        ids, attention, scores = self._search(texts, beam_width, batch_size, n_best)
+        ids, attention, scores = self.search(texts, beam_width, batch_size, n_best)
         alternatives = None
         if n_best:
             alternatives = self._alternatives(texts, ids, attention, scores)
@@ -346,7 +348,7 @@ def plot(run_dir, texts, output_dir, beam_width=None, translator=None) -> list[P
     translator = translator or Translator(run_dir, beam_width=beam_width)
     translator.check_all(texts)
     texts = list(texts)
-    ids, attention, _ = translator._search(texts, beam_width)
+    ids, attention, _ = translator.search(texts, beam_width)
     translations = translator.readable(texts, ids, attention)
     paths = []
     for i, (text, translation) in enumerate(zip(texts, translations)):

@@ -252,16 +252,16 @@ def test_images_from_arrays_files_and_bytes_agree(run, tmp_path):
     path = tmp_path / "scene.png"
     path.write_bytes(encode_png(scene.image))
     rgba = np.concatenate([scene.image, np.full((64, 64, 1), 9, "uint8")], -1)
-    from_array, att, _ = captioner._caption_images([scene.image])
-    assert captioner._caption_images([str(path)])[0] == from_array
-    assert captioner._caption_images([path.read_bytes()])[0] == from_array
-    assert captioner._caption_images([encode_png(rgba)])[0] == from_array
+    from_array, att, _ = captioner.caption_images([scene.image])
+    assert captioner.caption_images([str(path)])[0] == from_array
+    assert captioner.caption_images([path.read_bytes()])[0] == from_array
+    assert captioner.caption_images([encode_png(rgba)])[0] == from_array
     assert att[0].shape[1] == 16 and np.isfinite(att[0]).all()
     # Other sizes are resized to the encoder's input.
     big = np.kron(scene.image, np.ones((3, 3, 1), "uint8"))  # 192 x 192
     gray = encode_png(scene.image.mean(-1).astype("uint8"))
     tiny = encode_png(scene.image[:1, :1])
-    captions, attention, _ = captioner._caption_images([big, gray, tiny])
+    captions, attention, _ = captioner.caption_images([big, gray, tiny])
     assert all(isinstance(c, str) for c in captions)
     assert all(np.isfinite(a).all() for a in attention)
 
@@ -511,7 +511,7 @@ def test_odd_images_get_one_answer_from_python_and_the_saved_model(run, exported
 def captioned_in_memory(run, image_bytes):
     """The nine readable images captioned in memory, in one batch: the
     captions as `Captioner` writes them (detokenised), the attention."""
-    captions, attention, _ = Captioner(run)._caption_images(
+    captions, attention, _ = Captioner(run).caption_images(
         image_bytes[:9], batch_size=9
     )
     return [detokenize(c.split()) for c in captions], attention

@@ -54,9 +54,7 @@ def toy():
             help="a made-up application",
             description="",
             tasks=tasks,
-            inputs="images",
             errors=(Refused,),
-            beam_width=beam_width,
             jobs=lambda args, parser, app: {"evaluate": lambda: calls.append(1)},
         )
         return registry.register(
@@ -70,6 +68,8 @@ def toy():
                 plot=plot,
                 export=export,
                 command=command,
+                input_kind="image",
+                beam_search=beam_width,
             )
         )
 

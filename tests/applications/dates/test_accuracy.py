@@ -40,6 +40,6 @@ def test_default_model_reaches_98_percent_on_the_hand_written_dates(trained):
     run, _ = trained
     rows = read_real_dates()
     normalizer = Normalizer(run)
-    isos, *_ = normalizer._scored([text for _, _, text in rows])
+    isos, *_ = normalizer.scored([text for _, _, text in rows])
     misses = [(text, iso, p) for (iso, _, text), p in zip(rows, isos) if p != iso]
     assert len(misses) <= 0.02 * len(rows), misses

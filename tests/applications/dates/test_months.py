@@ -180,7 +180,7 @@ def test_training_refuses_languages_it_does_not_generate(tmp_path):
 
 
 def test_a_run_s_lexicon_travels_with_its_portable_export(tmp_path):
-    from attention_zoo.applications.dates.exported import export_core
+    from attention_zoo.applications.dates.export import export_core
 
     run = _preset_copy(tmp_path)
     assert lexicon.RUN_FILE not in export_core(run).data_files

@@ -340,7 +340,7 @@ def normalizer(run):
 @pytest.fixture(scope="module")
 def scored_in_memory(normalizer, held_out_texts):
     """The test set's texts scored in memory: texts, validity, scores, attention."""
-    return normalizer._scored(held_out_texts)
+    return normalizer.scored(held_out_texts)
 
 
 def _served_scores(got):
@@ -424,7 +424,7 @@ def test_saved_model_reads_unknown_characters_as_unk_as_in_memory(
     served_full_width, normalizer
 ):
     # Unknown characters are read as <unk> and still give an output.
-    in_memory, *_ = normalizer._scored(EDGE[3:])
+    in_memory, *_ = normalizer.scored(EDGE[3:])
     assert served_full_width["text"][1003:] == in_memory
 
 
@@ -464,7 +464,7 @@ def test_reasons_name_why_an_answer_is_not_a_date(run):
 def test_answers_to_numeric_inputs_are_valid_only_as_their_one_reading(run):
     normalizer = Normalizer(run)
     texts = ["03/04/05", "31/02/2001", "3.14159", "23.09.1987", "19870923"]
-    isos, valid, _, _ = normalizer._scored(texts)
+    isos, valid, _, _ = normalizer.scored(texts)
     assert not valid[:3].any()
     readings = [data.numeric_readings(data.normalize(t)) for t in texts[3:]]
     expected = [{iso} == r for iso, r in zip(isos[3:], readings)]
@@ -488,8 +488,8 @@ def test_the_numeric_rule_decides_validity_whatever_the_model_answers(run, monke
         attention = np.zeros((len(texts), ids.shape[1], normalizer.tx), "float32")
         return ids, attention, np.zeros(len(texts), "float32")
 
-    monkeypatch.setattr(normalizer, "_decode", answers)
-    isos, valid, _, _ = normalizer._scored([text for text, _ in cases])
+    monkeypatch.setattr(normalizer, "decode", answers)
+    isos, valid, _, _ = normalizer.scored([text for text, _ in cases])
     assert isos == [answer for _, answer in cases]
     assert valid.tolist() == list(cases.values())
 
@@ -497,12 +497,12 @@ def test_the_numeric_rule_decides_validity_whatever_the_model_answers(run, monke
 def test_cli_prints_not_a_date_with_the_reason(run, capsys, monkeypatch):
     # A threshold no answer reaches: every answer is refused, with a reason.
     monkeypatch.setattr(Normalizer, "reason", lambda self, iso, s, text: "why")
-    original = Normalizer._scored
+    original = Normalizer.scored
 
     def refuse_all(self, texts, batch_size=1000):
         isos, valid, scores, attention = original(self, texts, batch_size)
         return isos, valid & False, scores, attention
 
-    monkeypatch.setattr(Normalizer, "_scored", refuse_all)
+    monkeypatch.setattr(Normalizer, "scored", refuse_all)
     assert main(["dates", "predict", "--run", str(run), "😀"]) == 0
     assert capsys.readouterr().out.startswith("'😀' -> not a date: why   [score ")

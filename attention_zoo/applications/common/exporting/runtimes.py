@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from attention_zoo.applications.common.errors import MalformedFileError, one_line
-from attention_zoo.applications.common.portable_export import EXTRA_HINT
+from attention_zoo.applications.common.exporting.portable import EXTRA_HINT
 
 
 def _missing(runtime: str, error: ImportError) -> ImportError:

@@ -1,5 +1,4 @@
-"""The SavedModel archive every application exports, and the one export
-driver (`export_application`) that picks an application's format."""
+"""The SavedModel archive every application's `export` hook writes."""
 
 from __future__ import annotations
 
@@ -8,7 +7,7 @@ from pathlib import Path
 import keras
 
 from attention_zoo import owned_folders
-from attention_zoo.applications.common.export_files import write_description
+from attention_zoo.applications.common.exporting.files import write_description
 from attention_zoo.applications.common.run_folder import output_folder
 
 SAVED_MODEL_KIND = "saved_model"
@@ -47,7 +46,7 @@ def write_saved_model(output, serve, input_name: str, tracked, app: str) -> Path
             saved only if it is tracked.
         app: the application, recorded in the folder's marker and in its
             `export.json` (format `saved_model`, the input, and every file
-            with its size and SHA-256 digest: `export_files`).
+            with its size and SHA-256 digest: `exporting.files`).
     """
     import tensorflow as tf
 
@@ -73,38 +72,3 @@ def write_saved_model(output, serve, input_name: str, tracked, app: str) -> Path
     # leaves no partial SavedModel, and a previous one is replaced whole.
     return owned_folders.replace_folder(output, write, SAVED_MODEL_KIND, app)
 
-
-def export_application(
-    application, model, output, format: str = "saved_model", **options
-) -> Path:
-    """Exports the run folder or preset `model` of `application` (an
-    `Application`) as `format` into the folder `output`, and returns the
-    folder. `attention_zoo.applications.registry.export` documents the
-    formats; it looks the application up by name and calls this, so a caller
-    that has the application in hand (its command) needs no registry.
-    """
-    from attention_zoo.applications.common.portable_export import (
-        FORMATS,
-        write_portable,
-    )
-    from attention_zoo.presets import preset_folder
-
-    if format not in FORMATS:
-        raise ValueError(
-            f"`format` must be one of {FORMATS}. Received: format={format!r}"
-        )
-    folder = Path(model)
-    if isinstance(model, str) and not folder.exists() and "/" not in model:
-        try:  # a shipped preset's name
-            folder = preset_folder(model)
-        except ValueError:
-            pass  # the application names what is wrong with the folder
-    if format == "saved_model":
-        return application.export(folder, output, **options)
-    if application.export_core is None:
-        raise ValueError(
-            f"the {application.name} application exports only format='saved_model' "
-            f"so far. Received: format={format!r}"
-        )
-    core = application.export_core(folder, **options)
-    return write_portable(core, folder, output, format, application.name)

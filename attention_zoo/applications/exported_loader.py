@@ -1,4 +1,12 @@
-"""`load_exported`: one loader for a SavedModel, a LiteRT and an ONNX export."""
+"""`load_exported`: one loader for a SavedModel, a LiteRT and an ONNX export.
+
+It sits beside `registry.from_preset` at the top of the application layer:
+an export folder names its application (`export.json`), which is looked up
+in the registry, and a portable export runs under that application's
+predictor (`Application.exported_predictor`). The library's
+`attention_zoo.export` holds TensorFlow graph helpers only and imports no
+application; `attention_zoo.applications.load_exported` is its public name.
+"""
 
 from __future__ import annotations
 
@@ -25,7 +33,7 @@ def load_exported(path, precision: str = "float32"):
     each are in docs/export.md). `export.json` is read as data: its
     application must be one of the registry's. Before anything else is
     read, every file of the folder is checked against the size and SHA-256
-    digest `export.json` lists (`common.export_files`): a file changed,
+    digest `export.json` lists (`common.exporting.files`): a file changed,
     truncated, added, missing, a link out of the folder or no regular file
     (a FIFO) is refused naming it, as is a folder exported before the
     digests were recorded (export it again).
@@ -44,15 +52,16 @@ def load_exported(path, precision: str = "float32"):
     Example:
 
     ```python
-    from attention_zoo.export import load_exported
+    from attention_zoo.applications import load_exported
 
     normalize = load_exported("dates-litert")
     normalize(["3 May 1979"])[0]["text"]  # '1979-05-03'
     ```
     """
-    from attention_zoo.applications.common import export_files, runtimes
     from attention_zoo.applications.common.errors import MalformedFileError
-    from attention_zoo.applications.common.portable_export import (
+    from attention_zoo.applications.common.exporting import files as export_files
+    from attention_zoo.applications.common.exporting import runtimes
+    from attention_zoo.applications.common.exporting.portable import (
         FORMATS,
         MODEL_FILES,
     )

@@ -17,7 +17,7 @@ litert|onnx`):
 - the run's data files the predictor reads (`config.json`, vocabulary);
 - `export.json`: the application, the format, the input's name, shape and
   dtype, the output names, the beam width the loop searches with, and
-  every other file with its size and SHA-256 digest (`export_files`),
+  every other file with its size and SHA-256 digest (`exporting.files`),
   which `load_exported` checks before it reads any.
 """
 
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attention_zoo import owned_folders
-from attention_zoo.applications.common.export_files import write_description
+from attention_zoo.applications.common.exporting.files import write_description
 from attention_zoo.applications.common.run_folder import output_folder
 from attention_zoo.decoding import select_writes
 
@@ -106,13 +106,65 @@ def check_width(what: str, exported: int, beam_width) -> int:
 
 def runner_search(runner):
     """The search `ids -> (tokens, attention, scores)` of a runtime's
-    `runner` (`common.runtimes`), as a predictor calls its model's."""
+    `runner` (`common.exporting.runtimes`), as a predictor calls its model's."""
 
     def search(ids):
         out = runner(ids)
         return out["tokens"], out["attention"], out["scores"]
 
     return search
+
+
+def data_files(predictor) -> tuple[str, ...]:
+    """The files of `predictor`'s folder that its exported predictor reads
+    besides the model (`required_files` and `optional_files` but the
+    `.keras` models), those the folder holds, copied beside the core."""
+    names = (*predictor.required_files, *predictor.optional_files)
+    return tuple(
+        name
+        for name in names
+        if not name.endswith(".keras") and (predictor.run_dir / name).is_file()
+    )
+
+
+class ExportedSearch:
+    """What a predictor whose model is an exported core shares, mixed in
+    before the application's predictor class: the core, run by `runner`
+    (`runtimes`), is its search, with the `beam_width` it was exported
+    with, and it loads no Keras model; the rest (tokenizer, vocabularies,
+    post-processing, validity rules) is the predictor's own NumPy and
+    Python, reading the folder's data files.
+
+    Class attributes:
+        what: the predictor in errors ("translator").
+        core_outputs: the core's outputs, in the order the predictor's
+            own search returns them.
+    """
+
+    what = "predictor"
+    core_outputs = ("tokens", "attention", "scores")
+
+    def __init__(self, folder, runner, beam_width: int = 1, **options):
+        self.runner = runner
+        self.exported_width = beam_width
+        super().__init__(folder, beam_width=beam_width, **options)
+
+    def load_models(self) -> None:
+        self.model = None
+
+    def search_function(self, beam_width: int, keep_beams: bool = False):
+        check_width(self.what, self.exported_width, beam_width)
+        if keep_beams:
+            raise ValueError(
+                f"an exported {self.what} keeps the best hypothesis only: leave "
+                "n_best out. Received: n_best=True"
+            )
+
+        def search(x):
+            out = self.runner(x)
+            return tuple(out[k] for k in self.core_outputs)
+
+        return search
 
 
 def _missing_extra(what: str, error: ImportError) -> ImportError:
