@@ -15,8 +15,9 @@ an address or two is made mostly of words and keeps its answer
 
 The rule reads the text as written, before the tokenizer: the Python half
 (`address_reason`) serves the predictor and the LiteRT/ONNX exports; the
-graph half (`address_agreement`) the SavedModel;
-tests/applications/summarization/test_address_rule.py checks that they
+graph half (`address_agreement`) the SavedModel; both are the check
+"addresses" of `checks.CHECKS`, and
+tests/applications/summarization/test_check_parity.py checks that they
 agree. Both use only ASCII classes and the same patterns, so that
 Python's `re` and TensorFlow's RE2 read them alike.
 """

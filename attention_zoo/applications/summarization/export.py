@@ -28,14 +28,13 @@ from attention_zoo.applications.common.text import (
     SPECIALS,
     UNK_ID,
 )
-from attention_zoo.applications.summarization.address_rule import address_agreement
+from attention_zoo.applications.summarization import checks
 from attention_zoo.applications.summarization.config import MAX_SOURCE_TOKENS
 from attention_zoo.applications.summarization.predictor import (
     SEARCH_OUTPUTS,
     Summarizer,
     search_outputs,
 )
-from attention_zoo.applications.summarization.summary_rules import summary_agreement
 
 
 def export(run_dir, output, beam_width: int | None = None) -> Path:
@@ -49,10 +48,11 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
     (`beam_width`, default the run's) compiled with XLA, copied words taken
     from the text as written, the summary detokenised and capitalised, and
     the validity rules (a word, a text not mostly addresses
-    (`address_rule`), the share of unknown words, the domain,
-    a summary that neither repeats itself nor makes up a word
-    (`summary_rules`), the score threshold). `attention` is float32 `(B, MAX_SUMMARY_TOKENS,
-    MAX_SOURCE_TOKENS)` and `p_gen` `(B, MAX_SUMMARY_TOKENS)`, zero after
+    (`address_rule`), the share of unknown words, the domain, a summary
+    that neither repeats itself nor makes up a word (`summary_rules`),
+    the score threshold; the address and summary rules are the graph
+    halves of `checks.CHECKS`). `attention` is float32 `(B,
+    MAX_SUMMARY_TOKENS, MAX_SOURCE_TOKENS)` and `p_gen` `(B, MAX_SUMMARY_TOKENS)`, zero after
     the summary's end.
     """
     import tensorflow as tf
@@ -124,8 +124,8 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
         )
         readable = lengths > 0
         valid = readable & (share <= max_unknown) & (score >= threshold)
-        valid = valid & address_agreement(valid_utf8(text))
-        valid = valid & summary_agreement(
+        valid = valid & checks.graph_valid(
+            valid_utf8(text),
             kept.to_tensor(""),
             kept.row_lengths(),
             tokens,

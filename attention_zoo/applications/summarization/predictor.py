@@ -11,7 +11,7 @@ words are outside the vocabulary than in almost every validation text
 e-mail addresses, paths: `address_rule`), when the text's words and their order are like
 the training texts' (`common.text_domain`, the run's `domain.json`), when
 the summary neither repeats itself nor makes up a word
-(`summary_rules`), and when its score (the summary's mean
+(`summary_rules`; both in `checks.CHECKS`), and when its score (the summary's mean
 log-probability per word) reaches the run's threshold; `reason` says which
 rule failed.
 """
@@ -32,13 +32,12 @@ from attention_zoo.applications.common.text import (
     tokenize,
 )
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
+from attention_zoo.applications.summarization import checks
 from attention_zoo.applications.summarization import model as models
-from attention_zoo.applications.summarization.address_rule import address_reason
 from attention_zoo.applications.summarization.config import (
     MAX_SOURCE_TOKENS,
     MAX_SUMMARY_TOKENS,
 )
-from attention_zoo.applications.summarization.summary_rules import summary_reason
 from attention_zoo.applications.summarization.text import (
     cased_tokens,
     encode_sources,
@@ -142,7 +141,11 @@ class Summarizer(RunPredictor):
         if not isinstance(n_best, bool):
             raise TypeError(f"`n_best` must be a bool. Received: n_best={n_best!r}")
         width = beam_width or self.beam_width
-        fn = self.search_function(width, n_best) if n_best else self.search_function(width)
+        fn = (
+            self.search_function(width, n_best)
+            if n_best
+            else self.search_function(width)
+        )
         items = []
         batches = self.run_batches(fn, texts, batch_size, self._encode)
         for chunk, tokens, attention, p_gen, scores, lengths in batches:
@@ -210,11 +213,20 @@ class Summarizer(RunPredictor):
 
     def reason(self, text: str, score: float, words=()) -> str:
         """Why the summary `words` of `text` is not valid ("" when it is)."""
-        if not tokenize(text):
+        tokens = tokenize(text)
+        if not tokens:
             return "empty input: no words once normalized"
-        addresses = address_reason(text)
-        if addresses:
-            return addresses
+        # The checks (`checks.CHECKS`): those of the text alone here,
+        # those of the summary after the domain.
+        facts = (
+            text,
+            words,
+            set(tokens[:MAX_SOURCE_TOKENS]),
+            self.domain.index if self.domain is not None else None,
+        )
+        text_reason = checks.python_reason("text", *facts)
+        if text_reason:
+            return text_reason
         share = self.unknown_share(text)
         if share > self.max_unknown_share:
             return (
@@ -224,13 +236,9 @@ class Summarizer(RunPredictor):
             )
         if self.domain is not None and self.domain.reason(text):
             return self.domain.reason(text)
-        degenerate = summary_reason(
-            words,
-            set(tokenize(text)[:MAX_SOURCE_TOKENS]),
-            self.domain.index if self.domain is not None else None,
-        )
-        if degenerate:
-            return degenerate
+        summary_reason = checks.python_reason("summary", *facts)
+        if summary_reason:
+            return summary_reason
         if score < self.score_threshold:
             return f"low confidence (score {score:.2f} < {self.score_threshold:.2f})"
         return ""

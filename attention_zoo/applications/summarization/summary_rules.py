@@ -18,8 +18,9 @@ summary is not valid when
 
 Words are compared lower-cased, as the model reads them. The Python half
 (`summary_reason`) serves the predictor and the LiteRT/ONNX exports; the
-graph half (`summary_agreement`) the SavedModel;
-tests/applications/summarization/test_summary_rules.py checks that they
+graph half (`summary_agreement`) the SavedModel; both are the check
+"degenerate_summary" of `checks.CHECKS`, and
+tests/applications/summarization/test_check_parity.py checks that they
 agree.
 """
 
@@ -82,7 +83,10 @@ def summary_agreement(words, lengths, text_words, text_lengths, known):
     """
     import tensorflow as tf
 
-    words = tf.strings.lower(words, encoding="utf-8")
+    from attention_zoo.export.text import normalize_strings
+
+    # Not tf.strings.lower, which stops at a NUL (`normalize_strings`).
+    words = normalize_strings(words, collapse_whitespace=False)
     steps = tf.shape(words)[1]
     lengths = tf.cast(lengths, tf.int32)
     # Room after the summary so that every shifted view has a column.
