@@ -111,7 +111,8 @@ def efficientnet_lite0(
     # Read first: a missing package fails before the model is built.
     pretrained = imagenet_weights(include_top) if source == "imagenet" else None
     # Weights about to be overwritten need no random draw, which on JAX costs
-    # an XLA compilation per kernel shape (10 to 20 s for this model on CPU).
+    # an XLA compilation per kernel shape (docs/benchmarks.md, "Figures that
+    # docstrings used to carry").
     model = _build(include_top, input_shape, name, kernel_initializer="zeros")
     if pretrained is not None:
         _assign(model, pretrained)

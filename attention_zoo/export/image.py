@@ -271,8 +271,9 @@ def _decode(data):
 def _decode_resize(data, image_size, check):
     tf = _tf()
     # Explicit dependency: in a graph, nothing else orders the (stateless)
-    # decode after the check; without it a refused 8000 x 8000 PNG was still
-    # decoded (+192 MB) before the failed check dropped it.
+    # decode after the check; without it a refused large PNG was still
+    # decoded before the failed check dropped it (docs/benchmarks.md,
+    # "Figures that docstrings used to carry").
     with tf.control_dependencies([] if check is None else [check]):
         image = _decode(data)
     image = tf.image.resize(

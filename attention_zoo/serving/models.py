@@ -15,10 +15,11 @@ from attention_zoo.serving.batcher import MicroBatcher
 METADATA_KEYS = ("name", "description", "metrics", "slice_metrics", "card", "date")
 
 # Threads per model that read a request's inputs (decode its images) off
-# the event loop and beside the predictor's worker: ten images of 40
-# million pixels take half a minute to decode, in which the loop would
-# answer nothing, /healthz included. Two bound the memory and CPU that
-# requests' images take at once; more requests wait their turn.
+# the event loop and beside the predictor's worker: large images take
+# seconds to decode (docs/benchmarks.md, "Figures that docstrings used to
+# carry"), in which the loop would answer nothing, /healthz included. Two
+# bound the memory and CPU that requests' images take at once; more
+# requests wait their turn.
 READER_THREADS = 2
 
 

@@ -53,7 +53,8 @@ ATTENTIONS = {
     "bahdanau": lambda units: BahdanauAttention(units),
     "luong": lambda units: LuongAttention("general"),
     # Luong's D = 10; "concat" scores (additive, like Bahdanau's): with
-    # "general" scores local-m reached 97.5 % in the default budget.
+    # "general" scores local-m fell short in the default budget
+    # (docs/layers.md, "Every mechanism on the dates task").
     "local-m": lambda units: LocalAttention(
         "local-m", window=10, score_mode="concat", units=units
     ),
@@ -71,7 +72,7 @@ ATTENTIONS = {
     ),
     # Noise of standard deviation 4, not 1: with unit (or 2) noise MoChA
     # learned soft alignments that its hard inference could not follow
-    # (expected-alignment inference 98.6-100 %, hard 62-97 %).
+    # (docs/layers.md, "Every mechanism on the dates task").
     "mocha": lambda units: MonotonicChunkwiseAttention(4, units, sigmoid_noise=4.0),
     "bahdanau+luong": lambda units: [
         BahdanauAttention(units),
@@ -81,8 +82,8 @@ ATTENTIONS = {
 
 # Adam's learning rate for the default model, by mechanism, where it is not
 # 3e-3: at 3e-3 monotonic attention was still climbing after the 6-epoch
-# budget (97.8 %); at 1e-2 it passes 99 % in it. So does MoChA with its
-# noise of 4 (at 3e-3 and unit noise it reached 96-98 %; docs/layers.md).
+# budget; at 1e-2 it converges in it. So does MoChA with its noise of 4
+# (docs/layers.md, "Every mechanism on the dates task").
 LEARNING_RATES = {"monotonic": 1e-2, "mocha": 1e-2}
 
 

@@ -156,9 +156,9 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
 
 # The threshold is a quantile of this many new generated dates (at most ten
 # per validation date), none trained, validated or tested on. Taken from the
-# 2,000 validation dates, 0.2 % is their 4th lowest score: for one model it
-# was -0.08 there and -0.19 to -0.26 on three draws of 5,000 new dates, and
-# refused 0.9 % of the test dates (docs/dates.md).
+# 2,000 validation dates, 0.2 % is their 4th lowest score, far above the
+# same quantile on new dates, and refused test dates read right
+# (docs/dates.md, "Knowing when it does not know").
 CALIBRATION_SIZE = 20_000
 
 

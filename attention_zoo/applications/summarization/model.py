@@ -63,8 +63,9 @@ def build_model(
         else BahdanauAttention(attention_units, name="attention")
     )
     # Attention after the cell (See et al.'s s_t), so teacher forcing runs
-    # the cell over all steps, then the attention: 2-3x faster to train
-    # than attention inside the recurrence; coverage runs its steps there.
+    # the cell over all steps, then the attention: faster to train than
+    # attention inside the recurrence (docs/summarization.md, "The model");
+    # coverage runs its steps there.
     decoder = ParallelAttentionDecoder(
         keras.layers.GRUCell(2 * units, name="cell"),
         scorer,
@@ -104,7 +105,7 @@ def compile_model(
     if coverage_weight:
         losses["attention"] = CoverageLoss(coverage_weight, pad_token=PAD_ID)
     # Keras's default jit_compile="auto": XLA on JAX; TensorFlow's XLA
-    # trained this model 1.6x slower on 2 CPU cores.
+    # trained this model slower on CPU (docs/summarization.md, "The model").
     model.compile(keras.optimizers.Adam(learning_rate, clipnorm=2.0), loss=losses)
     return model
 
