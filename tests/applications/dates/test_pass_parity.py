@@ -13,28 +13,8 @@ from attention_zoo.applications.dates.passes import PASSES
 from attention_zoo.applications.dates.readings import numeric_readings
 from tests.applications.dates.hand_written import read_non_dates, read_real_dates
 from tests.applications.dates.test_eras import BEFORE_THE_ERA, NEGATIVE, OF_THE_ERA
+from tests.hostile_bytes import NASTY
 
-# Bytes a careless or hostile caller sends a SavedModel: NUL (which
-# tf.strings.lower reads as the end of the string), invalid and truncated
-# UTF-8, overlong and surrogate encodings, control characters, and the
-# escape bytes the graph uses for NUL itself.
-NASTY = [
-    b"3 May\x00 1979",
-    b"\x00",
-    b"a\x00\x00B",
-    b"",
-    b"ABC\xff\xfeD",
-    b"\xe2\x82",
-    b"x\xe2\x00\x82Y",
-    b"\xf0\x9f\x98\x80 Sept",
-    b"\xc3\x89COLE \xc4\xb0",
-    b"\x01\x02TAB\tX\x7f",
-    b"\x01\x03\x00\x01",
-    b"\xed\xa0\x80",
-    b"\xc0\xaf",
-    b"\xf4\x90\x80\x80",
-    "ΟΔΟΣ Straße ẞ".encode(),
-]
 # Odd but valid text: direction marks, invisible and wide characters,
 # other scripts' digits mixed, stand-ins the passes use, very long input.
 HOSTILE = [
