@@ -108,10 +108,15 @@ def bench_training(args, shapes, rng, results):
             models["bahdanau"](query, value),
             models["course"](query, value),
         )
+        # Both sum `dim` float32 products in their own order (XLA on JAX
+        # fuses them differently from Keras's layer), and the softmax carries
+        # a score's rounding into every weight: the outputs agree to float32
+        # noise at the scores' scale, not to the 1e-5 of a single product.
         check_close(
             "LuongAttention(dot) vs keras.layers.Attention",
             outputs["luong"],
             outputs["keras_dot"],
+            atol=1e-4,
         )
         steps = {
             name: compile_step(model, mean_square, jit=args.jit)
