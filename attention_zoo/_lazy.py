@@ -2,8 +2,9 @@
 
 The `attention-zoo` command imports the package, the registry and its
 parsers' declarations without Keras, so that `--help`, `--version` and an
-argument error answer at once (docs/cli.md); a package on that path whose
-`__init__` imported its modules would import Keras with them. Such a
+argument error answer at once (docs/reliability.md, "The command answers
+at once"); a package on that path whose `__init__` imported its modules
+would import Keras with them. Such a
 package names where each public name comes from instead, and this gives it
 the module `__getattr__` and `__dir__` that load each one when first read.
 """

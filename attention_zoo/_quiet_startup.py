@@ -7,7 +7,7 @@ end the command in one line with exit status 2 instead of a traceback from
 inside `import keras` or minutes later. The check imports neither Keras nor
 TensorFlow: the command imports them (`start_keras`) only once it knows it
 needs a model, so `--help`, `--version` and an argument error answer at
-once (docs/cli.md).
+once (docs/reliability.md, "The command answers at once").
 
 TensorFlow writes C++ log lines to the process's standard error while it
 imports and at its first device query (the oneDNN notice, "Could not find
@@ -26,7 +26,6 @@ import json
 import os
 import sys
 import traceback
-
 
 # The interpreter's options that take the next argument as their value.
 _OPTIONS_WITH_VALUE = ("-X", "-W", "--check-hash-based-pycs")

@@ -9,7 +9,8 @@ export`. Which applications there are is `registry.MODULES`, one line each
 from attention_zoo import _lazy
 
 # Loaded on first use (PEP 562): the command line reads the registry, below
-# this package, without the loader's imports (docs/cli.md).
+# this package, without the loader's imports (docs/reliability.md, "The
+# command answers at once").
 _ORIGINS = {
     "from_preset": "attention_zoo.applications.registry",
     "load_exported": "attention_zoo.applications.exported_loader",

@@ -2,7 +2,8 @@
 
 Imports neither the server nor Keras (its defaults are `serving.defaults`),
 so that `attention-zoo serve --help` and a mistyped flag answer at once
-(docs/cli.md); the command (`attention_zoo.cli`) starts the server.
+(docs/reliability.md, "The command answers at once"); the command
+(`attention_zoo.cli`) starts the server.
 """
 
 from __future__ import annotations

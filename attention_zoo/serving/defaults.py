@@ -1,8 +1,9 @@
 """The connection limits' defaults, which `attention-zoo serve --help` shows.
 
 This module imports nothing, so the command line reads them without
-FastAPI, uvicorn or Keras (docs/cli.md); `serving.limits` holds the other
-limits and the middleware that applies them.
+FastAPI, uvicorn or Keras (docs/reliability.md, "The command answers at
+once"); `serving.limits` holds the other limits and the middleware that
+applies them.
 """
 
 # A request's line and headers: four times nginx's default (8 KiB a line,
