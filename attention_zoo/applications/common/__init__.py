@@ -29,7 +29,11 @@ returns outputs and attention) and these pieces of the skeleton:
 6. `cli.py`: the flags and jobs of the application's own tasks
    (`evaluate`, `predict`, ...), given the `Application` they belong to.
 7. `preset.py`: the recipes of its shipped presets and its test slice.
-8. `app.py`: `APPLICATION`, the `common.application.Application` record of
+8. `listing.py`: `LISTING`, the `common.application.CommandListing` of
+   its command (name, help, description, tasks), importing nothing else,
+   so that the help pages answer without Keras; `cli.py`'s `Command`
+   takes its lines from it.
+9. `app.py`: `APPLICATION`, the `common.application.Application` record of
    all of the above; then one line in `attention_zoo/applications/
    registry.py` makes it a command, a preset builder, a docs page and a
    subject of the shared tests.
