@@ -175,6 +175,7 @@ def check_backend() -> None:
     Prints the check's warning; after its error prints one line and exits
     with status 2.
     """
+    _checked.append(True)
     _, error, warning = backend_check()
     if warning:
         print(warning, file=sys.stderr)
@@ -183,7 +184,16 @@ def check_backend() -> None:
         raise SystemExit(2)
 
 
+# Whether `check_backend` ran: the process started as the command, as the
+# package's import saw it (`runpy` later sets `sys.argv[0]` to the path of
+# `__main__.py`, where `running_as_command` would no longer see it).
+_checked = []
 _started = []
+
+
+def started_as_command() -> bool:
+    """Whether the package's import found this process to be the command."""
+    return bool(_checked)
 
 
 def start_keras() -> None:

@@ -234,7 +234,7 @@ def _start_models() -> None:
     """Keras, quietly, before the first module of a model is imported
     (`_quiet_startup.start_keras`); only in the command's own process, never
     in a program that calls `main`."""
-    if _quiet_startup.running_as_command():
+    if _quiet_startup.started_as_command():
         _quiet_startup.start_keras()
 
 
