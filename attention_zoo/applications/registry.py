@@ -5,9 +5,9 @@ find the applications here and nowhere else. An application is a folder
 beside `dates/` whose `app.py` defines `APPLICATION`, an
 `attention_zoo.applications.common.application.Application`; adding one
 is one line in `MODULES` (and its `listing.py`, what the command's help
-pages show of it without importing it: `listings`). No module outside an application's folder
-imports it (`tests/test_package_rules.py`). A test or another package can add one at run
-time with `register`.
+pages show of it without importing it: `listings`). No module outside an
+application's folder imports it (`tests/test_package_rules.py`). A test or
+another package can add one at run time with `register`.
 
 The names here are code, written in this file: nothing read from a preset
 folder, a run folder or a request is ever imported. A preset's
