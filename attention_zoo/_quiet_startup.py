@@ -4,7 +4,10 @@ Before anything imports Keras, the command checks the backend Keras will
 load (`backend_check`): one that is not installed, not a Keras backend, or
 that cannot train (numpy, openvino), and a `keras.json` Keras cannot read,
 end the command in one line with exit status 2 instead of a traceback from
-inside `import keras` or minutes later.
+inside `import keras` or minutes later. The check imports neither Keras nor
+TensorFlow: the command imports them (`start_keras`) only once it knows it
+needs a model, so `--help`, `--version` and an argument error answer at
+once (docs/reliability.md, "The command answers at once").
 
 TensorFlow writes C++ log lines to the process's standard error while it
 imports and at its first device query (the oneDNN notice, "Could not find
@@ -24,12 +27,29 @@ import os
 import sys
 import traceback
 
+# The interpreter's options that take the next argument as their value.
+_OPTIONS_WITH_VALUE = ("-X", "-W", "--check-hash-based-pycs")
+
 
 def running_as_command() -> bool:
-    """Whether this process is `attention-zoo ...` or `python -m attention_zoo ...`."""
+    """Whether this process is `attention-zoo ...` or `python -m attention_zoo ...`.
+
+    Interpreter options may come before `-m` (`python -X importtime -m
+    attention_zoo --version`).
+    """
     argv = getattr(sys, "orig_argv", sys.argv)
-    if len(argv) >= 3 and argv[1] == "-m" and argv[2] == "attention_zoo":
-        return True
+    index = 1
+    while index < len(argv):
+        option = argv[index]
+        if option.startswith("-m"):
+            module = option[2:] or (argv[index + 1] if index + 1 < len(argv) else "")
+            return module == "attention_zoo"
+        if option in _OPTIONS_WITH_VALUE:
+            index += 2
+        elif option.startswith("-") and option not in ("-", "-c", "--"):
+            index += 1
+        else:  # a script, `-c`, or standard input: not the command's module
+            break
     return bool(sys.argv) and os.path.basename(sys.argv[0]) == "attention-zoo"
 
 
@@ -148,21 +168,45 @@ def backend_check() -> tuple[str, str | None, str | None]:
     return backend, None, warning
 
 
-def start_command() -> None:
-    """The start of the command: the backend check, then its imports.
+def check_backend() -> None:
+    """The command's first step, before it parses its arguments: the
+    backend check (`backend_check`), without importing Keras.
 
-    Prints the check's warning; after its error, or a failure to import
-    TensorFlow or Keras (an invalid `floatx` in `keras.json`, a broken
-    installation), prints one line and exits with status 2, as the
-    command's error boundary does (`ATTENTION_ZOO_DEBUG=1` adds the
-    traceback).
+    Prints the check's warning; after its error prints one line and exits
+    with status 2.
     """
-    backend, error, warning = backend_check()
+    _checked.append(True)
+    _, error, warning = backend_check()
     if warning:
         print(warning, file=sys.stderr)
     if error:
         print(error, file=sys.stderr)
         raise SystemExit(2)
+
+
+# Whether `check_backend` ran: the process started as the command, as the
+# package's import saw it (`runpy` later sets `sys.argv[0]` to the path of
+# `__main__.py`, where `running_as_command` would no longer see it).
+_checked = []
+_started = []
+
+
+def started_as_command() -> bool:
+    """Whether the package's import found this process to be the command."""
+    return bool(_checked)
+
+
+def start_keras() -> None:
+    """Imports Keras (and TensorFlow, silenced) for a command that needs a model.
+
+    After a failure to import TensorFlow or Keras (an invalid `floatx` in
+    `keras.json`, a broken installation), prints one line and exits with
+    status 2, as the command's error boundary does (`ATTENTION_ZOO_DEBUG=1`
+    adds the traceback). Does its work once per process.
+    """
+    if _started:
+        return
+    backend, _, _ = backend_check()
     try:
         start_tensorflow_quietly()
         import keras  # noqa: F401
@@ -175,6 +219,7 @@ def start_command() -> None:
             file=sys.stderr,
         )
         raise SystemExit(2) from None
+    _started.append(backend)
 
 
 def start_tensorflow_quietly() -> None:

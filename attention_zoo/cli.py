@@ -1,4 +1,11 @@
-"""The `attention-zoo` command line."""
+"""The `attention-zoo` command line.
+
+It answers `--help`, `--version`, every command's `--help` and an argument
+error without Keras: it first parses with `build_parser(tasks=False)`, the
+applications' commands built from their listings (`registry.listings`),
+and builds the whole parser, each task's flags with it, only for a task of
+an application; Keras starts (`_start_models`) when a model is needed.
+"""
 
 from __future__ import annotations
 
@@ -12,21 +19,34 @@ import sys
 # logging is silenced, never a setting that changes the numbers.
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
+from attention_zoo import _quiet_startup  # noqa: E402
 from attention_zoo.applications import registry  # noqa: E402
-from attention_zoo.applications.common.cli import OneLineParser, run_task  # noqa: E402
-from attention_zoo.applications.common.command import (  # noqa: E402
-    add_application,
-    run_application,
+from attention_zoo.applications.common.cli import (  # noqa: E402
+    OneLineParser,
+    add_listing,
+    run_task,
 )
 from attention_zoo.applications.common.errors import (  # noqa: E402
     DEBUG_VARIABLE,
     closed_stdout,
     run_guarded,
 )
+from attention_zoo.serving.command_line import (  # noqa: E402
+    add_serve,
+    check_serve_arguments,
+)
 from attention_zoo.version import __version__  # noqa: E402
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(tasks: bool = True) -> argparse.ArgumentParser:
+    """The parser of the whole command.
+
+    Args:
+        tasks: False: each application's command and tasks as its listing
+            gives them (`registry.listings`), its tasks without flags (they
+            take any argument, `--help` included), so that no application
+            and no Keras is imported; every other command is whole.
+    """
     parser = OneLineParser(
         prog="attention-zoo",
         description="Keras 3 attention mechanisms and the applications built on them.",
@@ -59,8 +79,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=0,
         help="random seed of the digits and the initial weights (default 0)",
     )
-    for app in registry.applications():
-        add_application(commands, app)
+    if tasks:
+        from attention_zoo.applications.common.command import add_application
+
+        for app in registry.applications():
+            add_application(commands, app)
+    else:
+        for listing in registry.listings():
+            add_listing(commands, listing, task_help=False)
     add_serve(commands)
     presets = commands.add_parser(
         "presets",
@@ -110,118 +136,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def add_serve(commands) -> None:
-    from attention_zoo.serving.limits import (
-        BODY_TIMEOUT,
-        HEADER_TIMEOUT,
-        IDLE_TIMEOUT,
-        MAX_CONNECTIONS,
-    )
-
-    serve = commands.add_parser(
-        "serve",
-        help="serve models over HTTP: a JSON API and an attention explorer page",
-        description="Serve shipped presets and trained runs (one per application) "
-        "behind a JSON API (POST /v1/APP/predict, GET /v1/models, /healthz, "
-        "/readyz, /openapi.json) with micro-batching, and an attention explorer "
-        "at /. Needs pip install 'attention-zoo[serve]'.",
-    )
-    serve.add_argument(
-        "--preset",
-        nargs="+",
-        default=[],
-        metavar="NAME",
-        help="shipped presets or preset folders to serve (default: none)",
-    )
-    serve.add_argument(
-        "--run",
-        nargs="+",
-        default=[],
-        metavar="RUN",
-        help="training runs to serve (default: none)",
-    )
-    serve.add_argument(
-        "--host",
-        default="127.0.0.1",
-        help="address to bind (default 127.0.0.1: this machine only; "
-        "0.0.0.0 opens it to the network)",
-    )
-    serve.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
-    serve.add_argument(
-        "--max-batch",
-        type=int,
-        default=64,
-        help="most inputs gathered into one model call, 1 to 1024 (default 64)",
-    )
-    serve.add_argument(
-        "--max-wait-ms",
-        type=float,
-        default=5.0,
-        help="how long a request waits for others to join its call, 0 to "
-        "1000 ms (default 5)",
-    )
-    serve.add_argument(
-        "--allowed-host",
-        nargs="+",
-        default=[],
-        metavar="NAME",
-        help="names clients reach the server by, besides 127.0.0.1, localhost, "
-        "[::1] and --host (a request naming another in its Host header is "
-        "refused: DNS rebinding); * allows any (default: none)",
-    )
-    serve.add_argument(
-        "--max-connections",
-        type=int,
-        default=MAX_CONNECTIONS,
-        help="open connections; a request over them gets 503, 1 to 10000 "
-        f"(default {MAX_CONNECTIONS})",
-    )
-    for flag, default, what in (
-        (
-            "--header-timeout",
-            HEADER_TIMEOUT,
-            "a request's line and headers, from its first byte",
-        ),
-        (
-            "--body-timeout",
-            BODY_TIMEOUT,
-            "a request's body, from the end of its headers",
-        ),
-        ("--idle-timeout", IDLE_TIMEOUT, "a connection that sends nothing"),
-    ):
-        serve.add_argument(
-            flag,
-            type=float,
-            default=default,
-            metavar="SECONDS",
-            help=f"seconds allowed for {what}, 0.1 to 3600 (default {default:g})",
-        )
-
-
 def _serve(parser, args) -> int:
-    from attention_zoo.applications.common.cli import check_flags
-    from attention_zoo.applications.common.config import integer_range, number_range
-
-    check_flags(
-        parser,
-        [
-            ("--port", args.port, integer_range(1, 65535)),
-            ("--max-batch", args.max_batch, integer_range(1, 1024)),
-            ("--max-connections", args.max_connections, integer_range(1, 10000)),
-            ("--header-timeout", args.header_timeout, number_range(0.1, 3600)),
-            ("--body-timeout", args.body_timeout, number_range(0.1, 3600)),
-            ("--idle-timeout", args.idle_timeout, number_range(0.1, 3600)),
-        ],
-    )
-    if not 0 <= args.max_wait_ms <= 1000:
-        parser.error(f"--max-wait-ms must be 0 to 1000. Received: {args.max_wait_ms}")
-    if not (args.preset or args.run):
-        parser.error("give at least one model: --preset NAME or --run RUN")
+    check_serve_arguments(parser, args)
 
     def job():
+        _start_models()
         from attention_zoo.serving import serve
         from attention_zoo.serving.connections import ConnectionLimits
-        from attention_zoo.serving.limits import MAX_HEADER_BYTES
+        from attention_zoo.serving.defaults import MAX_HEADER_BYTES
 
         print(f"serving on http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
         serve(
@@ -308,9 +230,31 @@ def _escape_what_streams_cannot_encode() -> None:
             stream.reconfigure(errors="backslashreplace")
 
 
-def _main(argv) -> int:
+def _start_models() -> None:
+    """Keras, quietly, before the first module of a model is imported
+    (`_quiet_startup.start_keras`); only in the command's own process, never
+    in a program that calls `main`."""
+    if _quiet_startup.started_as_command():
+        _quiet_startup.start_keras()
+
+
+def _parse(argv):
+    """`(parser, args)` of `argv`: the listings' parser answers everything
+    but a task of an application (its help, version, errors, `demo`,
+    `serve`, `presets`), the whole one, after Keras, that task."""
+    parser = build_parser(tasks=False)
+    known, _ = parser.parse_known_args(argv)
+    if getattr(known, "task", None) is None or known.command not in {
+        listing.name for listing in registry.listings()
+    }:
+        return parser, parser.parse_args(argv)
+    _start_models()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    return parser, parser.parse_args(argv)
+
+
+def _main(argv) -> int:
+    parser, args = _parse(argv)
     if args.command is None:
         parser.print_help()
         return 0
@@ -320,12 +264,14 @@ def _main(argv) -> int:
                 f"demo needs --epochs >= 1 and --length >= 2. Received: "
                 f"--epochs {args.epochs} --length {args.length}"
             )
+        _start_models()
         from attention_zoo.applications import demo
 
         demo.run(epochs=args.epochs, length=args.length, seed=args.seed)
     if args.command == "serve":
         return _serve(parser, args)
     if args.command == "presets":
+        _start_models()
         if args.task == "build":
             return run_task("presets", "build", lambda: _build_presets(args))
         if args.task == "show":
@@ -334,6 +280,8 @@ def _main(argv) -> int:
             return run_task("presets", "refresh", lambda: _refresh_presets(args))
         return _list_presets()
     if args.command in registry.names():
+        from attention_zoo.applications.common.command import run_application
+
         return run_application(registry.get(args.command), args, parser)
     return 0
 

@@ -134,23 +134,34 @@ def test_a_backend_that_cannot_load_is_one_line_and_exit_2(backend, tmp_path):
 
 @backend_free
 @pytest.mark.parametrize(
-    "keras_json, named",
+    "keras_json, named, args",
     [
-        ('{"backend": "nosuchbackend"}', "Received: backend=nosuchbackend in"),
-        ('{"backend": "numpy"}', "backend=numpy in"),
-        ('{"backend": ["jax"]}', "Received: backend=['jax'] in"),
-        ("[1, 2]", "must hold a JSON object"),
-        ('{"floatx": "float8"}', "Received: floatx=float8"),
+        ('{"backend": "nosuchbackend"}', "Received: backend=nosuchbackend in", []),
+        ('{"backend": "numpy"}', "backend=numpy in", []),
+        ('{"backend": ["jax"]}', "Received: backend=['jax'] in", []),
+        ("[1, 2]", "must hold a JSON object", []),
+        # Keras itself refuses it, when a command that needs a model starts
+        # it (`--help` does not: test_cli_startup.py).
+        ('{"floatx": "float8"}', "Received: floatx=float8", ["presets", "list"]),
     ],
     ids=["unknown", "numpy", "not_a_name", "not_an_object", "bad_floatx"],
 )
 def test_a_keras_json_that_cannot_run_the_command_is_one_line_and_exit_2(
-    keras_json, named, tmp_path
+    keras_json, named, args, tmp_path
 ):
-    out = _command(tmp_path, "--help", keras_json=keras_json)
+    out = _command(tmp_path, *(args or ["--help"]), keras_json=keras_json)
     assert out.returncode == 2, out.stderr
     assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
     assert named in out.stderr and out.stdout == ""
+
+
+@backend_free
+def test_help_answers_before_keras_reads_its_own_settings(tmp_path):
+    """A `floatx` only Keras reads is refused when Keras starts, not by
+    `--help`, which answers without Keras (issue 59)."""
+    out = _command(tmp_path, "--help", keras_json='{"floatx": "float8"}')
+    assert out.returncode == 0 and out.stderr == ""
+    assert out.stdout.startswith("usage: attention-zoo")
 
 
 @backend_free

@@ -4,9 +4,10 @@ The command line, the preset builder and loader, the docs and the tests
 find the applications here and nowhere else. An application is a folder
 beside `dates/` whose `app.py` defines `APPLICATION`, an
 `attention_zoo.applications.common.application.Application`; adding one
-is one line in `MODULES`. No module outside an application's folder
-imports it (`tests/test_package_rules.py`). A test or another package can add one at run
-time with `register`.
+is one line in `MODULES` (and its `listing.py`, what the command's help
+pages show of it without importing it: `listings`). No module outside an
+application's folder imports it (`tests/test_package_rules.py`). A test or
+another package can add one at run time with `register`.
 
 The names here are code, written in this file: nothing read from a preset
 folder, a run folder or a request is ever imported. A preset's
@@ -31,6 +32,30 @@ MODULES = (
 )
 
 _added: dict = {}
+
+
+def _listing_module(module: str) -> str:
+    # Beside each application's `app.py`, its `listing.py`.
+    return f"{module.rpartition('.')[0]}.listing"
+
+
+def listings() -> list:
+    """What `attention-zoo --help` and `attention-zoo NAME --help` show of
+    every application (`common.application.CommandListing`), in the order
+    of `applications()`.
+
+    Read from each application's `listing.py`, which imports neither the
+    application nor Keras, so the command answers those pages, and refuses
+    a mistyped command or task, at once; an application `register`ed at run
+    time gives its own.
+    """
+    from attention_zoo.applications.common.application import CommandListing
+
+    found = [importlib.import_module(_listing_module(m)).LISTING for m in MODULES]
+    names = {listing.name for listing in found}
+    return found + [
+        CommandListing.of(app) for name, app in _added.items() if name not in names
+    ]
 
 
 def applications() -> list:

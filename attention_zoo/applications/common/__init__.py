@@ -29,7 +29,11 @@ returns outputs and attention) and these pieces of the skeleton:
 6. `cli.py`: the flags and jobs of the application's own tasks
    (`evaluate`, `predict`, ...), given the `Application` they belong to.
 7. `preset.py`: the recipes of its shipped presets and its test slice.
-8. `app.py`: `APPLICATION`, the `common.application.Application` record of
+8. `listing.py`: `LISTING`, the `common.application.CommandListing` of
+   its command (name, help, description, tasks), importing nothing else,
+   so that the help pages answer without Keras; `cli.py`'s `Command`
+   takes its lines from it.
+9. `app.py`: `APPLICATION`, the `common.application.Application` record of
    all of the above; then one line in `attention_zoo/applications/
    registry.py` makes it a command, a preset builder, a docs page and a
    subject of the shared tests.
@@ -39,35 +43,38 @@ Shared text handling (the word tokenizer and `WordVocabulary`) is
 searches are `common.search`.
 """
 
-from attention_zoo.applications.common.compile import compile_function
-from attention_zoo.applications.common.config import check_config
-from attention_zoo.applications.common.exporting.saved_model import (
-    export_folder,
-    write_saved_model,
-)
-from attention_zoo.applications.common.predictor import InputError, RunPredictor
-from attention_zoo.applications.common.run_folder import (
-    check_run_folder,
-    check_train_output,
-    commit_run,
-    load_run_model,
-    output_folder,
-    staged_run,
-    training_backup_dir,
-)
-from attention_zoo.applications.common.tfds import tfds_builder, tfds_split
-from attention_zoo.applications.common.training import (
-    DiskSpaceGuard,
-    StopOnDivergence,
-    TimeBudget,
-    TrainingDiverged,
-    config_arguments,
-    fit_verbosity,
-    history_lists,
-    tensorboard_callbacks,
-    time_budget,
-)
-from attention_zoo.applications.common.training_loop import TrainingRun, training_run
+from attention_zoo import _lazy
+
+# Loaded on first use (PEP 562): the command line reads the skeleton's
+# keras-free modules (`application`, `cli`) without these modules' imports.
+_ORIGINS = {
+    "compile_function": "attention_zoo.applications.common.compile",
+    "check_config": "attention_zoo.applications.common.config",
+    "export_folder": "attention_zoo.applications.common.exporting.saved_model",
+    "write_saved_model": "attention_zoo.applications.common.exporting.saved_model",
+    "InputError": "attention_zoo.applications.common.predictor",
+    "RunPredictor": "attention_zoo.applications.common.predictor",
+    "check_run_folder": "attention_zoo.applications.common.run_folder",
+    "check_train_output": "attention_zoo.applications.common.run_folder",
+    "commit_run": "attention_zoo.applications.common.run_folder",
+    "load_run_model": "attention_zoo.applications.common.run_folder",
+    "output_folder": "attention_zoo.applications.common.run_folder",
+    "staged_run": "attention_zoo.applications.common.run_folder",
+    "training_backup_dir": "attention_zoo.applications.common.run_folder",
+    "tfds_builder": "attention_zoo.applications.common.tfds",
+    "tfds_split": "attention_zoo.applications.common.tfds",
+    "DiskSpaceGuard": "attention_zoo.applications.common.training",
+    "StopOnDivergence": "attention_zoo.applications.common.training",
+    "TimeBudget": "attention_zoo.applications.common.training",
+    "TrainingDiverged": "attention_zoo.applications.common.training",
+    "config_arguments": "attention_zoo.applications.common.training",
+    "fit_verbosity": "attention_zoo.applications.common.training",
+    "history_lists": "attention_zoo.applications.common.training",
+    "tensorboard_callbacks": "attention_zoo.applications.common.training",
+    "time_budget": "attention_zoo.applications.common.training",
+    "TrainingRun": "attention_zoo.applications.common.training_loop",
+    "training_run": "attention_zoo.applications.common.training_loop",
+}
 
 __all__ = [
     "DiskSpaceGuard",
@@ -97,3 +104,5 @@ __all__ = [
     "training_run",
     "write_saved_model",
 ]
+
+__getattr__, __dir__ = _lazy.attributes(__name__, _ORIGINS, globals())

@@ -20,6 +20,35 @@ INPUT_KINDS = ("text", "image")
 
 
 @dataclasses.dataclass(frozen=True)
+class CommandListing:
+    """What `attention-zoo --help` and `attention-zoo NAME --help` show of
+    an application: its name, lines and tasks, and nothing that needs Keras.
+
+    Each application declares its own in `listing.py`, a module that
+    imports only this one, so the command prints those pages, and refuses
+    a mistyped command or task, without importing the application
+    (`registry.listings`); its `Command` takes the same lines from it.
+
+    Attributes:
+        name: the command's name, the application's.
+        help: its line in `attention-zoo --help` (`Command.help`).
+        description: its description in `attention-zoo NAME --help`.
+        tasks: the help line of each task by name (`Command.tasks`).
+    """
+
+    name: str
+    help: str
+    description: str
+    tasks: dict
+
+    @classmethod
+    def of(cls, application) -> CommandListing:
+        """The listing of an `Application` (one `registry.register` added)."""
+        command = application.command
+        return cls(application.name, command.help, command.description, command.tasks)
+
+
+@dataclasses.dataclass(frozen=True)
 class Command:
     """An application's command line beyond what the skeleton derives.
 

@@ -46,6 +46,31 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+def add_listing(commands, listing, task_help: bool = True) -> dict:
+    """Adds the command of an application's `CommandListing` and a parser
+    per task, without flags: its name, lines and tasks, all of
+    `attention-zoo NAME --help`.
+
+    Args:
+        commands: the subparsers of the `attention-zoo` command.
+        listing: the application's `common.application.CommandListing`.
+        task_help: False: the tasks take no `--help` either (the command's
+            first look at its arguments, before the task's own flags are
+            known: `attention_zoo.cli`).
+
+    Returns:
+        The parser of each task, by name.
+    """
+    parser = commands.add_parser(
+        listing.name, help=listing.help, description=listing.description
+    )
+    subparsers = parser.add_subparsers(dest="task", metavar="TASK", required=True)
+    return {
+        name: subparsers.add_parser(name, help=line, add_help=task_help)
+        for name, line in listing.tasks.items()
+    }
+
+
 def _flag_fields(config_class):
     for field in dataclasses.fields(config_class):
         if field.metadata.get("cli", True):

@@ -15,8 +15,10 @@ import dataclasses
 import sys
 
 from attention_zoo.applications.common import lines
+from attention_zoo.applications.common.application import CommandListing
 from attention_zoo.applications.common.cli import (
     add_config_arguments,
+    add_listing,
     check_flags,
     run_task,
     train_job,
@@ -56,14 +58,7 @@ def add_application(commands, app) -> dict:
         The parser of each task, by name.
     """
     command = app.command
-    parser = commands.add_parser(
-        app.name, help=command.help, description=command.description
-    )
-    subparsers = parser.add_subparsers(dest="task", metavar="TASK", required=True)
-    tasks = {
-        name: subparsers.add_parser(name, help=line)
-        for name, line in command.tasks.items()
-    }
+    tasks = add_listing(commands, CommandListing.of(app))
     train = tasks["train"]
     train.add_argument(
         "--output",

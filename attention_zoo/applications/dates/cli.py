@@ -9,6 +9,7 @@ from attention_zoo.applications.common import command
 from attention_zoo.applications.common.application import Command
 from attention_zoo.applications.common.run_folder import write_evaluation
 from attention_zoo.applications.dates.evaluation import evaluate, format_metrics
+from attention_zoo.applications.dates.listing import LISTING
 from attention_zoo.applications.dates.predictor import Normalizer
 
 
@@ -46,17 +47,9 @@ def jobs(args, parser, app) -> dict:
 
 
 COMMAND = Command(
-    help="date normalization: '3rd of May 1979' -> 1979-05-03",
-    description="Normalize human-written dates (English, French, German, "
-    "Spanish, Italian, Portuguese, Dutch) to ISO 8601 with an attention "
-    "model that says 'not a date' when it does not know.",
-    tasks={
-        "train": "generate dates offline and train a model",
-        "evaluate": "exact match on the run's test dates",
-        "predict": "normalize dates: arguments, a file or standard input",
-        "plot": "attention heatmap PNGs for the given dates",
-        "export": "write a SavedModel that serves raw strings",
-    },
+    help=LISTING.help,
+    description=LISTING.description,
+    tasks=LISTING.tasks,
     default_preset="dates_multilingual",
     add_arguments=add_arguments,
     jobs=jobs,

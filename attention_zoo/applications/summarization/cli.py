@@ -8,6 +8,7 @@ from __future__ import annotations
 from attention_zoo.applications.common import command
 from attention_zoo.applications.common.application import Command
 from attention_zoo.applications.common.run_folder import write_evaluation
+from attention_zoo.applications.summarization.listing import LISTING
 
 
 def corpus_field(args) -> dict:
@@ -61,19 +62,9 @@ def jobs(args, parser, app) -> dict:
 
 
 COMMAND = Command(
-    help="headline summarization with copy attention (offline: Debian package "
-    "descriptions)",
-    description="Train and use a summarizer with copy attention (the "
-    "pointer-generator of See et al. 2017): it writes a word of its vocabulary "
-    "or copies one of the text. The offline corpus is the descriptions of the "
-    "Debian packages apt knows (long description -> synopsis).",
-    tasks={
-        "train": "train a summarizer",
-        "evaluate": "ROUGE-1/2/L, names kept and copy rate on the run's test texts",
-        "predict": "summarize texts: arguments, a file or standard input",
-        "plot": "attention heat map PNGs with p_gen per summary word",
-        "export": "write a SavedModel that summarizes raw strings",
-    },
+    help=LISTING.help,
+    description=LISTING.description,
+    tasks=LISTING.tasks,
     default_preset="debian_synopsis",
     errors=(RuntimeError,),
     add_arguments=add_arguments,

@@ -9,6 +9,7 @@ from attention_zoo.applications.common import command
 from attention_zoo.applications.common.application import Command
 from attention_zoo.applications.common.config import MAX_BEAM_WIDTH
 from attention_zoo.applications.common.run_folder import write_evaluation
+from attention_zoo.applications.translation.listing import LISTING
 
 # The help of `translate` after its usage line.
 TRANSLATE_DESCRIPTION = (
@@ -107,17 +108,9 @@ def jobs(args, parser, app) -> dict:
 
 # RuntimeError: a tensorflow_datasets download that failed.
 COMMAND = Command(
-    help="neural machine translation (offline: English-Spanish Bible verses)",
-    description="Train and use an encoder-decoder translation model with "
-    "attention. The offline corpus is English-Spanish Bible verses from the "
-    "Debian packages sword-text-web and sword-text-sparv.",
-    tasks={
-        "train": "train a model on a corpus",
-        "evaluate": "sacreBLEU BLEU and chrF on the run's test pairs",
-        "translate": "translate sentences: arguments, a file or standard input",
-        "plot": "attention heatmap PNGs for the given sentences",
-        "export": "write a SavedModel that translates raw strings",
-    },
+    help=LISTING.help,
+    description=LISTING.description,
+    tasks=LISTING.tasks,
     default_preset="bible_en_es",
     errors=(RuntimeError,),
     add_arguments=add_arguments,
