@@ -5,12 +5,20 @@ serialization, so a `.keras` file that uses them loads after
 `import attention_zoo`.
 """
 
+# ruff: noqa: E402 (the imports below come after the start-up calls on purpose)
+
+# Before anything imports Keras, which imports TensorFlow: its log lines stay
+# off standard error unless ATTENTION_ZOO_VERBOSE=1 (attention_zoo/_quiet.py).
+from attention_zoo import _quiet
+
+_quiet.install()
+
 from attention_zoo import _quiet_startup
 
 if _quiet_startup.running_as_command():
     _quiet_startup.start_command()
 
-from attention_zoo import (  # noqa: E402
+from attention_zoo import (
     decoders,
     decoding,
     encoders,
