@@ -18,9 +18,11 @@ import it lazily, only when a model is needed):
   set it: it is read once, when TensorFlow starts;
 - puts a finder on `sys.meta_path` that runs the first `import tensorflow`,
   by whichever module asks for it, and TensorFlow's first device query,
-  with file descriptor 2 pointed at a temporary file; when they end, what
-  was written there goes back to standard error without TensorFlow's log
-  lines (a Python warning printed meanwhile is kept, only delayed).
+  with file descriptor 2 pointed at a temporary file, and so each module
+  TensorFlow imports later (its lazily loaded APIs load shared libraries
+  that log as they load); when they end, what was written there goes back
+  to standard error without TensorFlow's log lines (a Python warning
+  printed meanwhile is kept, only delayed).
 
 `ATTENTION_ZOO_VERBOSE=1` turns both off: every line TensorFlow writes is
 shown, at the `TF_CPP_MIN_LOG_LEVEL` the user chose. `ATTENTION_ZOO_DEBUG=1`
@@ -31,7 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.abc
-import importlib.util
+import importlib.machinery
 import os
 import re
 import sys
@@ -70,10 +72,15 @@ def install() -> None:
         return
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     if "tensorflow" in sys.modules or any(
-        isinstance(finder, _FirstTensorFlowImport) for finder in sys.meta_path
+        isinstance(finder, _TensorFlowImports) for finder in sys.meta_path
     ):
         return  # too late (its start-up lines are written), or done already
-    sys.meta_path.insert(0, _FirstTensorFlowImport())
+    sys.meta_path.insert(0, _TensorFlowImports())
+
+
+# How many holds are open: a nested one (an import inside the first import
+# of TensorFlow) leaves the outer one to hold what it writes.
+_holding = 0
 
 
 @contextlib.contextmanager
@@ -83,19 +90,25 @@ def stderr_without_log_lines():
 
     At the file descriptor, because the C++ code writes there and not through
     `sys.stderr`. A temporary file, not a pipe, so nothing blocks however
-    much is written. Does nothing where descriptor 2 is not open.
+    much is written. Does nothing where descriptor 2 is not open, or inside
+    another hold.
     """
+    global _holding
     try:
-        saved = os.dup(2)
+        saved = os.dup(2) if not _holding else None
     except OSError:
+        saved = None
+    if saved is None:
         yield
         return
     with tempfile.TemporaryFile() as held:
         _flush_stderr()
         os.dup2(held.fileno(), 2)
+        _holding += 1
         try:
             yield
         finally:
+            _holding -= 1
             _flush_stderr()
             os.dup2(saved, 2)
             os.close(saved)
@@ -116,36 +129,46 @@ def _flush_stderr() -> None:
         sys.stderr.flush()
 
 
-class _FirstTensorFlowImport(importlib.abc.MetaPathFinder):
-    """Finds `tensorflow` as the other finders do; its loader runs quietly."""
+class _TensorFlowImports(importlib.abc.MetaPathFinder):
+    """Finds `tensorflow` and its modules as the path finder does, and hands
+    each a loader that runs with standard error held.
+
+    The first `import tensorflow` holds everything it imports. Modules
+    TensorFlow loads later, on first use of an API (`tf.profiler` loads a
+    shared library of its own, which writes "Could not find cuda drivers"
+    as it loads), are held one by one; once held, an import nested inside
+    is left to the usual finders.
+    """
 
     def find_spec(self, fullname, path, target=None):
-        if fullname != "tensorflow":
+        if fullname.partition(".")[0] != "tensorflow" or _holding:
             return None
-        # Once: later imports of TensorFlow's own modules go their usual way.
-        with contextlib.suppress(ValueError):
-            sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(fullname)
-        if spec is not None and spec.loader is not None:
-            spec.loader = _QuietLoader(spec.loader)
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
+        if spec is None or spec.loader is None:
+            return None  # the other finders have their turn
+        spec.loader = _HeldLoader(spec.loader)
         return spec
 
 
-class _QuietLoader(importlib.abc.Loader):
+class _HeldLoader(importlib.abc.Loader):
     def __init__(self, loader):
         self._loader = loader
 
     def create_module(self, spec):
-        return self._loader.create_module(spec)
+        # A compiled module's shared library is loaded here, and its static
+        # initialisers write their log lines as it loads.
+        with stderr_without_log_lines():
+            return self._loader.create_module(spec)
 
     def exec_module(self, module):
-        # The module keeps TensorFlow's own loader (importlib.resources,
-        # inspect and reload read it).
+        # The module keeps its own loader (importlib.resources, inspect and
+        # reload read it).
         module.__loader__ = module.__spec__.loader = self._loader
         with stderr_without_log_lines():
             self._loader.exec_module(module)
-            # The CUDA lines of the first device query ("failed call to
-            # cuInit") come at the first use, not at import. Listing the
-            # physical devices leaves the user free to choose the visible
-            # ones and their memory growth afterwards.
-            module.config.list_physical_devices()
+            if module.__name__ == "tensorflow":
+                # The CUDA lines of the first device query ("failed call to
+                # cuInit") come at the first use, not at import. Listing the
+                # physical devices leaves the user free to choose the
+                # visible ones and their memory growth afterwards.
+                module.config.list_physical_devices()
