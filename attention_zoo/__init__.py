@@ -11,6 +11,14 @@ public names are then loaded on first use (PEP 562 `__getattr__`), the
 same names either way.
 """
 
+# ruff: noqa: E402 (the imports below come after the start-up call on purpose)
+
+# Before anything imports Keras, which imports TensorFlow: its log lines stay
+# off standard error unless ATTENTION_ZOO_VERBOSE=1 (attention_zoo/_quiet.py).
+from attention_zoo import _quiet
+
+_quiet.install()
+
 from attention_zoo import _lazy, _quiet_startup
 from attention_zoo.version import __version__
 

@@ -56,9 +56,9 @@ def running_as_command() -> bool:
 # The backends the command's models train and run on (its tests run on all
 # three): the module each imports, and the extra that installs it.
 _BACKENDS = {
-    "tensorflow": ("tensorflow", "attention-zoo"),
-    "jax": ("jax", "attention-zoo[jax]"),
-    "torch": ("torch", "attention-zoo[torch]"),
+    "tensorflow": ("tensorflow", "."),
+    "jax": ("jax", ".[jax]"),
+    "torch": ("torch", ".[torch]"),
 }
 # Keras backends that import but cannot run the command: both run inference
 # only (`model.fit` raises NotImplementedError, and neither takes gradients),
@@ -161,7 +161,8 @@ def backend_check() -> tuple[str, str | None, str | None]:
     elif importlib.util.find_spec(_BACKENDS[backend][0]) is None:
         module, extra = _BACKENDS[backend]
         error = (
-            f'{named} but {module} is not installed; pip install "{extra}", or {_USE}'
+            f'{named} but {module} is not installed; pip install "{extra}" in a '
+            f"clone of the repository, or {_USE}"
         )
     if error:
         return backend, f"attention-zoo: error: {error}", warning
@@ -228,11 +229,14 @@ def start_tensorflow_quietly() -> None:
     On every backend: Keras imports TensorFlow where it is installed (its
     serialization asks `tf.available`), so a JAX or PyTorch run printed the
     same start-up lines later, outside any silence. Does nothing without
-    TensorFlow or with `ATTENTION_ZOO_DEBUG` set. An exception raised while
-    importing still propagates, after standard error is restored, to be
-    reported.
+    TensorFlow or when the user asks to see TensorFlow's lines
+    (`ATTENTION_ZOO_VERBOSE=1` or `ATTENTION_ZOO_DEBUG=1`, `_quiet.verbose`).
+    An exception raised while importing still propagates, after standard
+    error is restored, to be reported.
     """
-    if os.environ.get("ATTENTION_ZOO_DEBUG"):
+    from attention_zoo import _quiet
+
+    if _quiet.verbose():
         return
     if importlib.util.find_spec("tensorflow") is None:
         return

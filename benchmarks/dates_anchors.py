@@ -36,7 +36,7 @@ TensorFlow, ours is timed twice: in-process, and as the SavedModel that
 `tf.saved_model.load` (`dates_normalizer.load_saved_model`).
 
 The anchors are benchmark dependencies, not the package's:
-`pip install attention-zoo[bench]`.
+`pip install ".[bench]"`.
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ def anchors() -> tuple[dict, str]:
     except ImportError as error:
         sys.exit(
             "benchmarks/dates_anchors.py needs dateparser and python-dateutil: "
-            f"pip install attention-zoo[bench] ({error})"
+            f"pip install '.[bench]' ({error})"
         )
     systems = {
         "dateparser": parser_answers(dateparser.parse),

@@ -6,7 +6,7 @@ interpreter) and ONNX (ONNX Runtime), all through
 `attention_zoo.applications.load_exported`, beside the Keras predictor itself
 (each preset's own search: greedy for dates, beam search for the others).
 
-Usage (needs `pip install 'attention-zoo[export]'`):
+Usage (needs `pip install ".[export]"`):
 
     python -m benchmarks.export                  # every preset with a LiteRT/ONNX core
     python -m benchmarks.export --apps dates --repeats 200

@@ -17,7 +17,7 @@ predictor's own per answer in its batches. A server whose CPU per answer
 is near the predictor's adds little; its rate then falls short of the
 predictor's by the clients' share of the cores.
 
-Usage (needs `pip install 'attention-zoo[serve]'`):
+Usage (needs `pip install ".[serve]"`):
 
     python -m benchmarks.serving
     python -m benchmarks.serving --presets dates_multilingual --requests 400

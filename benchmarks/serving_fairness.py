@@ -4,7 +4,7 @@ request (`--heavy` inputs at the preset's beam width, then 64 inputs at
 beam width 64), against a real server (`attention-zoo serve`) on
 loopback.
 
-Usage (needs `pip install 'attention-zoo[serve]'`):
+Usage (needs `pip install ".[serve]"`):
 
     python -m benchmarks.serving_fairness --preset shapes --max-batch 8
 """

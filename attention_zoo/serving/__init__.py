@@ -1,7 +1,7 @@
 """`attention-zoo serve`: the loaded models behind a JSON API, requests
 micro-batched into each predictor, and an attention explorer page.
 
-Needs the `serve` extra (`pip install 'attention-zoo[serve]'`: FastAPI and
+Needs the `serve` extra (`pip install ".[serve]"` in a clone: FastAPI and
 uvicorn). `create_app` builds the ASGI application; `serve` runs it.
 """
 

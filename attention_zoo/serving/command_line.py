@@ -26,7 +26,7 @@ def add_serve(commands) -> None:
         description="Serve shipped presets and trained runs (one per application) "
         "behind a JSON API (POST /v1/APP/predict, GET /v1/models, /healthz, "
         "/readyz, /openapi.json) with micro-batching, and an attention explorer "
-        "at /. Needs pip install 'attention-zoo[serve]'.",
+        "at /. Needs the serve extra: pip install '.[serve]' in a clone of the repository.",
     )
     serve.add_argument(
         "--preset",

@@ -30,7 +30,7 @@ from attention_zoo.serving.limits import (
 )
 from attention_zoo.serving.models import ServedModel, load, resolve
 
-EXTRA_HINT = "pip install 'attention-zoo[serve]'"
+EXTRA_HINT = "pip install '.[serve]' in a clone of the repository"
 
 
 def _fastapi():

@@ -40,7 +40,7 @@ MODEL_FILES = {
     ("litert", "int8"): "model_int8.tflite",
     ("onnx", "float32"): "model.onnx",
 }
-EXTRA_HINT = "pip install 'attention-zoo[export]'"
+EXTRA_HINT = "pip install '.[export]' in a clone of the repository"
 ONNX_OPSET = 17
 
 
