@@ -208,7 +208,8 @@ def test_a_beam_search_shows_its_n_best_list_in_its_order(page, url):
     # line shows both scores, which the key explains.
     assert "best ranking score first" in page.inner_text("#n-best-box h3")
     ranking = [float(i.get_attribute("data-ranking")) for i in items]
-    assert ranking == sorted(ranking, reverse=True)
+    # Recomputed from float32 scores per token: in order up to rounding.
+    assert all(a >= b - 1e-4 for a, b in zip(ranking, ranking[1:])), ranking
     for item, value in zip(items, ranking):
         scores = item.query_selector(".scores").inner_text()
         assert f"ranking {value:.3f}" in scores and "per token " in scores

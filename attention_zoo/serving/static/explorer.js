@@ -100,12 +100,11 @@ function showNBest(hypotheses) {
   $("n-best-box").hidden = hypotheses.length < 2;
   const ranked = hypotheses.some((h) => h.ranking_score !== undefined);
   $("n-best-key").textContent = ranked
-    ? "ranking: the search's score, the summed log-probability divided by the length " +
-      "penalty ((5 + length) / 6)^α, which orders the list; per token: the log-probability " +
-      "divided by the number of tokens (<end> included), the score of the answer above. " +
-      "The second need not fall in the order of the first."
-    : "per token: the log-probability divided by the number of tokens (<end> included), " +
-      "the score of the answer above; the list keeps the search's order.";
+    ? "Ordered by ranking: the log-probability over the length penalty ((5 + length) / 6)^α, " +
+      "the search's own score; per token: the log-probability over the tokens (<end> " +
+      "included), the answer's score, which need not follow that order."
+    : "Per token: the log-probability over the tokens (<end> included), the answer's " +
+      "score; the list keeps the search's order.";
   for (const hypothesis of hypotheses) {
     const item = document.createElement("li");
     const text = document.createElement("span");
