@@ -104,7 +104,9 @@ def ask(page, app, text):
     page.select_option("#model", app)
     page.fill("#text", text)
     page.click("#run")
-    page.wait_for_selector("#result:not([hidden])")
+    # A search's first n-best request compiles it: seconds, more on a busy
+    # machine.
+    page.wait_for_selector("#result:not([hidden])", timeout=300_000)
     page.wait_for_function(
         "document.querySelector('#output').textContent !== ''"
         " && document.querySelectorAll('#heatmap td.cell').length > 0"

@@ -148,8 +148,13 @@ function drawHeatmap(table, attention, onRow) {
     readout.textContent = describe(r, c);
   }
 
-  table.onmouseover = activate;
-  table.onfocusin = activate;
+  // One pair of listeners a table (no `onfocusin` property in Chromium),
+  // reading the map drawn last.
+  if (!table.activate) {
+    table.addEventListener("mouseover", (event) => table.activate(event));
+    table.addEventListener("focusin", (event) => table.activate(event));
+  }
+  table.activate = activate;
   if (rowLabels.length) {
     light(0, null);
     readout.textContent = describe(0, null);
