@@ -192,3 +192,57 @@ def test_every_docstring_example_is_highlighted_code(site):
     assert not missing, "examples not rendered as highlighted code:\n" + "\n".join(
         missing
     )
+
+
+class _Loads(html.parser.HTMLParser):
+    """What a page makes the browser fetch by itself: the `href` of each
+    `<link>`, the `src` of each `<script>`, `<img>`, `<iframe>`, `<source>`."""
+
+    ATTRIBUTES = {
+        "link": "href",
+        "script": "src",
+        "img": "src",
+        "iframe": "src",
+        "source": "src",
+    }
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        name = self.ATTRIBUTES.get(tag)
+        value = dict(attrs).get(name) if name else None
+        if value:
+            self.urls.append(value)
+
+
+# An absolute or protocol-relative URL names a host; the site has none of
+# its own (no `site_url`), so any such URL is another host's.
+_ELSEWHERE = re.compile(r"^\s*(?:[a-z][a-z0-9+.-]*:)?//", re.IGNORECASE)
+
+
+def test_the_site_asks_no_other_host_for_anything(site):
+    """No font, script, stylesheet or picture from elsewhere (Material loads
+    Google Fonts unless `theme: font: false`): the site reads offline and
+    tells no third party who reads it."""
+    pages = sorted(site.rglob("*.html"))
+    assert pages, f"no page under {site}"
+    found = []
+    for path in pages:
+        parser = _Loads()
+        parser.feed(path.read_text(encoding="utf-8"))
+        found += [
+            f"{path.relative_to(site)}: {url[:100]}"
+            for url in parser.urls
+            if _ELSEWHERE.match(url)
+        ]
+    for path in sorted(site.rglob("*.css")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        found += [
+            f"{path.relative_to(site)}: {m.group(0)[:100]}"
+            for m in re.finditer(
+                r"(?:@import|url\()\s*['\"]?(?:https?:)?//[^)'\"\s]+", text
+            )
+        ]
+    assert not found, "requests to other hosts:\n" + "\n".join(found[:20])

@@ -259,6 +259,16 @@ def create_app(
     async def explorer():
         return (static / "explorer.html").read_text(encoding="utf-8")
 
+    # Browsers ask for /favicon.ico whatever the page links; a PNG there is
+    # read by every one of them (the page links it too).
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon():
+        return Response(
+            (static / "favicon.png").read_bytes(),
+            media_type="image/png",
+            headers={"cache-control": "max-age=86400"},
+        )
+
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     app.state.models = served
     app.state.status = state

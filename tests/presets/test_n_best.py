@@ -60,3 +60,23 @@ def test_an_empty_text_has_no_scored_hypothesis(name):
     assert item["valid"] is False
     assert [h["score"] for h in item["n_best"]] == [None] * predictor.beam_width
     assert item["score"] is None or not math.isfinite(item["score"])
+
+
+@pytest.mark.parametrize("name", ["bible_en_es", "shapes", "debian_synopsis"])
+def test_the_n_best_list_is_in_the_order_of_its_ranking_score(name):
+    """The list keeps the search's order, the ranking score's (the summed
+    log-probability over the GNMT length penalty, none where the preset's
+    `alpha` is 0), which the score per token need not follow: each
+    hypothesis carries both."""
+    predictor = _predictor(name)
+    for item in predictor(_inputs(name), n_best=True):
+        ranking = [h["ranking_score"] for h in item["n_best"]]
+        assert all(isinstance(r, float) for r in ranking)
+        # Recomputed from float32 per-token scores: equal up to rounding.
+        assert all(a >= b - 1e-4 for a, b in zip(ranking, ranking[1:])), ranking
+        assert all(r <= 0 for r in ranking)
+    empty = predictor([""], n_best=True)[0] if name != "shapes" else None
+    if empty is not None:
+        assert [h["ranking_score"] for h in empty["n_best"]] == [None] * len(
+            empty["n_best"]
+        )

@@ -77,6 +77,11 @@ def test_models_health_readiness_and_openapi(client):
     page = client.get("/")
     assert page.status_code == 200 and "explorer.js" in page.text
     assert client.get("/static/explorer.js").status_code == 200
+    # The explorer's icon, where browsers look for it and the page links it.
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"] == "image/png"
+    assert icon.content.startswith(b"\x89PNG\r\n\x1a\n")
+    assert 'rel="icon"' in page.text and 'href="/favicon.ico"' in page.text
 
 
 def _png_base64():

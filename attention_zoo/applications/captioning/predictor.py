@@ -30,6 +30,7 @@ from attention_zoo.applications.captioning.features import (
 )
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
 from attention_zoo.applications.common.config import saved_config
+from attention_zoo.applications.common.search import ranking_scores
 from attention_zoo.applications.common.text import (
     WordVocabulary,
     detokenize,
@@ -176,8 +177,9 @@ class Captioner(RunPredictor):
             beam_width: 1 for greedy search; default: the run's.
             batch_size: images encoded and captioned at once.
             n_best: add `n_best`, every hypothesis of the search in its
-                order (best first by its length-penalized score):
-                `{"text", "score"}` each (one under greedy search).
+                order (best first by its length-penalized score,
+                `ranking_score`): `{"text", "score", "ranking_score"}` each
+                (one under greedy search).
         """
         if not isinstance(n_best, bool):
             raise TypeError(f"`n_best` must be a bool. Received: n_best={n_best!r}")
@@ -254,20 +256,27 @@ class Captioner(RunPredictor):
     def _run(self, fn, inputs, batch_size, prepare, n_best: bool = False):
         """Captions, attention and scores of `fn`'s search over `inputs`;
         with `n_best` (a search that kept its beams), the best of each and
-        then its n-best list, `{"text", "score"}` per hypothesis."""
+        then its n-best list, `{"text", "score", "ranking_score"}` per
+        hypothesis (`search.ranking_scores`)."""
         captions, attention, scores, alternatives = [], [], [], []
         batches = self.run_batches(fn, inputs, batch_size, prepare)
         for _, tokens, weights, row_scores in batches:
             if n_best:
+                # The search's penalty: `search_function`'s, none for greedy.
+                alpha = self.config["alpha"] if tokens.shape[1] > 1 else 0.0
                 for row, beam_scores in zip(tokens, row_scores):
                     texts = [self.vocabulary.decode(r) for r in row]
+                    ranking = ranking_scores(beam_scores, row, alpha)
                     alternatives.append(
                         [
                             {
                                 "text": detokenize(t.split()),
                                 "score": float(s) if np.isfinite(s) else None,
+                                "ranking_score": (
+                                    float(k) if np.isfinite(s) else None
+                                ),
                             }
-                            for t, s in zip(texts, beam_scores)
+                            for t, s, k in zip(texts, beam_scores, ranking)
                         ]
                     )
                 tokens, weights, row_scores = (

@@ -8,6 +8,7 @@ word vocabularies (`common.text`).
 
 from __future__ import annotations
 
+import numpy as np
 from keras import ops
 
 from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID
@@ -87,3 +88,16 @@ def mean_log_prob(scores, lengths, alpha: float = 0.0):
     lengths = ops.maximum(ops.cast(lengths, "float32"), 1.0)
     penalty = ops.power((5.0 + lengths) / 6.0, alpha)
     return ops.cast(scores, "float32") * penalty / lengths
+
+
+def ranking_scores(mean_scores, ids, alpha: float = 0.0):
+    """The search's own ranking score of each hypothesis, from its
+    `mean_log_prob` and its ids (`(..., T)`, `PAD_ID` after `<end>`): the
+    sum of the log-probabilities over the GNMT penalty
+    `((5 + length) / 6) ** alpha`, the order beam search keeps its
+    hypotheses in. The log-probability per token need not fall in that
+    order (a longer hypothesis pays less penalty per token), so an n-best
+    list shows both."""
+    lengths = np.maximum(np.sum(np.asarray(ids) != PAD_ID, axis=-1), 1)
+    penalty = ((5.0 + lengths) / 6.0) ** alpha
+    return np.asarray(mean_scores, "float64") * lengths / penalty

@@ -134,8 +134,9 @@ class Summarizer(RunPredictor):
             beam_width: 1 for greedy search; default: the run's.
             batch_size: texts summarized at once.
             n_best: add `n_best`, every hypothesis of the search in its
-                order (best first by its length-penalized score):
-                `{"text", "score"}` each (one under greedy search).
+                order (best first by its length-penalized score,
+                `ranking_score`): `{"text", "score", "ranking_score"}` each
+                (one under greedy search).
         """
         texts = as_texts(inputs)
         if not isinstance(n_best, bool):
@@ -167,9 +168,14 @@ class Summarizer(RunPredictor):
                     for k in range(tokens.shape[1])
                 ]
                 finite = [math.isfinite(b["score"]) for b in beams]
+                # The search's own scores: the order it keeps its beams in.
                 beams[0]["n_best"] = [
-                    {"text": b["text"], "score": b["score"] if ok else None}
-                    for b, ok in zip(beams, finite)
+                    {
+                        "text": b["text"],
+                        "score": b["score"] if ok else None,
+                        "ranking_score": float(ranked) if ok else None,
+                    }
+                    for b, ok, ranked in zip(beams, finite, scores[j])
                 ]
                 items.append(beams[0])
         return items

@@ -25,6 +25,7 @@ from attention_zoo.applications.common import InputError, RunPredictor, output_f
 from attention_zoo.applications.common import text as tokenizer
 from attention_zoo.applications.common.errors import quoted
 from attention_zoo.applications.common.predictor import as_texts
+from attention_zoo.applications.common.search import ranking_scores
 from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
 from attention_zoo.applications.translation import model as models
@@ -269,7 +270,8 @@ class Translator(RunPredictor):
             beam_width: 1 for greedy search; default: the run's.
             batch_size: texts decoded at once (of similar lengths).
             n_best: add `n_best`, every hypothesis of the search, best
-                first: `{"text", "score"}` each (one under greedy search).
+                first: `{"text", "score", "ranking_score"}` each (one under
+                greedy search; `search.ranking_scores`).
         """
         texts = as_texts(inputs)
         if not isinstance(n_best, bool):
@@ -307,17 +309,21 @@ class Translator(RunPredictor):
         return items
 
     def _alternatives(self, texts, ids, attention, scores) -> list[list[dict]]:
-        """`{"text", "score"}` of every hypothesis per text, best first."""
+        """`{"text", "score", "ranking_score"}` of every hypothesis per
+        text, best first (by `ranking_score`: `search.ranking_scores`)."""
         out = []
         for i, text in enumerate(texts):
             rows = self.readable([text] * len(ids[i]), ids[i], attention[i])
+            alpha = self.alpha if len(ids[i]) > 1 else 0.0
+            ranking = ranking_scores(scores[i], ids[i], alpha)
             out.append(
                 [
                     {
                         "text": self.join(r),
                         "score": float(s) if np.isfinite(s) else None,
+                        "ranking_score": float(k) if np.isfinite(s) else None,
                     }
-                    for r, s in zip(rows, scores[i])
+                    for r, s, k in zip(rows, scores[i], ranking)
                 ]
             )
         return out

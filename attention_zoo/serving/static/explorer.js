@@ -81,57 +81,44 @@ function show(answer, images) {
   $("output").className = answer.valid ? "" : "invalid";
   const score = answer.score === null ? "none" : answer.score.toFixed(3);
   $("meta").textContent = `score ${score} · ${answer.valid ? "valid" : "not valid: " + answer.reason}`;
+  showNBest(answer.n_best || []);
+  const attention = answer.attention;
+  $("overlay-box").hidden = !images;
+  const onRow = images ? (row) => drawOverlay(attention.weights[row] || [], attention.grid_shape) : () => {};
+  drawHeatmap($("heatmap"), attention, onRow);
+}
+
+const fixed = (value) => (value === null || value === undefined ? "none" : value.toFixed(3));
+
+// The search orders its hypotheses by its ranking score (the sum of the
+// log-probabilities over the GNMT length penalty, where the model has one);
+// the log-probability per token, the answer's `score`, need not follow
+// that order, so both are shown, each named.
+function showNBest(hypotheses) {
   const list = $("n-best");
   list.innerHTML = "";
-  $("n-best-box").hidden = !(answer.n_best && answer.n_best.length > 1);
-  for (const hypothesis of answer.n_best || []) {
+  $("n-best-box").hidden = hypotheses.length < 2;
+  const ranked = hypotheses.some((h) => h.ranking_score !== undefined);
+  $("n-best-key").textContent = ranked
+    ? "Ordered by ranking: the log-probability over the length penalty ((5 + length) / 6)^α, " +
+      "the search's own score; per token: the log-probability over the tokens (<end> " +
+      "included), the answer's score, which need not follow that order."
+    : "Per token: the log-probability over the tokens (<end> included), the answer's " +
+      "score; the list keeps the search's order.";
+  for (const hypothesis of hypotheses) {
     const item = document.createElement("li");
-    const s = hypothesis.score === null ? "none" : hypothesis.score.toFixed(3);
-    item.textContent = `${hypothesis.text} (score ${s})`;
+    const text = document.createElement("span");
+    text.className = "hypothesis";
+    text.textContent = hypothesis.text;
+    const scores = document.createElement("span");
+    scores.className = "scores";
+    const parts = [`per token ${fixed(hypothesis.score)}`];
+    if (ranked) parts.unshift(`ranking ${fixed(hypothesis.ranking_score)}`);
+    scores.textContent = ` (${parts.join(" · ")})`;
+    item.append(text, scores);
+    if (hypothesis.ranking_score !== undefined) item.dataset.ranking = hypothesis.ranking_score;
     list.appendChild(item);
   }
-  const attention = answer.attention;
-  const rows = attention.weights;
-  const outputs = $("output-tokens");
-  const sources = $("source-tokens");
-  outputs.innerHTML = "";
-  sources.innerHTML = "";
-  $("overlay-box").hidden = !images;
-  sources.hidden = images;
-  const sourceSpans = attention.source_tokens.map((token) => {
-    const span = document.createElement("span");
-    span.className = "token source";
-    span.textContent = token === " " ? "␣" : token;
-    sources.appendChild(span);
-    return span;
-  });
-  attention.output_tokens.forEach((token, row) => {
-    const span = document.createElement("span");
-    span.className = "token output";
-    span.tabIndex = 0;
-    span.textContent = token;
-    span.dataset.row = row;
-    const highlight = () => {
-      outputs.querySelectorAll(".active").forEach((x) => x.classList.remove("active"));
-      span.classList.add("active");
-      const weights = rows[row] || [];
-      const top = Math.max(...weights, 1e-9);
-      sourceSpans.forEach((s, i) => {
-        const w = (weights[i] || 0) / top;
-        s.style.background = `rgba(11, 87, 208, ${w.toFixed(3)})`;
-        s.style.color = w > 0.5 ? "white" : "";
-        s.dataset.weight = (weights[i] || 0).toFixed(4);
-      });
-      if (images) drawOverlay(weights, attention.grid_shape);
-      drawHeatmap(rows, row);
-    };
-    span.addEventListener("mouseenter", highlight);
-    span.addEventListener("focus", highlight);
-    outputs.appendChild(span);
-  });
-  drawHeatmap(rows, -1);
-  const first = outputs.querySelector(".output");
-  if (first) first.dispatchEvent(new Event("mouseenter"));
 }
 
 function drawOverlay(weights, grid) {
@@ -146,27 +133,6 @@ function drawOverlay(weights, grid) {
     context.fillStyle = `rgba(255, 200, 0, ${(0.75 * (weights[i] || 0) / top).toFixed(3)})`;
     context.fillRect(i % w, Math.floor(i / w), 1, 1);
   }
-}
-
-function drawHeatmap(rows, active) {
-  // One cell per (output token, source position), darker for more weight.
-  const canvas = $("heatmap");
-  const cell = 12;
-  const width = rows.length ? rows[0].length : 0;
-  canvas.width = Math.max(1, width * cell);
-  canvas.height = Math.max(1, rows.length * cell);
-  const context = canvas.getContext("2d");
-  rows.forEach((weights, r) => {
-    weights.forEach((w, c) => {
-      const shade = Math.round(255 * (1 - Math.min(1, w)));
-      context.fillStyle = `rgb(${shade}, ${shade}, 255)`;
-      context.fillRect(c * cell, r * cell, cell, cell);
-    });
-    if (r === active) {
-      context.strokeStyle = "#d00";
-      context.strokeRect(0.5, r * cell + 0.5, width * cell - 1, cell - 1);
-    }
-  });
 }
 
 $("model").addEventListener("change", showInputs);
