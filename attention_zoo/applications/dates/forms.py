@@ -250,7 +250,9 @@ class Easter:
 
     def __str__(self) -> str:
         head = "orthodox-easter" if self.orthodox else "easter"
-        return f"{head} {_signed(self.days)}" + ("" if self.year is None else f" {self.year}")
+        return f"{head} {_signed(self.days)}" + (
+            "" if self.year is None else f" {self.year}"
+        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -275,7 +277,19 @@ class Interval:
         return f"{self.start} / {self.end}"
 
 
-Point = Date | Month | YearForm | Time | DateTime | Shift | Cycle | Weekday | Nth | Easter | At
+Point = (
+    Date
+    | Month
+    | YearForm
+    | Time
+    | DateTime
+    | Shift
+    | Cycle
+    | Weekday
+    | Nth
+    | Easter
+    | At
+)
 Form = Point | Interval
 
 # --- the parser ---------------------------------------------------------
@@ -311,7 +325,9 @@ def _check_month(month: int, token: str) -> int:
 def _date(token: str, *, open_year: bool) -> Date:
     match = _DATE.fullmatch(token)
     if not match:
-        raise FormError("expected a date YYYY-MM-DD" + (" or --MM-DD" if open_year else ""), token)
+        raise FormError(
+            "expected a date YYYY-MM-DD" + (" or --MM-DD" if open_year else ""), token
+        )
     year = _year(match[1], token)
     if year is None and not open_year:
         raise FormError("a date-time writes its year", token)
@@ -321,7 +337,9 @@ def _date(token: str, *, open_year: bool) -> Date:
     full = 2000 if year is None else full_year(year)
     if not 1 <= day <= calendar.monthrange(full, month)[1]:
         where = "" if year is None else f" of {full:04d}"
-        raise FormError(f"day {day:02d} is not a day of month {month:02d}{where}", token)
+        raise FormError(
+            f"day {day:02d} is not a day of month {month:02d}{where}", token
+        )
     return Date(month, day, year)
 
 
@@ -335,7 +353,9 @@ def _month(token: str) -> tuple[Year | None, int]:
 def _clock(token: str) -> Clock:
     match = _CLOCK.fullmatch(token)
     if not match:
-        raise FormError("expected a time HH:MM or HH:MM:SS, then Z, +HH:MM or [Zone/Name]", token)
+        raise FormError(
+            "expected a time HH:MM or HH:MM:SS, then Z, +HH:MM or [Zone/Name]", token
+        )
     hour, minute = int(match[1]), int(match[2])
     second = None if match[3] is None else int(match[3])
     if hour > 23 or minute > 59 or (second is not None and second > 59):
@@ -348,7 +368,9 @@ def _clock(token: str) -> Clock:
     elif zone not in (None, "Z"):
         hours, minutes = int(zone[1:3]), int(zone[4:6])
         if hours > 14 or minutes > 59 or (hours == 14 and minutes) or zone == "-00:00":
-            raise FormError("no such offset (-14:00 to +14:00; -00:00 is not one)", token)
+            raise FormError(
+                "no such offset (-14:00 to +14:00; -00:00 is not one)", token
+            )
     return Clock(hour, minute, second, zone)
 
 
@@ -381,19 +403,27 @@ class _Tokens:
 
     def optional_select(self) -> int | None:
         token = self.peek()
-        if token is not None and _SELECT.fullmatch(token) and self.at + 1 < len(self.items):
+        if (
+            token is not None
+            and _SELECT.fullmatch(token)
+            and self.at + 1 < len(self.items)
+        ):
             self.at += 1
             return int(token)
         return None
 
     def done(self) -> None:
         if self.at < len(self.items):
-            raise FormError(f"unexpected token after the {self.keyword} form", self.items[self.at])
+            raise FormError(
+                f"unexpected token after the {self.keyword} form", self.items[self.at]
+            )
 
 
 def _open_select(select: int | None, year: Year | None, token: str) -> None:
     if select is not None and year is not None:
-        raise FormError("a selector (-1, 0, +1) goes with an open year (--MM) only", token)
+        raise FormError(
+            "a selector (-1, 0, +1) goes with an open year (--MM) only", token
+        )
 
 
 def _parse_date(t: _Tokens) -> Date:
@@ -436,7 +466,9 @@ def _parse_shift(t: _Tokens) -> Shift:
         if SHIFT_UNITS.index(unit) <= last:
             raise FormError("units go largest first, each once", unit)
         last = SHIFT_UNITS.index(unit)
-        steps.append((unit, _number(_AMOUNT, t.next("an amount"), "an amount 0, +N or -N")))
+        steps.append(
+            (unit, _number(_AMOUNT, t.next("an amount"), "an amount 0, +N or -N"))
+        )
         if t.peek() is None:
             return Shift(tuple(steps))
 
@@ -461,7 +493,9 @@ def _parse_nth(t: _Tokens) -> Nth:
 
 
 def _parse_easter(t: _Tokens, orthodox: bool) -> Easter:
-    days = _number(_EASTER_DAYS, t.next("days from Easter"), "days from Easter: 0, +N or -N")
+    days = _number(
+        _EASTER_DAYS, t.next("days from Easter"), "days from Easter: 0, +N or -N"
+    )
     token = t.peek()
     year = None
     if token is not None:
@@ -507,10 +541,14 @@ def _parse_point(tokens: list[str]) -> Point:
     if clock is None:
         return point
     day_form = isinstance(point, _DAY_FORMS) or (
-        isinstance(point, Shift) and not any(unit in _TIME_UNITS for unit, _ in point.steps)
+        isinstance(point, Shift)
+        and not any(unit in _TIME_UNITS for unit, _ in point.steps)
     )
     if not day_form:
-        raise FormError(f"`at` follows a day form (date, weekday, nth, easter, shift by days), not {keyword}", "at")
+        raise FormError(
+            f"`at` follows a day form (date, weekday, nth, easter, shift by days), not {keyword}",
+            "at",
+        )
     return At(point, clock)
 
 
@@ -538,7 +576,10 @@ def parse_form(text: str) -> Form:
     if "" in tokens:
         where = tokens.index("")
         at = sum(len(tok) + 1 for tok in tokens[:where])
-        raise FormError(f"tokens are separated by one space, none at either end (an empty token at character {at})", text)
+        raise FormError(
+            f"tokens are separated by one space, none at either end (an empty token at character {at})",
+            text,
+        )
     if tokens.count("/") > 1:
         raise FormError("an interval has one `/`", "/")
     if "/" in tokens:
