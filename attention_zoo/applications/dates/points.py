@@ -107,12 +107,15 @@ def _pick(
     select,
     prefer: str,
     what: str,
+    reach: int = 0,
 ):
     """The occurrence of a yearly thing that `select` or `prefer` picks.
 
-    `candidate(year)` is the thing in that year (None if it has none, a
+    `candidate(year)` is the thing of that year (None if it has none, a
     fifth Tuesday or 29 February); candidates grow with the year, and are
-    compared with `anchor` (the reference's day or month)."""
+    compared with `anchor` (the reference's day or month). `reach` is how
+    many years a candidate can lie from its own year (Easter + 544 days
+    of 9998 is in 9999), so the search starts that many years back."""
     if select == 0 or (select is None and prefer == "current"):
         found = candidate(ref_year)
         if found is None:
@@ -123,7 +126,7 @@ def _pick(
         step, count, strict = (1 if after else -1), 1, False
     else:
         step, count, strict = (1 if select > 0 else -1), abs(select), True
-    year = ref_year
+    year = min(max(ref_year - step * reach, 1), 9999)
     while 1 <= year <= 9999:
         found = candidate(year)
         if found is not None:
@@ -250,8 +253,11 @@ class PointResolver:
                 return _date_value(make(full_year(form.year)), _year_parts(form.year))
             except OverflowError:
                 raise Refused(OUT_OF_RANGE) from None
+        name = "Orthodox Easter" if form.orthodox else "Easter"
+        what = f"{name} {form.days:+d} days" if form.days else name
+        reach = abs(form.days) // 365 + 1
         found = _pick(
-            _in_year(make), self.today, self.today.year, None, self.prefer, "such day"
+            _in_year(make), self.today, self.today.year, None, self.prefer, what, reach
         )
         return _date_value(found, {"year": "reference"})
 
