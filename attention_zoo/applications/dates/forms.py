@@ -18,7 +18,7 @@ form (`str(parse_form(text)) == text`):
     time 08:25:10Z           with seconds, a zone  (`Z`, `+01:00`, `[Europe/Paris]`)
     datetime 2014-12-12T08:25-05:00                ("8:25 a.m. EST Dec. 12, 2014")
     shift day -1             the reference moved   ("yesterday"; `shift day 0`: today)
-    shift hour +2 minute +30 units largest first   ("in 2 hours and a half")
+    shift week -1 day -2     units largest first   ("a week and two days ago")
     cycle week +1            a week, month or year ("next week"; 0 this, -1 last)
     weekday FRI              a weekday             ("Friday"; the policy picks it)
     weekday +1 FRI           the first after the reference day ("next Friday")

@@ -21,8 +21,8 @@ the policy are stated in docs/dates.md ("Time expressions"); in short:
 - shifts add years and months first (the day clamped to the month's last:
   31 January + 1 month is 28 or 29 February), then weeks and days, on the
   reference's wall clock, then hours, minutes and seconds in elapsed time;
-- two-digit years by the fixed window of `readings` (69-99: 1900s,
-  00-68: 2000s);
+- two-digit years by the fixed window of `readings` ('69 to '99 are
+  1969 to 1999, '00 to '68 are 2000 to 2068);
 - an interval's end that leaves a part open is its first occurrence on
   or after the start, so `time 22:00 / time 06:00` ends the next morning.
 """
