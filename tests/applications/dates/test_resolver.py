@@ -10,6 +10,8 @@ reference resolves to a well-formed answer or a reason, never an exception.
 import calendar
 import datetime as dt
 import itertools
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -619,6 +621,27 @@ def test_a_wrong_argument_is_named_with_what_it_received(kwargs, message):
         resolve("shift day 0", **kwargs)
     assert message in str(caught.value)
     assert len(str(caught.value)) < 300
+
+
+def test_the_example_of_docs_dates_md_runs_as_written():
+    page = (Path(__file__).resolve().parents[3] / "docs" / "dates.md").read_text(
+        encoding="utf-8"
+    )
+    (block,) = re.findall(
+        r"```python\n(from attention_zoo.applications.dates.resolver .*?)```",
+        page,
+        re.S,
+    )
+    names = {}
+    checked = 0
+    for line in block.splitlines():
+        code, _, shown = line.partition("  # ")
+        if not shown:
+            exec(code, names)
+            continue
+        assert repr(eval(code, names)) == shown, line
+        checked += 1
+    assert checked == 3
 
 
 def test_doctests():
