@@ -32,6 +32,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import types
+import typing
 from collections.abc import Mapping
 
 from attention_zoo.applications.dates.form_parser import parse_form
@@ -178,6 +179,11 @@ def resolve(
             f"prefer must be one of {', '.join(PREFER)}. Received: prefer={prefer!r:.80}"
         )
     moment = parse_reference(reference, tz)
+    if not isinstance(form, (str, *typing.get_args(Form))):
+        raise ValueError(
+            "form must be a form of forms.py or its text. "
+            f"Received: form={form!r:.80} of type {type(form).__name__}"
+        )
     shown = str(form) if not isinstance(form, str) else form
 
     def refused(reason: str) -> Resolution:

@@ -614,11 +614,14 @@ def test_references_of_every_type():
             "outside the years 1-9999",
         ),
         ({"reference": "2026-01-15", "prefer": "later"}, "Received: prefer='later'"),
+        ({"form": 20260115}, "Received: form=20260115 of type int"),
+        ({"form": b"shift day 0"}, "of type bytes"),
     ],
 )
 def test_a_wrong_argument_is_named_with_what_it_received(kwargs, message):
-    with pytest.raises(ValueError, match="^(reference|tz|prefer)") as caught:
-        resolve("shift day 0", **kwargs)
+    kwargs = {"form": "shift day 0", **kwargs}
+    with pytest.raises(ValueError, match="^(form|reference|tz|prefer)") as caught:
+        resolve(**kwargs)
     assert message in str(caught.value)
     assert len(str(caught.value)) < 300
 
