@@ -1,0 +1,148 @@
+"""Relative time expressions and their forms, from CLDR, in the 27 languages.
+
+`relative_expressions(language)` gives (text, form) pairs that CLDR's
+date fields write (through Babel): the named days ("ayer" -> `shift day
+-1`, "pasado mañana" -> `shift day +2`), this, last and next week, month
+and year ("el mes pasado" -> `cycle month -1`), this week's weekday ("este
+viernes" -> `weekday 0 FRI`), "now" (`shift second 0`), and "in N units"
+/ "N units ago" for seconds to years and for weekdays ("hace 3 días" ->
+`shift day -3`, "dentro de 2 viernes" -> `weekday +2 FRI`). Every form is
+checked by `form_parser.parse_form`.
+
+Left out, each for its reason (`LEFT_OUT`): CLDR's "last Friday" and "next
+Friday", which name the Friday of last or next week in some languages
+(Chinese 上周五, Japanese 来週の金曜日) and the first Friday before or after
+in others, a meaning the grammar's `weekday -1 FRI` does not have; "this
+hour" and "this minute", which no form writes; quarters. A text CLDR
+writes for two meanings in one language (Hindi कल is both yesterday and
+tomorrow) is left out of both (`ambiguous`): the model cannot read it
+without context, and the pair would teach it to guess.
+
+Babel has no public accessor for CLDR's relative fields, so they are read
+from `Locale._data["date_fields"]`, Babel's own parsed CLDR data.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+
+import babel
+from babel.numbers import format_decimal
+
+from attention_zoo.applications.dates.form_parser import parse_form
+from attention_zoo.applications.dates.formats import LOCALES
+from attention_zoo.applications.dates.forms import WEEKDAYS
+
+UNITS = ("second", "minute", "hour", "day", "week", "month", "year")
+# CLDR's weekday fields, in `forms.WEEKDAYS`'s order.
+WEEKDAY_FIELDS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+# The numbers "in N days" and "N days ago" are written with: each plural
+# category of most languages (1, 2, 3-4, 5-20, 21, 22, 100).
+NUMBERS = (1, 2, 3, 5, 11, 21, 22, 100)
+LEFT_OUT = {
+    (
+        "weekday",
+        -1,
+    ): "the Friday of last week in some languages, the last Friday in others",
+    (
+        "weekday",
+        1,
+    ): "the Friday of next week in some languages, the next Friday in others",
+    ("hour", 0): "no form writes this hour",
+    ("minute", 0): "no form writes this minute",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Expression:
+    """A text and the form it is read into; `kind` names what CLDR field wrote it."""
+
+    text: str
+    form: str
+    language: str
+    kind: str  # e.g. "day relative -1", "day past", "fri future"
+
+
+def _named(field: str, offset: int) -> str | None:
+    """The form of a named relative (`day` -1: yesterday), or None if left out."""
+    if field in WEEKDAY_FIELDS:
+        if offset != 0:
+            return None
+        return f"weekday 0 {WEEKDAYS[WEEKDAY_FIELDS.index(field)]}"
+    sign = "0" if offset == 0 else f"{offset:+d}"
+    if field == "day":
+        return f"shift day {sign}"
+    if field in ("week", "month", "year"):
+        return f"cycle {field} {sign}"
+    if field == "second" and offset == 0:
+        return "shift second 0"
+    return None
+
+
+def _counted(field: str, amount: int) -> str:
+    if field in WEEKDAY_FIELDS:
+        return f"weekday {amount:+d} {WEEKDAYS[WEEKDAY_FIELDS.index(field)]}"
+    return f"shift {field} {amount:+d}"
+
+
+def _candidates(language: str) -> list[Expression]:
+    locale = babel.Locale.parse(LOCALES[language])
+    fields = locale._data["date_fields"]
+    found = []
+    for field in UNITS + WEEKDAY_FIELDS:
+        if field not in fields:
+            continue
+        data = fields[field]
+        for offset, text in sorted(data.get("relative", {}).items()):
+            form = _named(field, offset)
+            if form is not None:
+                found.append(
+                    Expression(text, form, language, f"{field} relative {offset}")
+                )
+        for direction, sign in (("future", 1), ("past", -1)):
+            patterns = data.get(direction)
+            if not patterns:
+                continue
+            for n in NUMBERS:
+                if field in WEEKDAY_FIELDS and n > 99:
+                    continue  # a weekday's selector has two digits
+                pattern = patterns.get(locale.plural_form(n), patterns.get("other"))
+                if pattern is None:
+                    continue
+                text = pattern.replace("{0}", format_decimal(n, locale=locale))
+                found.append(
+                    Expression(
+                        text,
+                        _counted(field, sign * n),
+                        language,
+                        f"{field} {direction}",
+                    )
+                )
+    return found
+
+
+def ambiguous(language: str) -> dict[str, set[str]]:
+    """The texts CLDR writes for more than one form in `language`, with those forms."""
+    forms = defaultdict(set)
+    for expression in _candidates(language):
+        forms[expression.text.casefold()].add(expression.form)
+    return {text: meant for text, meant in forms.items() if len(meant) > 1}
+
+
+def relative_expressions(language: str) -> list[Expression]:
+    """Every (text, form) pair of `language` (one of `formats.LOCALES`), ambiguous texts left out."""
+    if language not in LOCALES:
+        raise ValueError(
+            f"language must be one of {', '.join(LOCALES)}. Received: language={language!r:.80}"
+        )
+    unclear = ambiguous(language)
+    seen, pairs = set(), []
+    for expression in _candidates(language):
+        key = (expression.text, expression.form)
+        if expression.text.casefold() in unclear or key in seen:
+            continue
+        parse_form(expression.form)  # a form outside the grammar is a bug here
+        seen.add(key)
+        pairs.append(expression)
+    return pairs

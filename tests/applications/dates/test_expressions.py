@@ -1,0 +1,115 @@
+"""Relative expressions from CLDR (expressions.py): every kind of every language, each a form."""
+
+import babel
+import pytest
+
+from attention_zoo.applications.dates import expressions
+from attention_zoo.applications.dates.form_parser import parse_form
+from attention_zoo.applications.dates.formats import LOCALES
+from attention_zoo.applications.dates.resolver import resolve
+
+pytestmark = pytest.mark.backend_free
+
+FIELDS = expressions.UNITS + expressions.WEEKDAY_FIELDS
+
+
+def _cldr_kinds(language):
+    """The kinds CLDR has data for in `language`, read from Babel here, not from the generator."""
+    fields = babel.Locale.parse(LOCALES[language])._data["date_fields"]
+    kinds = set()
+    for field in FIELDS:
+        data = fields.get(field, {})
+        for offset in data.get("relative", {}):
+            group = "weekday" if field in expressions.WEEKDAY_FIELDS else field
+            if (group, offset) not in expressions.LEFT_OUT:
+                kinds.add(f"{field} relative {offset}")
+        kinds.update(f"{field} {d}" for d in ("future", "past") if data.get(d))
+    return kinds
+
+
+@pytest.fixture(scope="module")
+def every_language():
+    return {
+        language: expressions.relative_expressions(language) for language in LOCALES
+    }
+
+
+def test_the_27_languages(every_language):
+    assert len(every_language) == 27
+
+
+@pytest.mark.parametrize("language", list(LOCALES))
+def test_every_language_yields_every_kind_it_has_cldr_data_for(
+    every_language, language
+):
+    got = {e.kind for e in every_language[language]}
+    want = _cldr_kinds(language)
+    # A kind is missing only where each of its texts means two things (Hindi).
+    ambiguous_kinds = want - got
+    unclear = expressions.ambiguous(language)
+    for kind in ambiguous_kinds:
+        field, _, offset = kind.split(" ")
+        text = babel.Locale.parse(LOCALES[language])._data["date_fields"][field][
+            "relative"
+        ][int(offset)]
+        assert text.casefold() in unclear, kind
+    assert got <= want
+    assert {
+        "day relative -1",
+        "day relative 0",
+        "day past",
+        "day future",
+        "week past",
+        "year future",
+    } <= want
+
+
+def test_every_form_is_in_the_grammar_and_resolves(every_language):
+    for pairs in every_language.values():
+        for expression in pairs:
+            assert str(parse_form(expression.form)) == expression.form
+            answer = resolve(expression.form, "2026-01-15T09:17:42")
+            assert answer.valid, (expression, answer.reason)
+
+
+def test_one_text_one_form_in_a_language(every_language):
+    for pairs in every_language.values():
+        meant = {}
+        for expression in pairs:
+            assert (
+                meant.setdefault(expression.text.casefold(), expression.form)
+                == expression.form
+            ), expression
+
+
+def test_a_text_with_two_meanings_is_left_out():
+    # Hindi कल is yesterday and tomorrow, परसों the day before and after.
+    unclear = expressions.ambiguous("hi")
+    assert unclear["कल"] == {"shift day -1", "shift day +1"}
+    assert unclear["परसों"] == {"shift day -2", "shift day +2"}
+    assert not {e.text for e in expressions.relative_expressions("hi")} & {"कल", "परसों"}
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "form"),
+    [
+        ("es", "ayer", "shift day -1"),
+        ("es", "pasado mañana", "shift day +2"),
+        ("es", "hace 3 días", "shift day -3"),
+        ("es", "el mes pasado", "cycle month -1"),
+        ("de", "vor 2 Wochen", "shift week -2"),
+        ("fr", "dans 3 heures", "shift hour +3"),
+        ("ru", "вчера", "shift day -1"),
+        ("zh", "明天", "shift day +1"),
+        ("en", "this Friday", "weekday 0 FRI"),
+        ("en", "in 2 Fridays", "weekday +2 FRI"),
+        ("en", "now", "shift second 0"),
+    ],
+)
+def test_known_pairs(every_language, language, text, form):
+    assert {e.form for e in every_language[language] if e.text == text} == {form}
+
+
+def test_a_language_it_does_not_read_is_named():
+    with pytest.raises(ValueError, match="Received: language='xx'"):
+        expressions.relative_expressions("xx")
