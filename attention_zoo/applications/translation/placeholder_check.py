@@ -5,11 +5,16 @@ placeholders that have no `%n$` position (or `{}` fields without a name),
 breaks the nesting of markup tags, loses the accelerator, a leading or
 trailing line break, or still holds a masked token, is not valid: each
 reason names the placeholder. Positional placeholders (`%1$s`, `%(name)s`,
-`{0}`, `{name}`) may move, as a translation needs them to.
+`{0}`, `{name}`) may move, as a translation needs them to, and a
+translation may number the source's unnumbered ones (`%s %s` -> `%2$s
+%1$s`, as gettext allows). Line breaks inside a message are layout (a
+--help text rewraps its columns): only those that start or end it count,
+as `msgfmt --check` asks.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from attention_zoo.applications.translation.placeholders import (
@@ -40,12 +45,13 @@ def problems(source: str, output: str) -> list[str]:
         f"keeps the masked token {m.group()!r} where a placeholder belongs"
         for m in TOKEN.finditer(output)
     ]
+    got, numbered = _numbered_as_source(wanted, got)
     for kind in KINDS:
-        a = [p.text for p in wanted if p.kind == kind]
-        b = [p.text for p in got if p.kind == kind]
+        a = [_key(p) for p in wanted if p.kind == kind and _counted(p)]
+        b = [_key(p) for p in got if p.kind == kind and _counted(p)]
         reasons += _count_problems(kind, a, b)
         if kind in _UNNUMBERED and Counter(a) == Counter(b):
-            reasons += _order_problems(kind, wanted, got)
+            reasons += _order_problems(kind, wanted, got, numbered)
     reasons += _nesting_problems(wanted, got)
     reasons += _edge_problems(wanted, got, source, output)
     return reasons
@@ -67,8 +73,54 @@ def _count_problems(kind, wanted, got) -> list[str]:
     return reasons
 
 
-def _order_problems(kind, wanted, got) -> list[str]:
+def _counted(p: Placeholder) -> bool:
+    """Line breaks inside a message are layout a translation may change (a
+    --help text's columns wrap where the Spanish words end): only those
+    that start or end it count (`_edge_problems`)."""
+    return not (p.kind == "escape" and p.text.isspace() and "\n" in p.text)
+
+
+def _key(p: Placeholder) -> str:
+    """What must match: a tab's neighbouring spaces are layout too."""
+    return (
+        p.text.replace(" ", "") if p.kind == "escape" and p.text.isspace() else p.text
+    )
+
+
+def _numbered_as_source(wanted, got):
+    """`(got, numbered)`: the output's `%n$s` written back as the source's
+    n-th unnumbered `%s` when the source numbers none (a translation may
+    number them to reorder, as gettext allows), and where those were."""
+    source = [p.text for p in wanted if p.kind == "printf" and p.text != "%%"]
+    if any(re.match(r"%\d+\$", t) for t in source):
+        return got, set()
+    out, numbered = [], set()
+    for p in got:
+        match = re.match(r"%(\d+)\$(.*)", p.text) if p.kind == "printf" else None
+        n = int(match.group(1)) if match else 0
+        if match and 1 <= n <= len(source) and "%" + match.group(2) == source[n - 1]:
+            p = Placeholder("printf", source[n - 1], p.start, p.end)
+            numbered.add(p.start)
+        out.append(p)
+    return out, numbered
+
+
+def _order_problems(kind, wanted, got, numbered=frozenset()) -> list[str]:
     """Unnumbered placeholders out of their order (`%%` is no argument)."""
+    if kind == "printf" and numbered:
+        # Numbered in the output: any order, but all of them numbered (C
+        # forbids mixing the two forms in one format).
+        unnumbered = [
+            p.text
+            for p in got
+            if p.kind == "printf" and not p.positional and p.start not in numbered
+        ]
+        if unnumbered:
+            return [
+                f"mixes numbered and unnumbered printf placeholders: "
+                f"{unnumbered[0]!r} has no %n$ position"
+            ]
+        return []
 
     def order(found: list[Placeholder]):
         return [p.text for p in found if p.kind == kind and not p.positional]

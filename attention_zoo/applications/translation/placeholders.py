@@ -53,8 +53,9 @@ PATTERNS = {
     # of a --help line is layout the tokenizer would lose).
     "escape": r"\\(?:[ntrabfv0\\\"']|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4})|[ \t]*(?:\r?\n[ \t]*)+|[ \t]*\t[ \t]*",
     "path": r"(?<![\w.~/-])(?:~|\.{1,2})?/(?:[\w.+-]+/)*[\w.+-]*[\w+/-]|(?<![\w.~/-])~(?=\s|$)",
-    # `--help`, `--block-size=SIZE`, `-v`; not the hyphen of "e-mail".
-    "option": r"(?<![\w-])--[A-Za-z0-9][A-Za-z0-9-]*(?:=[A-Z][A-Z0-9_-]*)?|(?<![\w-])-[A-Za-z](?![\w-])",
+    # `--help`, `-v`; not the hyphen of "e-mail". The value of
+    # `--block-size=SIZE` is a word to translate (`--block-size=TAMAÑO`).
+    "option": r"(?<![\w-])--[A-Za-z0-9][A-Za-z0-9-]*|(?<![\w-])-[A-Za-z](?![\w-])",
     # `_File`, `&Open` at the start of a word (not `LC_MESSAGES`, `AT&T`,
     # `__init__`, Qt's literal `&&`, nor an entity, matched before).
     "accelerator": r"(?<![\w&])_(?=[^\W_])|(?<![\w&])&(?=[^\W_])",

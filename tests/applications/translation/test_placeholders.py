@@ -94,9 +94,7 @@ PLACEHOLDERS = {
     ),
     "email": st.sampled_from(["bug-tar@gnu.org", "a.b+c@example.co.uk", "me@x.org"]),
     "option": st.one_of(
-        st.sampled_from(
-            ["--help", "--block-size=SIZE", "--no-dereference", "-v", "-R"]
-        ),
+        st.sampled_from(["--help", "--block-size", "--no-dereference", "-v", "-R"]),
         NAMES.map(lambda n: "--" + n.lower().replace("_", "-")),
     ),
     "accelerator": st.sampled_from(["_", "&"]),
@@ -157,6 +155,12 @@ def test_each_inserted_placeholder_is_found_as_its_kind(specs):
     assert [(p.kind, p.text) for p in find(message)] == expected
 
 
+def _inner_line_break(p, message):
+    """A line break inside the message: layout, free to change."""
+    inside = 0 < p.start and p.end < len(message)
+    return p.kind == "escape" and p.text.isspace() and "\n" in p.text and inside
+
+
 def _named_in(reasons, text):
     """Whether a reason quotes `text`; a line break is named with the spaces
     beside it, which the mutation may have changed."""
@@ -171,6 +175,7 @@ def test_every_dropped_placeholder_is_caught_and_named(case, data):
     found = find(message)
     assume(found)
     p = data.draw(st.sampled_from(found))
+    assume(not _inner_line_break(p, message))
     output = message[: p.start] + " " + message[p.end :]
     reasons = problems(message, output)
     assert reasons and _named_in(reasons, p.text), (output, reasons)
@@ -183,6 +188,7 @@ def test_every_added_placeholder_is_caught(case, data):
     found = find(message)
     assume(found)
     p = data.draw(st.sampled_from(found))
+    assume(not (p.kind == "escape" and "\n" in p.text and p.text.isspace()))
     added = p.text.strip(" \t") or p.text
     extra = added + "zz" if p.kind == "accelerator" else added
     output = f"{message} zz {extra} zz"
@@ -198,6 +204,7 @@ def test_every_changed_placeholder_is_caught_and_named(case, data):
     assume(found)
     p = data.draw(st.sampled_from(found))
     new = data.draw(PLACEHOLDERS[p.kind])
+    assume(not _inner_line_break(p, message) and not (new.isspace() and "\n" in new))
     output = message[: p.start] + " " + new + " " + message[p.end :]
     assume(
         [q.text for q in find(output)].count(p.text)
@@ -306,7 +313,7 @@ FOUND = [
     (
         "option",
         "Try '--help' or '-v', --block-size=SIZE",
-        [("option", "--help"), ("option", "-v"), ("option", "--block-size=SIZE")],
+        [("option", "--help"), ("option", "-v"), ("option", "--block-size")],
     ),
     ("option_not_hyphen_word", "e-mail, built-in, -5 degrees", []),
 ]
@@ -356,10 +363,7 @@ CHECKS = [
         "trailing_newline",
         "Done.\n",
         "Hecho.",
-        [
-            "drops the escape placeholder '\\n'",
-            "the message ends with the line break '\\n' and the output does not",
-        ],
+        ["the message ends with the line break '\\n' and the output does not"],
     ),
     (
         "masked_token_left",

@@ -12,6 +12,10 @@ from pathlib import Path
 
 from attention_zoo.applications.translation.placeholder_check import problems
 
+# The entries whose translation is the translators' names and addresses
+# (GNOME's msgid, KDE's contexts), not a translation.
+CREDITS_IDS = {"translator-credits", "translator_credits", "translator-credits\n"}
+CREDITS_CONTEXTS = {"NAME OF TRANSLATORS", "EMAIL OF TRANSLATORS"}
 # A message to learn from has a word of two letters outside its
 # placeholders: "%s: %s" and "---" teach nothing.
 _WORD = re.compile(r"[^\W\d_]{2}")
@@ -36,6 +40,8 @@ def catalog_pairs(catalog) -> list[tuple[str, str]]:
     pairs = []
     for entry in catalog:
         if not entry.msgid or entry.obsolete or "fuzzy" in entry.flags:
+            continue
+        if entry.msgid in CREDITS_IDS or entry.msgctxt in CREDITS_CONTEXTS:
             continue
         if entry.msgid_plural:
             forms = entry.msgstr_plural

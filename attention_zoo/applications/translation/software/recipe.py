@@ -24,7 +24,7 @@ from attention_zoo.applications.translation.software import catalogs, debs
 PACKAGES_FILE = Path(__file__).with_name("packages.txt")
 LANGUAGE = "es"
 # Bumped when the recipe's output changes, so an old cache is not read.
-RECIPE_VERSION = 1
+RECIPE_VERSION = 2
 CACHE_DIR = Path.home() / ".cache" / "attention_zoo" / "software_es"
 # Per cent of packages (by a hash of the name) in validation and in test.
 VALIDATION_PERCENT, TEST_PERCENT = 10, 10
@@ -102,6 +102,21 @@ def package_messages(deb: Path, package: str, language: str = LANGUAGE):
     return found, info
 
 
+def _cached_package(deb: Path, package: str, language: str, folder: Path):
+    """`package_messages`, read once per `.deb` and recipe version: reading
+    the archives is the slow part, merging is not."""
+    path = folder / f"{RECIPE_VERSION}-{language}-{deb.stem}.json"
+    if path.is_file():
+        saved = json.loads(path.read_text("utf-8"))
+        return [tuple(t) for t in saved["pairs"]], saved["info"]
+    triples, info = package_messages(deb, package, language)
+    folder.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        json.dumps({"pairs": triples, "info": info}, ensure_ascii=False), "utf-8"
+    )
+    return triples, info
+
+
 def _cache_key(packages, language) -> str:
     blob = json.dumps([RECIPE_VERSION, language, sorted(packages)]).encode()
     return hashlib.sha256(blob).hexdigest()[:12]
@@ -130,8 +145,8 @@ def build(
     found_debs, missing = debs.download(packages, cache_dir / "debs", verbose)
     found, infos = [], {}
     for package in sorted(found_debs):
-        triples, infos[package] = package_messages(
-            found_debs[package], package, language
+        triples, infos[package] = _cached_package(
+            found_debs[package], package, language, cache_dir / "read"
         )
         found += triples
         if verbose:
