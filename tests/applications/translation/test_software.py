@@ -39,6 +39,9 @@ def _entries():
         ),
         dict(msgid="Copy %s to %s", msgstr="Copiar %s"),  # a placeholder lost
         dict(msgid="%s: %s", msgstr="%s: %s"),  # no word
+        # The translators' names (GNOME's and KDE's ways): no translation.
+        dict(msgid="translator-credits", msgstr="Ana <ana@example.org>"),
+        dict(msgid="Your names", msgstr="Ana", msgctxt="NAME OF TRANSLATORS"),
     ]
 
 
@@ -64,7 +67,7 @@ EXPECTED = [
 ]
 
 
-def test_a_po_catalog_drops_fuzzy_untranslated_and_obsolete_entries(tmp_path):
+def test_a_po_catalog_drops_fuzzy_untranslated_obsolete_and_credits(tmp_path):
     path = tmp_path / "es.po"
     _catalog().save(str(path))
     assert catalogs.read_catalog(str(path), "es.po", "po") == EXPECTED
