@@ -295,3 +295,15 @@ def test_train_with_po_reads_the_users_catalogs(tmp_path, capsys):
     assert validation and test  # one file: held-out messages drawn at random
     assert "too few to hold whole ones out" in capsys.readouterr().err
     assert json.dumps([p.book for p in train[:1]]) == '["es"]'
+
+
+def test_the_po_flag_names_the_po_corpus():
+    from argparse import Namespace
+
+    from attention_zoo.applications.translation.cli import corpus_field
+
+    flags = dict(pairs=None, po=None, tfds=None, corpus=None)
+    assert corpus_field(Namespace(**{**flags, "po": "my/po"})) == {"corpus": "po"}
+    assert corpus_field(Namespace(**{**flags, "corpus": "software"})) == {
+        "corpus": "software"
+    }
