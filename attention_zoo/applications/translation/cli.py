@@ -23,7 +23,15 @@ TRANSLATE_DESCRIPTION = (
 
 def corpus_field(args) -> dict:
     """The config's `corpus`: the source the flags name."""
-    corpus = "tsv" if args.pairs else "tfds" if args.tfds else args.corpus or "bible"
+    corpus = (
+        "tsv"
+        if args.pairs
+        else "po"
+        if args.po
+        else "tfds"
+        if args.tfds
+        else args.corpus or "bible"
+    )
     return {"corpus": corpus}
 
 

@@ -26,7 +26,7 @@ from attention_zoo.applications.common.tfds import (
     tfds_name_field,
 )
 
-CORPORA = ("bible", "numbers", "tsv", "tfds")
+CORPORA = ("bible", "numbers", "software", "tsv", "po", "tfds")
 EXAMPLE_SENTENCES = [
     "In the beginning God created the heavens and the earth.",
     "Jesus wept.",
@@ -41,9 +41,21 @@ class TrainConfig:
         default="bible",
         metadata={
             "group": "corpus",
-            "choices": ("bible", "numbers"),
+            "choices": ("bible", "numbers", "software"),
             "default": None,
-            "help": "offline corpus (default bible; numbers: num2words pairs)",
+            "help": "offline corpus (default bible; numbers: num2words pairs; "
+            "software: the Spanish message catalogs of the Debian packages of "
+            "translation/software/packages.txt, fetched once with apt-get "
+            "download and split by package)",
+        },
+    )
+    po: str | None = field(  # the folder of corpus="po"
+        default=None,
+        metadata={
+            "group": "corpus",
+            "help": "folder of your own gettext catalogs (.po or .mo, English "
+            "msgid, translated msgstr) to train on instead of --corpus, split by "
+            "file",
         },
     )
     pairs: str | None = field(  # the TSV file of corpus="tsv"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import random
+import sys
 from pathlib import Path
 
 from attention_zoo.applications.common.pairs_files import check_held_out
@@ -49,6 +50,8 @@ def _load_splits(config: TrainConfig, given):
         )
     if config.corpus == "bible":
         return data.split_by_book(data.bible_pairs())
+    if config.corpus in ("software", "po"):
+        return _software_splits(config)
     if config.corpus == "numbers":
         pairs = data.number_pairs(config.n_pairs, seed=config.seed)
         return _random_split(pairs, config.seed, given)
@@ -71,6 +74,34 @@ def _load_splits(config: TrainConfig, given):
             )
         )
     return tuple(splits)
+
+
+def _software_splits(config: TrainConfig):
+    """Debian's software messages, or a user's catalogs (`po`), split by
+    package (or file): every message of one in one split."""
+    from attention_zoo.applications.translation.software import catalogs, recipe
+
+    if config.corpus == "po":
+        if not config.po:
+            raise ValueError("corpus 'po' needs `po`, the folder of .po/.mo files")
+        messages, _ = catalogs.po_messages(config.po)
+    else:
+        messages, _ = recipe.build()
+    splits = tuple(
+        [data.Pair(m.source, m.target, m.packages[0]) for m in split]
+        for split in recipe.split_by_package(messages, config.seed)
+    )
+    if all(splits):
+        return splits
+    # Too few packages (a user's handful of catalogs) to hold whole ones
+    # out: held-out messages are drawn at random instead, no English
+    # message in two splits.
+    print(
+        f"{len({m.packages[0] for m in messages})} catalog(s) are too few to hold "
+        "whole ones out: validation and test messages are drawn at random",
+        file=sys.stderr,
+    )
+    return _random_split([p for split in splits for p in split], config.seed)
 
 
 def _random_split(pairs, seed, given=(None, None), held_out: float = 0.05):

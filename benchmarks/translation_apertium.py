@@ -1,0 +1,211 @@
+"""Software messages, English to Spanish, side by side with Apertium: the
+held-out packages' messages of the software corpus, scored in one run.
+
+Inputs: the test split (or `--split validation`) of the software corpus
+(`attention_zoo.applications.translation.software.recipe`: Debian's Spanish
+message catalogs, split by package, so these are packages no model trained
+on); `--limit N` takes N messages spread over the split (a seeded sample).
+
+Systems:
+
+- `apertium`: the rule-based translator any Debian machine installs, an
+  optional dependency of this benchmark: `apt-get install -y apertium
+  apertium-eng-spa`. Absent, the benchmark says so and skips it. It runs as
+  `apertium -u eng-spa` (`-u`: unknown words without Apertium's `*` mark),
+  all messages in one process, one separator line between two messages.
+- `--preset NAME` / `--run DIR`: a translator of this package, given the
+  messages with their placeholders masked (`placeholders.mask`) and its
+  output restored (`--no-mask`: the raw messages).
+
+Columns: cased BLEU and chrF (sacreBLEU's default 13a tokenization, raw
+references; the signatures are printed), `kept`: the share of messages
+whose output keeps every placeholder (`placeholder_check.problems`), over
+all messages and over those that hold a placeholder, and sentences per
+second (wall time of the whole batch, process start included).
+
+Usage:
+
+    apt-get install -y apertium apertium-eng-spa   # optional
+    python -m benchmarks.translation_apertium
+    python -m benchmarks.translation_apertium --limit 2000 --preset NAME
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+from attention_zoo.applications.translation.placeholder_check import (  # noqa: E402
+    problems,
+)
+from attention_zoo.applications.translation.placeholders import (  # noqa: E402
+    find,
+    mask,
+    restore,
+)
+from attention_zoo.applications.translation.software import recipe  # noqa: E402
+from benchmarks import harness  # noqa: E402
+
+APERTIUM_INSTALL = "apt-get install -y apertium apertium-eng-spa"
+SPLITS = {"validation": 1, "test": 2}
+
+
+def held_out(split: str = "test", limit: int | None = None, seed: int = 0):
+    """The messages of a held-out split, `limit` of them sampled with `seed`."""
+    messages, card = recipe.build()
+    chosen = recipe.split_by_package(messages, seed)[SPLITS[split]]
+    if limit and limit < len(chosen):
+        chosen = random.Random(seed).sample(chosen, limit)
+    return chosen, card
+
+
+def apertium_available() -> str | None:
+    """Why Apertium cannot run here, or None when it can."""
+    if not shutil.which("apertium"):
+        return f"Apertium is not installed (optional: {APERTIUM_INSTALL})"
+    done = subprocess.run(
+        ["apertium", "-l"], capture_output=True, text=True, check=False
+    )
+    if "eng-spa" not in done.stdout.split():
+        return f"Apertium has no eng-spa mode (optional: {APERTIUM_INSTALL})"
+    return None
+
+
+# Between two messages: a line Apertium copies as it is (no word, invisible
+# separators around a symbol no message holds), so messages that hold line
+# breaks stay aligned. Its null-flush mode (-z) would do it, but the text
+# deformatter of apertium 3.8 drops the NUL characters.
+SEPARATOR = "\n\u2063\u2042\u2063\n"
+
+
+def apertium(texts) -> list[str]:
+    """Apertium's translations of `texts`, all in one process."""
+    payload = SEPARATOR.join(t.replace(SEPARATOR, "\n") for t in texts)
+    done = subprocess.run(
+        ["apertium", "-u", "eng-spa"],
+        input=payload.encode("utf-8"),
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(
+            "apertium failed: " + done.stderr.decode("utf-8", "replace")[-300:]
+        )
+    outputs = done.stdout.decode("utf-8", "replace").split(SEPARATOR)
+    if len(outputs) != len(texts):
+        raise RuntimeError(
+            f"apertium gave {len(outputs)} outputs for {len(texts)} messages"
+        )
+    return outputs
+
+
+def model_translate(translator, texts, use_mask: bool = True) -> list[str]:
+    """A translator's outputs, with placeholders masked and restored."""
+    if not use_mask:
+        return translator.translations(texts)[0]
+    masked = [mask(t) for t in texts]
+    outputs, _ = translator.translations([m.text for m in masked])
+    return [restore(o, m) for o, m in zip(outputs, masked)]
+
+
+def score(sources, outputs, references) -> dict:
+    """BLEU, chrF (with signatures) and the placeholders kept."""
+    from attention_zoo.metrics import corpus_scores
+
+    scores = corpus_scores(outputs, references)
+    with_placeholders = [i for i, s in enumerate(sources) if find(s)]
+    kept = [not problems(s, o) for s, o in zip(sources, outputs)]
+    scores["kept"] = sum(kept) / len(kept)
+    scores["kept_with_placeholders"] = (
+        sum(kept[i] for i in with_placeholders) / len(with_placeholders)
+        if with_placeholders
+        else 1.0
+    )
+    scores["messages_with_placeholders"] = len(with_placeholders)
+    return scores
+
+
+def main(argv=None) -> dict:
+    parser = harness.argument_parser(__doc__)
+    parser.add_argument("--split", choices=sorted(SPLITS), default="test")
+    parser.add_argument("--limit", type=int, default=None, help="messages to score")
+    parser.add_argument("--seed", type=int, default=0)
+    system = parser.add_mutually_exclusive_group()
+    system.add_argument("--preset", help="a translation preset to score too")
+    system.add_argument("--run", help="a translation run folder to score too")
+    parser.add_argument("--no-mask", action="store_true")
+    parser.add_argument("--json", help="file to write the results to")
+    args = parser.parse_args(argv)
+    if args.limit is not None and args.limit < 1:
+        parser.error(f"--limit must be at least 1. Received: {args.limit}")
+
+    messages, card = held_out(args.split, args.limit, args.seed)
+    sources = [m.source for m in messages]
+    references = [m.target for m in messages]
+    packages = sorted({p for m in messages for p in m.packages})
+    harness.print_header("Software messages, English to Spanish, against Apertium")
+    harness.print_facts(
+        [
+            f"corpus: {len(card['packages'])} packages, {card['pairs']:,} pairs, "
+            f"{card['english_words']:,} English words",
+            f"{args.split}: {len(messages):,} messages of {len(packages)} held-out "
+            f"packages, {sum(len(s.split()) for s in sources):,} English words",
+        ]
+    )
+    results, outputs = {}, {}
+    reason = apertium_available()
+    if reason:
+        print(f"\n{reason}: skipped.")
+    else:
+        start = time.perf_counter()
+        outputs["apertium"] = apertium(sources)
+        seconds = time.perf_counter() - start
+        results["apertium"] = score(sources, outputs["apertium"], references)
+        results["apertium"]["sentences_per_second"] = len(sources) / seconds
+    if args.preset or args.run:
+        from attention_zoo.applications.translation.predictor import Translator
+
+        name = args.preset or args.run
+        translator = (
+            Translator.from_preset(args.preset) if args.preset else Translator(args.run)
+        )
+        start = time.perf_counter()
+        outputs[name] = model_translate(translator, sources, not args.no_mask)
+        seconds = time.perf_counter() - start
+        results[name] = score(sources, outputs[name], references)
+        results[name]["sentences_per_second"] = len(sources) / seconds
+    rows = [
+        [
+            name,
+            f"{r['bleu']:.1f}",
+            f"{r['chrf']:.1f}",
+            f"{100 * r['kept']:.1f} %",
+            f"{100 * r['kept_with_placeholders']:.1f} % of "
+            f"{r['messages_with_placeholders']:,}",
+            f"{r['sentences_per_second']:.0f}",
+        ]
+        for name, r in results.items()
+    ]
+    if rows:
+        print()
+        harness.print_table(
+            ["system", "BLEU", "chrF", "kept", "kept (with placeholders)", "sent/s"],
+            rows,
+        )
+        first = next(iter(results.values()))
+        print(f"\nBLEU: {first['bleu_signature']}\nchrF: {first['chrf_signature']}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"results": results, "n": len(sources)}, f, indent=1)
+    return results
+
+
+if __name__ == "__main__":
+    sys.exit(0 if main() is not None else 1)
