@@ -20,6 +20,12 @@ from typing import NamedTuple
 from attention_zoo.applications.dates import graph_rules
 from attention_zoo.applications.dates.data import is_calendar_date
 from attention_zoo.applications.dates.eras import era_disagreement
+from attention_zoo.applications.dates.grounding import (
+    number_agreement,
+    number_disagreement,
+    weekday_agreement,
+    weekday_disagreement,
+)
 from attention_zoo.applications.dates.lexicon import month_disagreement
 from attention_zoo.applications.dates.readings import agrees, year_disagreement
 
@@ -76,6 +82,19 @@ CHECKS = (
         "readings",
         lambda *args: all(part.python(*args) for part in READINGS_PARTS),
         graph_rules.rules_agreement,
+    ),
+    # A time, a range, a count of days or an ordinal weekday beside a date:
+    # the model answered them with a confident day made of the wrong
+    # numbers (`grounding`).
+    Check(
+        "numbers",
+        lambda t, a, lexicon, days: not number_disagreement(t, a, lexicon),
+        number_agreement,
+    ),
+    Check(
+        "weekday",
+        lambda t, a, lexicon, days: not weekday_disagreement(t, a),
+        lambda t, a, table: weekday_agreement(t, a),
     ),
 )
 assert len({c.name for c in CHECKS + READINGS_PARTS}) == len(CHECKS) + 3

@@ -6,6 +6,7 @@ TensorFlow runs without attention_zoo. TensorFlow is imported lazily."""
 from __future__ import annotations
 
 from attention_zoo.applications.dates import text as dates_text
+from attention_zoo.applications.dates import text_spellings as spellings
 from attention_zoo.applications.dates.graph_rules import any_by_row, mark_months, words
 
 
@@ -156,3 +157,40 @@ def drop_untaught_words(texts, table):
     # Only the rows with words and a comma before a digit (a weekday before
     # a date, mostly): `mark_months` is twelve passes.
     return rewrite_rows(tf.strings.regex_full_match(texts, LEADING_WORDS), texts, drop)
+
+
+def cjk_day_marker(texts):
+    """`text_spellings.cjk_day_marker`."""
+    import tensorflow as tf
+
+    return tf.strings.regex_replace(texts, *spellings.CJK_DAY_MARKER)
+
+
+def japanese_particle(texts):
+    """`text_spellings.japanese_particle`."""
+    import tensorflow as tf
+
+    return tf.strings.regex_replace(texts, *spellings.JAPANESE_PARTICLE)
+
+
+def month_spellings(texts):
+    """`text_spellings.month_spellings`: its passes, on the strings that
+    hold a candidate."""
+    import tensorflow as tf
+
+    def passes(out):
+        for pattern, replacement in spellings.month_spelling_passes():
+            out = tf.strings.regex_replace(out, pattern, replacement)
+        return out
+
+    has = _holds(texts, f"(?:{spellings.month_spelling_candidate()})")
+    return rewrite_rows(has, texts, passes)
+
+
+def numeric_spaces(texts):
+    """`text_spellings.numeric_spaces`."""
+    import tensorflow as tf
+
+    numeric = tf.strings.regex_full_match(texts, spellings.NUMERIC)
+    spaced = tf.strings.regex_replace(texts, *spellings.NUMERIC_SPACES)
+    return tf.where(numeric, spaced, texts)

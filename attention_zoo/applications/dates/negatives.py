@@ -37,7 +37,7 @@ _OTHER_SCRIPTS = (
 )
 # Dates in languages the generator does not write: a model that reads
 # Russian must still refuse Bulgarian and Thai (the month-word rule would).
-_BABEL_OTHER = ("th", "bg", "ka", "hy", "fa", "sr")
+BABEL_OTHER = ("th", "bg", "ka", "hy", "fa", "sr")
 
 
 def _random_date(rng):
@@ -104,7 +104,7 @@ class NegativeGenerator:
 
     def _other_script(self, rng):
         if rng.random() < 0.5:
-            locale = rng.choice(_BABEL_OTHER)
+            locale = rng.choice(BABEL_OTHER)
             style = rng.choice(("full", "long", "medium", "d MMMM", "MMMM y"))
             return format_date(_random_date(rng), style, locale=locale), locale
         fake, language = self._fake(rng, _OTHER_SCRIPTS)

@@ -21,7 +21,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from attention_zoo.applications.dates import graph_text, text, text_words
+from attention_zoo.applications.dates import (
+    graph_text,
+    text,
+    text_spellings,
+    text_words,
+)
 
 
 class Pass(NamedTuple):
@@ -45,6 +50,17 @@ PASSES = (
     Pass("lower_case", text.lower_case, graph_text.lower_case),
     # After roman_months, whose separators are spaces, not any whitespace.
     Pass("whitespace", text.whitespace, graph_text.whitespace),
+    # The spellings of a day the model was not taught, as it was taught
+    # (`text_spellings`): on the lower-cased, stripped text (`$` is its
+    # end), after cjk_numerals (`三号` is `3号` there).
+    Pass("cjk_day_marker", text_spellings.cjk_day_marker, graph_text.cjk_day_marker),
+    Pass(
+        "japanese_particle",
+        text_spellings.japanese_particle,
+        graph_text.japanese_particle,
+    ),
+    Pass("month_spellings", text_spellings.month_spellings, graph_text.month_spellings),
+    Pass("numeric_spaces", text_spellings.numeric_spaces, graph_text.numeric_spaces),
     # Its labels are lower case, at the start of the stripped text.
     Pass("drop_label", text.drop_label, graph_text.drop_label),
     Pass(

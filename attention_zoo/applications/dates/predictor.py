@@ -14,6 +14,10 @@ from attention_zoo.applications.common.predictor import as_texts
 from attention_zoo.applications.dates import checks, data, lexicon, passes
 from attention_zoo.applications.dates import model as models
 from attention_zoo.applications.dates.eras import era_disagreement
+from attention_zoo.applications.dates.grounding import (
+    number_disagreement,
+    weekday_disagreement,
+)
 from attention_zoo.applications.dates.lexicon import month_disagreement
 from attention_zoo.applications.dates.readings import (
     disagreement,
@@ -211,6 +215,8 @@ class Normalizer(RunPredictor):
         why = year_disagreement(normalized, iso) or month_disagreement(
             normalized, iso, self.lexicon, self.days
         )
+        why = why or number_disagreement(normalized, iso, self.lexicon)
+        why = why or weekday_disagreement(normalized, iso)
         if why:
             return why
         if score < self.threshold:

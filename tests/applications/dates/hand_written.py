@@ -5,6 +5,7 @@ from pathlib import Path
 DATA = Path(__file__).parent / "data"
 REAL_DATES = DATA / "real_dates.tsv"
 NON_DATES = DATA / "non_dates.txt"
+GUARD_FAMILIES = DATA / "guard_families.tsv"
 
 
 def _lines(path):
@@ -14,6 +15,12 @@ def _lines(path):
 
 def read_real_dates(path=REAL_DATES) -> list[tuple[str, str, str]]:
     """`(iso, language, text)` per line."""
+    return [tuple(line.split("\t")) for line in _lines(path)]
+
+
+def read_guard_families(path=GUARD_FAMILIES) -> list[tuple[str, str, str, str]]:
+    """`(family, language, expected, text)` per line; `expected` "-" where
+    no single day is right."""
     return [tuple(line.split("\t")) for line in _lines(path)]
 
 

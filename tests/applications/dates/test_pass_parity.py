@@ -11,7 +11,11 @@ from attention_zoo.applications.dates import checks, data, lexicon, passes
 from attention_zoo.applications.dates.checks import CHECKS, READINGS_PARTS
 from attention_zoo.applications.dates.passes import PASSES
 from attention_zoo.applications.dates.readings import numeric_readings
-from tests.applications.dates.hand_written import read_non_dates, read_real_dates
+from tests.applications.dates.hand_written import (
+    read_guard_families,
+    read_non_dates,
+    read_real_dates,
+)
 from tests.applications.dates.test_eras import BEFORE_THE_ERA, NEGATIVE, OF_THE_ERA
 from tests.hostile_bytes import NASTY
 
@@ -82,6 +86,16 @@ PASS_CASES = [
     "Time:  12:30",
     "https://example.com/ : x",
     "a\u2028b: 3 may",
+    # text_spellings
+    "2015年3月3号, 二〇一〇年十二月三十一號, 号3",
+    "2021年3月25日に",
+    "2021年3月25日までに",
+    "2021年3月25日に x",
+    "3 Marzec 2015, 12-Mär-2014, 3 למרץ 2015, 22. mär. 2016",
+    "3 maaliskuu, 3 marzecx, 3 fév, aoû 3, 3 март",
+    "2013 . 08 . 20",
+    "2013 . 08 . 20 x",
+    "20 / 08 - 2013",
     # drop_untaught_words
     "київ, 24 серпня 1991 р.",
     "kyoto, 1987年9月23日",
@@ -106,6 +120,15 @@ KNOWN_VIEWS = {
     "київ, 24 серпня 1991 р.": "24 серпня 1991 р.",
     "kyoto, 1987年9月23日": "1987年9月23日",
     "new york city, 11.09.2001": "11.09.2001",
+    "2015年3月3号, 二〇一〇年十二月三十一號, 号3": "2015年3月3日, 2010年12月31日, 号3",
+    "2021年3月25日までに": "2021年3月25日",
+    "3 Marzec 2015, 12-Mär-2014, 3 למרץ 2015, 22. mär. 2016": (
+        "3 marca 2015, 12-märz-2014, 3 במרץ 2015, 22. märz. 2016"
+    ),
+    "3 maaliskuu, 3 marzecx, 3 fév, aoû 3, 3 март": (
+        "3 maaliskuuta, 3 marzecx, 3 févr, aoû 3, 3 март"
+    ),
+    "2013 . 08 . 20": "2013.08.20",
 }
 
 
@@ -331,6 +354,39 @@ CALENDAR_ANSWERS = [
     "1987-09-233",
     "abcd-ef-gh",
 ]
+# The number and weekday rules (`grounding`): times, ranges, notes in
+# brackets, compact dates among words, month markers, weekdays.
+GROUNDING_TEXTS = [
+    "8:25 a.m. dec. 12, 2014",
+    "12 dec 2014 (8:25)",
+    "3 may 1979 [12]",
+    "[12] [3]",
+    "(3) 4 may 1979",
+    "3 may 1979 (",
+    "3 may 1979 ) 12 (",
+    "date 03051979",
+    "19790503 mai",
+    "1979年5月3日 10時",
+    "1979년 5월 3일",
+    "ngày 3 tháng 5 năm 1979",
+    "3 - 5 mai 1979",
+    "5 - 5 mai 1979",
+    "5 mai 79",
+    "5 mai 079",
+    "5 mai 0079",
+    "05 05 1979 05",
+    "0 mai 1979",
+    "thursday 3 may 1979",
+    "wednesday 3 may 1979",
+    "donnerstag, 3. mai 1979 dienstag",
+    "jeudi 3 mai 1979",
+    "木曜日 1979年5月3日",
+    "星期四 1979年5月3日",
+    "third tuesday of september 2014",
+    "1" * 300 + " may 1979",
+]
+GROUNDING_ANSWERS = ["1979-05-03", "2014-12-12", "2014-12-25", "1979-05-05", ""]
+GROUNDING_ANSWERS += ["2014-09-03", "2014-09-16", "1979-02-29", "0000-01-01", "x"]
 # Words are runs of letters: `1979bc` writes `bc`; `bcd` is no marker.
 ERA_EDGES = {"bcd 1979": True, "3 may 1979bc": False, "x-1979": True}
 ERA_EDGES |= {"\x00-1": True, "1979 İÖ": False, "a\u2028bc": False}
@@ -364,6 +420,11 @@ def _check_cases():
         (t, a) for t in _numeric_texts(300, seed=5) for a in ["2005-04-03", ""]
     ]
     era = BEFORE_THE_ERA + NEGATIVE + OF_THE_ERA + list(ERA_EDGES)
+    families = read_guard_families()
+    grounding = [(t, a) for t in GROUNDING_TEXTS for a in GROUNDING_ANSWERS]
+    grounding += [(t, a) for _, _, a, t in families]
+    grounding += [(t, a) for t in HOSTILE for a in GROUNDING_ANSWERS]
+    grounding += [(e.text, e.iso) for e in data.generate(300, seed=8)]
     return {
         "era": ([(t, "") for t in era], 10),
         "calendar_date": ([("", a) for a in CALENDAR_ANSWERS], 3),
@@ -371,6 +432,8 @@ def _check_cases():
         "year": ([(t, a) for t in year for a in year_answers], 100),
         "month": (month_pairs, 100),
         "readings": (readings_pairs, 100),
+        "numbers": (grounding, 50),
+        "weekday": (grounding, 10),
     }
 
 
