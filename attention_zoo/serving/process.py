@@ -6,6 +6,7 @@ import signal
 import socket
 import sys
 
+from attention_zoo._quiet_startup import compilation_cache_folder, running_as_command
 from attention_zoo.serving.limits import (
     BODY_TIMEOUT,
     HEADER_TIMEOUT,
@@ -66,7 +67,8 @@ def serve(
             MAX_CONNECTIONS,
         )
     listener = _listen(host, port)  # before loading: a port in use fails at once
-    cache = compilation_cache()
+    # The command turned the cache on before TensorFlow started.
+    cache = compilation_cache_folder() if running_as_command() else None
     failures = []
 
     def failed(message):
@@ -96,48 +98,6 @@ def serve(
     if failures:
         raise ValueError(f"a model failed to load: {failures[0]}")
     return 0
-
-
-# Where compiled searches are kept between starts (the backend's persistent
-# compilation cache), unless ATTENTION_ZOO_COMPILATION_CACHE names another
-# folder, or is empty: none.
-CACHE_VARIABLE = "ATTENTION_ZOO_COMPILATION_CACHE"
-
-
-def compilation_cache() -> str | None:
-    """Turns on the backend's persistent compilation cache for this
-    process and gives its folder (None where there is none).
-
-    A second start then reads each compiled search from disk instead of
-    compiling it again (docs/benchmarks.md, "Serving: time to ready"):
-    XLA's on TensorFlow, read from `TF_XLA_FLAGS` when the first function
-    compiles (so before any model loads), and JAX's. The command alone
-    turns it on: a library must not write a user's disk unasked.
-    """
-    import keras
-
-    default = os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
-        "attention-zoo",
-        "compiled",
-    )
-    folder = os.environ.get(CACHE_VARIABLE, default)
-    if not folder:
-        return None
-    backend = keras.backend.backend()
-    if backend == "tensorflow":
-        flags = os.environ.get("TF_XLA_FLAGS", "")
-        if "tf_xla_persistent_cache_directory" not in flags:
-            os.environ["TF_XLA_FLAGS"] = (
-                f"{flags} --tf_xla_persistent_cache_directory={folder}"
-            ).strip()
-    elif backend == "jax":
-        import jax
-
-        jax.config.update("jax_compilation_cache_dir", folder)
-    else:
-        return None
-    return folder
 
 
 def _progress(line: str) -> None:

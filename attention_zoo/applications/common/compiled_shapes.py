@@ -73,7 +73,11 @@ class CompiledShapes:
         compiled shape's length (callers cut attention to each source)."""
         shape = tuple(x.shape)
         known = self.shapes(key)
-        if shape in known or not self.routing or getattr(self._local, "compiling", False):
+        if (
+            shape in known
+            or not self.routing
+            or getattr(self._local, "compiling", False)
+        ):
             return self._run(key, fn, x, shape, known)
         holders = [s for s in known if self._holds(key, s, shape)]
         if not holders:

@@ -71,7 +71,9 @@ def test_the_warm_up_compiles_while_requests_are_routed():
         shapes.call("search", search, np.ones((4, 8), "int32"))
     seen = []
     thread = threading.Thread(
-        target=lambda: seen.append(shapes.call("search", search, np.ones((2, 2), "int32")))
+        target=lambda: seen.append(
+            shapes.call("search", search, np.ones((2, 2), "int32"))
+        )
     )
     thread.start()
     thread.join()
