@@ -83,9 +83,8 @@ def serve(
         allowed_hosts=allowed_host_names(host, allowed_hosts),
         on_load_failure=failed,
         progress=_progress,
+        cache=cache,
     )
-    if cache:
-        _progress(f"compilation cache: {cache}")
     config = uvicorn.Config(
         app,
         http=protocol_class(limits),

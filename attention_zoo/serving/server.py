@@ -54,6 +54,7 @@ def create_app(
     on_load_failure=None,
     progress=None,
     warm_in_background: bool = True,
+    cache: str | None = None,
 ):
     """The ASGI application serving `presets` and `runs` (or `models`).
 
@@ -69,7 +70,8 @@ def create_app(
     shapes of each search then compile in a background thread and serve
     once compiled (`models.warm_rest`; `/v1/models` says `warming`).
     `progress(line)` is told each step with its seconds (the command prints
-    them on standard error).
+    them on standard error), and the ready line names the compilation
+    `cache` folder where one is given.
     """
     fastapi = _fastapi()
     from fastapi.exceptions import RequestValidationError
@@ -127,9 +129,10 @@ def create_app(
                 for model in served:
                     model.batcher.start()
                 state["ready"] = True
+                kept = f" (compilation cache: {cache})" if cache else ""
                 report(
-                    f"ready in {time.perf_counter() - started:.1f} s; compiling "
-                    "the other shapes in the background"
+                    f"ready in {time.perf_counter() - started:.1f} s{kept}; "
+                    "compiling the other shapes in the background"
                 )
                 if warm_in_background:
                     state["warming"] = True
