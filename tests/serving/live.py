@@ -57,14 +57,15 @@ def wait_ready(url: str, process=None, seconds: float = 300) -> None:
         time.sleep(0.5)
 
 
-def serve(*flags: str, env=None):
+def serve(*flags: str, env=None, seconds: float = 300):
     """A generator for a module fixture: yields `(process, url)` of a ready
-    server on a free port with `flags` (and `env`), and kills it afterwards."""
+    server on a free port with `flags` (and `env`), ready within
+    `seconds`, and kills it afterwards."""
     port = free_port()
     process = start(*flags, "--port", str(port), env=env)
     url = f"http://127.0.0.1:{port}"
     try:
-        wait_ready(url, process)
+        wait_ready(url, process, seconds)
         yield process, url
     finally:
         if process.poll() is None:
