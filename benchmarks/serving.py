@@ -193,6 +193,8 @@ def options(port: int) -> list[tuple[str, dict]]:
     connection.request("GET", "/v1/models")
     out = []
     for model in json.loads(connection.getresponse().read())["models"]:
+        if model["beam_widths"]:  # the request that names no option
+            out.append((model["app"], {}))
         for width in model["beam_widths"] or [None]:
             for n_best in (False, True) if model["n_best"] else (False,):
                 body = {"beam_width": width} if width else {}
