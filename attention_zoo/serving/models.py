@@ -90,10 +90,10 @@ class ServedModel:
         grid = getattr(self.predictor, "grid_shape", None)
         if grid:
             described["grid_shape"] = list(grid)
-        if self.predictor is not None:
+        shapes = getattr(self.predictor, "compiled_shapes", None)
+        if shapes is not None:
             # Shapes compiled so far, and how many of them a request waited
             # for (none once ready: `load`).
-            shapes = self.predictor.compiled_shapes
             described["compiled_shapes"] = shapes.compiles
             described["compiled_on_request"] = shapes.unplanned
         return described
