@@ -223,6 +223,41 @@ def start_keras() -> None:
     _started.append(backend)
 
 
+# Where `attention-zoo serve` keeps compiled searches between starts (the
+# backend's persistent compilation cache), unless this variable names
+# another folder, or is empty: none.
+CACHE_VARIABLE = "ATTENTION_ZOO_COMPILATION_CACHE"
+
+
+def compilation_cache_folder() -> str | None:
+    """The folder of the persistent compilation cache, None for none."""
+    default = os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
+        "attention-zoo",
+        "compiled",
+    )
+    return os.environ.get(CACHE_VARIABLE, default) or None
+
+
+def turn_on_compilation_cache() -> None:
+    """Turns on the backends' persistent compilation caches for this
+    process, so that a second `serve` reads each compiled search from disk
+    instead of compiling it again (docs/benchmarks.md, "Serving: time to
+    ready"): XLA's, which TensorFlow reads from `TF_XLA_FLAGS` at its first
+    device query (hence here, before TensorFlow starts), and JAX's. The
+    command alone turns it on: a library must not write a user's disk
+    unasked. A cache the user set already is kept."""
+    folder = compilation_cache_folder()
+    if folder is None:
+        return
+    flags = os.environ.get("TF_XLA_FLAGS", "")
+    if "tf_xla_persistent_cache_directory" not in flags:
+        os.environ["TF_XLA_FLAGS"] = (
+            f"{flags} --tf_xla_persistent_cache_directory={folder}"
+        ).strip()
+    os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", folder)
+
+
 def start_tensorflow_quietly() -> None:
     """Imports Keras and TensorFlow, and lists TensorFlow's devices, silenced.
 

@@ -140,6 +140,9 @@ def _serve(parser, args) -> int:
     check_serve_arguments(parser, args)
 
     def job():
+        # Before TensorFlow starts: it reads the cache's flag at its first
+        # device query.
+        _quiet_startup.turn_on_compilation_cache()
         _start_models()
         from attention_zoo.serving import serve
         from attention_zoo.serving.connections import ConnectionLimits

@@ -17,10 +17,20 @@ predictor's own per answer in its batches. A server whose CPU per answer
 is near the predictor's adds little; its rate then falls short of the
 predictor's by the clients' share of the cores.
 
+`--start` measures the start instead: `attention-zoo serve --preset
+dates_multilingual bible_en_es` (the README's command) started twice with
+one new compilation cache, the first start compiling, the second reading
+the cache; each time the seconds to `/readyz` 200 and the server's CPU
+seconds by then, the first answer to each option a request may ask for
+right after ready (every beam width of `/v1/models`, `n_best`, each
+preset) and the same request's steady p50/p99 once answered 20 times,
+with the ratio of the first to the steady p99; and the machine's load.
+
 Usage (needs `pip install ".[serve]"`):
 
     python -m benchmarks.serving
     python -m benchmarks.serving --presets dates_multilingual --requests 400
+    python -m benchmarks.serving --start
 """
 
 from __future__ import annotations
@@ -50,13 +60,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(preset: str, flags: list) -> tuple:
+def start_server(preset, flags: list, env=None) -> tuple:
     port = free_port()
+    presets = [preset] if isinstance(preset, str) else list(preset)
     process = subprocess.Popen(
-        [sys.executable, "-m", "attention_zoo", "serve", "--preset", preset]
+        [sys.executable, "-m", "attention_zoo", "serve", "--preset", *presets]
         + ["--port", str(port), *flags],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        env=env,
     )
     deadline = time.monotonic() + 600
     while time.monotonic() < deadline:
@@ -158,6 +170,86 @@ def process_cpu(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def post(port: int, app: str, body: dict) -> float:
+    """Seconds to the answer of one request (a failure raises)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+    start = time.perf_counter()
+    connection.request(
+        "POST",
+        f"/v1/{app}/predict",
+        json.dumps(body),
+        {"Content-Type": "application/json"},
+    )
+    response = connection.getresponse()
+    response.read()
+    if response.status != 200:
+        raise RuntimeError(f"HTTP {response.status} for {body}")
+    return time.perf_counter() - start
+
+
+def options(port: int) -> list[tuple[str, dict]]:
+    """`(app, extra body)` of every option /v1/models says a request may ask for."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    connection.request("GET", "/v1/models")
+    out = []
+    for model in json.loads(connection.getresponse().read())["models"]:
+        if model["beam_widths"]:  # the request that names no option
+            out.append((model["app"], {}))
+        for width in model["beam_widths"] or [None]:
+            for n_best in (False, True) if model["n_best"] else (False,):
+                body = {"beam_width": width} if width else {}
+                out.append(
+                    (model["app"], {**body, **({"n_best": True} if n_best else {})})
+                )
+    return out
+
+
+def start_figures(presets: list, repeats: int = 20) -> None:
+    """The table of `--start` (module docstring)."""
+    import tempfile
+
+    from attention_zoo.applications import registry
+    from attention_zoo.presets import PRESETS_DIR, read_metadata
+
+    inputs = {}
+    for preset in presets:
+        app = registry.get(read_metadata(PRESETS_DIR / preset)["app"])
+        slice_ = app.test_slice.inputs(PRESETS_DIR / preset / "test_slice.json")
+        inputs[app.name] = slice_[:1]
+    print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print(
+        "| start | seconds to ready | server CPU s to ready | app | option | "
+        "first answer (ms) | steady p50 (ms) | steady p99 (ms) | first / p99 |"
+    )
+    print("|---|---:|---:|---|---|---:|---:|---:|---:|")
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "ATTENTION_ZOO_COMPILATION_CACHE": cache}
+        for start in ("first (compiles)", "second (cache)"):
+            began = time.perf_counter()
+            process, port = start_server(presets, [], env)
+            ready = f"{time.perf_counter() - began:.1f}"
+            cpu = process_cpu(process.pid)
+            cpu = "" if cpu is None else f"{cpu:.1f}"
+            try:
+                for app, extra in options(port):
+                    body = {"inputs": inputs[app], **extra}
+                    first = post(port, app, body)
+                    steady = [post(port, app, body) for _ in range(repeats)]
+                    p99 = statistics.quantiles(steady, n=100)[98]
+                    print(
+                        f"| {start} | {ready} | {cpu} | {app} | "
+                        f"{json.dumps(extra) if extra else 'plain'} | "
+                        f"{1000 * first:.0f} | {1000 * statistics.median(steady):.0f} | "
+                        f"{1000 * p99:.0f} | {first / p99:.1f} |",
+                        flush=True,
+                    )
+                    start, ready, cpu = "", "", ""  # said on the first row
+            finally:
+                process.terminate()
+                process.wait(60)
+    print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -170,7 +262,15 @@ def main(argv=None) -> None:
     parser.add_argument(
         "--seconds", type=float, default=20, help="time bound per cell (default 20)"
     )
+    parser.add_argument(
+        "--start",
+        action="store_true",
+        help="time to ready and first answers per option instead (docstring)",
+    )
     args = parser.parse_args(argv)
+    if args.start:
+        start_figures(args.presets)
+        return
     from attention_zoo.applications import registry
     from attention_zoo.presets import PRESETS_DIR, read_metadata
 

@@ -4,6 +4,7 @@ behind its application's predictor and a `MicroBatcher`."""
 from __future__ import annotations
 
 import asyncio
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,9 +58,9 @@ class ServedModel:
     def beam_widths(self) -> tuple[int, ...] | None:
         """The beam widths a request may ask for: greedy (1) and the run's
         own, both compiled before the server is ready (`load`); None
-        without beam search. Each other width would compile its search
-        while every request waited (seconds a width: docs/serving.md) and
-        keep it for the life of the process."""
+        without beam search. Each other width would compile its searches
+        (`searches`) while every request waited (seconds each:
+        docs/serving.md) and keep them for the life of the process."""
         width = self.beam_width
         return None if width is None else tuple(sorted({1, width}))
 
@@ -89,6 +90,12 @@ class ServedModel:
         grid = getattr(self.predictor, "grid_shape", None)
         if grid:
             described["grid_shape"] = list(grid)
+        shapes = getattr(self.predictor, "compiled_shapes", None)
+        if shapes is not None:
+            # Shapes compiled so far, and how many of them a request waited
+            # for (none once ready: `load`).
+            described["compiled_shapes"] = shapes.compiles
+            described["compiled_on_request"] = shapes.unplanned
         return described
 
 
@@ -131,24 +138,91 @@ def resolve(presets=(), runs=()) -> list[ServedModel]:
     return models
 
 
-def load(model: ServedModel, max_batch: int, max_wait: float) -> None:
-    """Loads `model`'s predictor, answers its fixed inputs once (the first
-    call compiles), and gives it a batcher."""
+def searches(model: ServedModel) -> list[dict]:
+    """Every set of search options a request may ask `model` for, the
+    model's own first: each beam width a request may ask for, with and
+    without the n-best list where the application gives one."""
+    widths = sorted(model.beam_widths or (None,), key=lambda w: w != model.beam_width)
+    lists = (False, True) if model.n_best else (False,)
+    return [
+        {k: v for k, v in (("beam_width", w), ("n_best", n)) if v}
+        for w in widths
+        for n in lists
+    ]
+
+
+def describe_options(options: dict) -> str:
+    """`beam_width=4 n_best` for a progress line; `default` for none."""
+    words = [f"beam_width={options['beam_width']}"] if "beam_width" in options else []
+    return " ".join(words + ["n_best"] * bool(options.get("n_best"))) or "default"
+
+
+def load(model: ServedModel, max_batch: int, max_wait: float, progress=None) -> None:
+    """Loads `model`'s predictor, compiles each of its searches at one
+    shape that holds any request (`searches`: every option a request may
+    ask for; the widest input, one row), and gives it a batcher.
+
+    From then on the predictor routes a call at a shape not compiled yet
+    through a compiled one (`CompiledShapes.routing`): no request waits for
+    a compilation. `warm_rest` compiles the other shapes, in the background.
+    `progress(line)` is told what was done, with seconds.
+    """
+    report = progress or (lambda line: None)
+    start = time.perf_counter()
     model.predictor = model.app.predictor(model.folder)
-    # Every batch size the predictor pads to, at every source width it pads
-    # to and every beam width a request may ask for, so that no request
-    # waits for a compilation of its batch's shape (`predictor.padded_size`,
-    # `RunPredictor.shape_inputs`, `ServedModel.beam_widths`).
-    searches = [{"beam_width": w} for w in model.beam_widths or ()] or [{}]
-    for options in searches:
-        for warm in model.predictor.shape_inputs() or _warm_inputs(model):
-            size = 1
-            while True:
-                model.predictor([warm] * size, **options)
-                if size >= max_batch:
-                    break
-                size = min(2 * size, max_batch)
+    report(f"{model.app.name} ({model.source}): loaded in {_since(start)}")
+    start = time.perf_counter()
+    widest = (model.predictor.shape_inputs() or _warm_inputs(model))[-1]
+    for options in searches(model):
+        model.predictor([widest], **options)
+    model.predictor.compiled_shapes.routing = True
+    report(
+        f"{model.app.name}: every search compiled at one shape in {_since(start)} "
+        f"({', '.join(describe_options(o) for o in searches(model))})"
+    )
     model.batcher = MicroBatcher(model.predictor, max_batch, max_wait)
+
+
+def warm_batches(max_batch: int) -> list[int]:
+    """The batch sizes `warm_rest` compiles: 1, 4, 16, 64... up to
+    `max_batch`, and `max_batch`. Coarser than the predictor's own padding
+    (`padded_size`): a call of 2 runs at 4 rows, of 20 at 64, a compilation
+    less each (a compilation of a translator's search costs more than many
+    such calls: docs/benchmarks.md)."""
+    sizes, size = [], 1
+    while size < max_batch:
+        sizes.append(size)
+        size *= 4
+    return [*sizes, max_batch]
+
+
+def warm_rest(model: ServedModel, max_batch: int, progress=None, stop=None) -> None:
+    """Compiles `model`'s searches at every other shape a request may
+    reach (each input width of `shape_inputs`, each of `warm_batches`),
+    the model's own search first, while the server answers; each shape
+    serves requests once compiled. Returns early once `stop` (an Event) is set.
+    """
+    report = progress or (lambda line: None)
+    shapes = model.predictor.compiled_shapes
+    inputs = model.predictor.shape_inputs() or _warm_inputs(model)
+    total = time.perf_counter()
+    for options in searches(model):
+        start, before = time.perf_counter(), shapes.compiles
+        for warm in inputs:
+            for size in warm_batches(max_batch):
+                if stop is not None and stop.is_set():
+                    return
+                with shapes.compiling():
+                    model.predictor([warm] * size, **options)
+        report(
+            f"{model.app.name} {describe_options(options)}: "
+            f"{shapes.compiles - before} more shapes compiled in {_since(start)}"
+        )
+    report(f"{model.app.name}: every shape compiled, in {_since(total)}")
+
+
+def _since(start: float) -> str:
+    return f"{time.perf_counter() - start:.1f} s"
 
 
 def _warm_inputs(model: ServedModel) -> list:

@@ -6,6 +6,7 @@ import signal
 import socket
 import sys
 
+from attention_zoo._quiet_startup import compilation_cache_folder, running_as_command
 from attention_zoo.serving.limits import (
     BODY_TIMEOUT,
     HEADER_TIMEOUT,
@@ -66,6 +67,8 @@ def serve(
             MAX_CONNECTIONS,
         )
     listener = _listen(host, port)  # before loading: a port in use fails at once
+    # The command turned the cache on before TensorFlow started.
+    cache = compilation_cache_folder() if running_as_command() else None
     failures = []
 
     def failed(message):
@@ -79,6 +82,8 @@ def serve(
         max_wait_ms,
         allowed_hosts=allowed_host_names(host, allowed_hosts),
         on_load_failure=failed,
+        progress=_progress,
+        cache=cache,
     )
     config = uvicorn.Config(
         app,
@@ -92,6 +97,11 @@ def serve(
     if failures:
         raise ValueError(f"a model failed to load: {failures[0]}")
     return 0
+
+
+def _progress(line: str) -> None:
+    """A step of loading and warming, on standard error."""
+    print(f"attention-zoo serve: {line}", file=sys.stderr, flush=True)
 
 
 def _exit_now(signum, frame) -> None:

@@ -16,6 +16,7 @@ import base64
 import binascii
 import contextlib
 import threading
+import time
 from importlib import resources
 
 from attention_zoo.serving.answers import answer
@@ -28,7 +29,7 @@ from attention_zoo.serving.limits import (
     MAX_TEXT_CHARS,
     BodyLimit,
 )
-from attention_zoo.serving.models import ServedModel, load, resolve
+from attention_zoo.serving.models import ServedModel, load, resolve, warm_rest
 
 EXTRA_HINT = "pip install '.[serve]' in a clone of the repository"
 
@@ -51,6 +52,9 @@ def create_app(
     models: list[ServedModel] | None = None,
     allowed_hosts=LOOPBACK_HOSTS,
     on_load_failure=None,
+    progress=None,
+    warm_in_background: bool = True,
+    cache: str | None = None,
 ):
     """The ASGI application serving `presets` and `runs` (or `models`).
 
@@ -60,6 +64,14 @@ def create_app(
     requests whose `Host` is one of `allowed_hosts` (`guards.RequestGuard`).
     Should a model fail to load, `/readyz` and every predict say which and
     why (503), and `on_load_failure(message)` is called in the event loop.
+
+    Ready means every model answers every option a request may ask for
+    without compiling (`models.load`); with `warm_in_background`, the other
+    shapes of each search then compile in a background thread and serve
+    once compiled (`models.warm_rest`; `/v1/models` says `warming`).
+    `progress(line)` is told each step with its seconds (the command prints
+    them on standard error), and the ready line names the compilation
+    `cache` folder where one is given.
     """
     fastapi = _fastapi()
     from fastapi.exceptions import RequestValidationError
@@ -80,16 +92,30 @@ def create_app(
 
     served = models if models is not None else resolve(presets, runs)
     by_app = {m.app.name: m for m in served}
-    state = {"loaded": False, "ready": False, "error": None}
+    state = {"loaded": False, "ready": False, "error": None, "warming": False}
+    report = progress or (lambda line: None)
+    stop_warming = threading.Event()
+    started = time.perf_counter()
 
     def load_all():
         for model in served:
             try:
-                load(model, max_batch, max_wait_ms / 1000)
+                load(model, max_batch, max_wait_ms / 1000, progress)
             except Exception as error:  # /readyz and predict name it
                 state["error"] = f"{model.source}: {type(error).__name__}: {error}"
                 return
         state["loaded"] = True
+
+    def warm_all():
+        # The other shapes, while the server answers through the compiled
+        # ones (`models.warm_rest`); a failure here only costs speed.
+        try:
+            for model in served:
+                warm_rest(model, max_batch, progress, stop_warming)
+        except Exception as error:
+            report(f"warming stopped: {type(error).__name__}: {error}")
+        finally:
+            state["warming"] = False
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -103,11 +129,20 @@ def create_app(
                 for model in served:
                     model.batcher.start()
                 state["ready"] = True
+                kept = f" (compilation cache: {cache})" if cache else ""
+                report(
+                    f"ready in {time.perf_counter() - started:.1f} s{kept}; "
+                    "compiling the other shapes in the background"
+                )
+                if warm_in_background:
+                    state["warming"] = True
+                    threading.Thread(target=warm_all, daemon=True).start()
             elif on_load_failure is not None:
                 on_load_failure(state["error"])
 
         starting = asyncio.get_running_loop().create_task(start_batchers())
         yield
+        stop_warming.set()
         starting.cancel()
         for model in served:
             if model.batcher is not None:
@@ -173,7 +208,11 @@ def create_app(
 
     @app.get("/v1/models")
     async def list_models():
-        return {"ready": state["ready"], "models": [m.describe() for m in served]}
+        return {
+            "ready": state["ready"],
+            "warming": state["warming"],
+            "models": [m.describe() for m in served],
+        }
 
     def failure(status: int, message: str, field: str | None = None):
         return status, {"error": message, "field": field}

@@ -30,14 +30,15 @@ def call(url, body=None, timeout=120):
         return error.code, json.loads(error.read())
 
 
-def start(*flags: str) -> subprocess.Popen:
-    """`attention-zoo serve FLAGS` as a user starts it, output captured."""
+def start(*flags: str, env=None) -> subprocess.Popen:
+    """`attention-zoo serve FLAGS` as a user starts it, output captured,
+    with the environment variables `env` added."""
     return subprocess.Popen(
         [sys.executable, "-m", "attention_zoo", "serve", *flags],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"},
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", **(env or {})},
     )
 
 
@@ -56,14 +57,15 @@ def wait_ready(url: str, process=None, seconds: float = 300) -> None:
         time.sleep(0.5)
 
 
-def serve(*flags: str):
+def serve(*flags: str, env=None, seconds: float = 300):
     """A generator for a module fixture: yields `(process, url)` of a ready
-    server on a free port with `flags`, and kills it afterwards."""
+    server on a free port with `flags` (and `env`), ready within
+    `seconds`, and kills it afterwards."""
     port = free_port()
-    process = start(*flags, "--port", str(port))
+    process = start(*flags, "--port", str(port), env=env)
     url = f"http://127.0.0.1:{port}"
     try:
-        wait_ready(url, process)
+        wait_ready(url, process, seconds)
         yield process, url
     finally:
         if process.poll() is None:

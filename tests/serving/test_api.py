@@ -212,9 +212,9 @@ def test_not_ready_until_every_model_is_loaded(monkeypatch):
     release = threading.Event()
     loaded = server.load
 
-    def slow_load(model, max_batch, max_wait):
+    def slow_load(*args):
         release.wait(60)
-        loaded(model, max_batch, max_wait)
+        loaded(*args)
 
     monkeypatch.setattr(server, "load", slow_load)
     app = create_app(["dates_multilingual"], max_batch=1)
@@ -235,7 +235,7 @@ def test_a_model_that_failed_to_load_is_named_not_loading(monkeypatch):
 
     from attention_zoo.serving import create_app, server
 
-    def broken(model, max_batch, max_wait):
+    def broken(*args):
         raise ValueError("model.weights.h5 is cut")
 
     monkeypatch.setattr(server, "load", broken)

@@ -10,6 +10,7 @@ import keras
 import numpy as np
 
 from attention_zoo.applications.common.compile import compile_function
+from attention_zoo.applications.common.compiled_shapes import CompiledShapes
 from attention_zoo.applications.common.errors import (
     MalformedFileError,
     read_json,
@@ -137,6 +138,9 @@ class RunPredictor:
                 f"{self.app} train` (no {', '.join(missing)})"
             )
         self._fns = {}
+        # The shapes each compiled search has run at, and whether a call at
+        # a new one compiles it or runs through a compiled one (a server).
+        self.compiled_shapes = CompiledShapes()
 
     def rebuilt_models(self) -> dict:
         """Hook: `{file name: builder}` of the models this run's
@@ -300,9 +304,18 @@ class RunPredictor:
         if key not in self._fns:
             with self._misfit():
                 fn = compile_function(make_fn(), input_shape, dtype, jit_compile)
+            # Only what compiles per shape is recorded and routed: XLA and
+            # `jax.jit`, not a TensorFlow graph without XLA (one trace runs
+            # every shape) nor PyTorch's eager function.
+            backend = keras.backend.backend()
+            routed = backend == "jax" or (backend == "tensorflow" and jit_compile)
+            if routed:
+                self.compiled_shapes.register(key, input_shape)
 
             def checked(x):
                 with self._misfit():
+                    if routed:
+                        return self.compiled_shapes.call(key, fn, x)
                     return fn(x)
 
             self._fns[key] = checked

@@ -28,6 +28,9 @@ common/test_predictor_protocol.py` finds any call of one from outside):
   cannot read.
 - `shape_inputs()`: inputs reaching every input shape the search compiles
   for (the server warms them up).
+- `compiled_shapes`: the `CompiledShapes` of its compiled searches (set by
+  `RunPredictor.__init__`): the shapes compiled so far, and the server's
+  switch that routes a call through a compiled shape instead of compiling.
 - `from_preset(name_or_folder)`: the classmethod that loads a preset.
 
 An image application's predictor adds `encode_function()`, the compiled
