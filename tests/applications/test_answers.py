@@ -139,3 +139,20 @@ def test_notes_are_lists_of_text():
     items = predictor("summarization")([" ".join(["word"] * 100)])
     assert items[0]["notes"] == ["100 words: only the first 80 are read"]
     assert np.asarray(items[0]["attention"]).ndim == 2
+
+
+def test_the_rules_naming_a_word_quote_at_most_80_characters():
+    """The month-word rule and the summary rules name words of the input
+    or of the output (a copied word is the input's): a 5,000-letter word
+    was repeated whole, three times for a summary that repeats it."""
+    from attention_zoo.applications.dates.lexicon import month_disagreement
+    from attention_zoo.applications.summarization.summary_rules import (
+        summary_reason,
+    )
+
+    word = "q" * 5_000
+    reason = month_disagreement(f"3 {word} 1979", "1979-05-03")
+    assert "not taught" in reason and quotes_at_most_80(reason, word), reason[:300]
+    reason = summary_reason([word] * 3, {word}, set())
+    assert "repeats itself" in reason and quotes_at_most_80(reason, word)
+    assert len(reason) < 300, reason[:300]
