@@ -85,7 +85,7 @@ def unreadable_message(counts) -> str:
     more = counts["unreadable"] - len(counts["reasons"])
     return (
         f"{counts['unreadable']} of {counts['inputs']} image(s) could not be read "
-        f"(their captions are empty): {'; '.join(counts['reasons'])}"
+        f"(each shown not valid above): {'; '.join(counts['reasons'])}"
         + (f"; and {more} more" if more > 0 else "")
     )
 
