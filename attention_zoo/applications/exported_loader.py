@@ -209,7 +209,19 @@ def _description(raw: bytes, path: Path, formats) -> dict:
 
 
 class SavedModelAnswers:
-    """A SavedModel's `serving_default` as a callable of raw inputs."""
+    """A SavedModel's `serving_default` as a callable of raw inputs.
+
+    Each answer is `input` (the raw input) and the signature's outputs,
+    computed in the graph: `text`, `score` (-inf for an input it cannot
+    read), `valid` and `attention` (padded to the model's full width),
+    plus `p_gen` for the summarizer and `distance` for the captioner
+    (docs/export.md, "What the exported predictors return"). It gives no
+    `reason`, `notes` or tokens: those come from the application's Python
+    rules and data files, which a SavedModel folder does not hold (the
+    graph decides `valid` by the same rules, without saying why); the
+    LiteRT and ONNX exports (`exported_predictor`) and the run itself
+    give them.
+    """
 
     def __init__(self, folder):
         import tensorflow as tf

@@ -42,9 +42,8 @@ CASES = [
 
 # The keys of the dicts `load_exported` returns (docs/export.md): the
 # SavedModel's are `input` and its signature's outputs; the portable
-# formats' are the application's predictor's (an input the date
-# normalizer cannot read gets `input`, `text`, `score`, `valid`, `reason`
-# and `attention` only).
+# formats' are the application's predictor's, the same for every input
+# (an input the date normalizer cannot read included, since issue 59).
 SAVED_MODEL_KEYS = {
     "dates": {"input", "text", "score", "valid", "attention"},
     "translation": {"input", "text", "score", "valid", "attention"},
@@ -54,8 +53,8 @@ SAVED_MODEL_KEYS = {
 PORTABLE_KEYS = {
     "dates": {"notes", "source_tokens", "tokens"},
     "translation": {"notes", "problems", "source_tokens", "tokens"},
-    "summarization": {"tokens", "copied", "source_tokens", "p_gen"},
-    "captioning": {"tokens", "distance"},
+    "summarization": {"notes", "tokens", "copied", "source_tokens", "p_gen"},
+    "captioning": {"notes", "tokens", "distance"},
 }
 PORTABLE_KEYS = {
     app: {"input", "text", "score", "valid", "reason", "attention"} | more
@@ -75,6 +74,43 @@ REFUSED_BY_RULES = {
         "http://mirror.example.net/debian/ ftp://ftp.example.com/pub/",
     ],
 }
+
+
+def test_docs_and_docstrings_name_the_keys_the_formats_return():
+    """docs/export.md's table and each exported predictor's docstring say
+    what `load_exported` returns (issue 59: the SavedModel's lack of a
+    reason was said nowhere a user of `load_exported` reads)."""
+    import re
+    from pathlib import Path
+
+    from attention_zoo.applications import exported_loader
+    from attention_zoo.applications.captioning.export import ExportedCaptioner
+    from attention_zoo.applications.dates.export import ExportedNormalizer
+    from attention_zoo.applications.summarization.export import ExportedSummarizer
+    from attention_zoo.applications.translation.export import ExportedTranslator
+
+    docs = Path(__file__).parents[2] / "docs" / "export.md"
+    rows = {}
+    for line in docs.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 3 and cells[0] in SAVED_MODEL_KEYS:
+            keys = [set(re.findall(r"`(\w+)`", c.split("(")[0])) for c in cells[1:]]
+            rows[cells[0]] = keys
+    assert rows == {
+        app: [SAVED_MODEL_KEYS[app], PORTABLE_KEYS[app]] for app in SAVED_MODEL_KEYS
+    }
+    classes = {
+        "dates": ExportedNormalizer,
+        "translation": ExportedTranslator,
+        "summarization": ExportedSummarizer,
+        "captioning": ExportedCaptioner,
+    }
+    for app, cls in classes.items():
+        named = set(re.findall(r"`(\w+)`", cls.__doc__.split("Its answers are")[1]))
+        assert PORTABLE_KEYS[app] <= named, (app, PORTABLE_KEYS[app] - named)
+    saved = exported_loader.SavedModelAnswers.__doc__
+    assert all(f"`{k}`" in saved for k in ("input", "text", "score", "valid"))
+    assert "no\n    `reason`" in saved or "no `reason`" in saved
 
 
 @pytest.fixture(scope="module", params=CASES)
@@ -141,8 +177,7 @@ def test_every_format_answers_as_the_saved_model(case, fmt):
     got = load_exported(case["folders"][fmt])(texts)
     app = case["app"]
     assert all(set(i) == SAVED_MODEL_KEYS[app] for i in expected), set(expected[0])
-    assert set(got[0]) == PORTABLE_KEYS[app]  # a fixed input, answered
-    assert all(set(i) <= PORTABLE_KEYS[app] for i in got)
+    assert all(set(i) == PORTABLE_KEYS[app] for i in got), [set(i) for i in got]
     assert [i["text"] for i in got] == [i["text"] for i in expected]
     assert [i["valid"] for i in got] == [i["valid"] for i in expected]
     for mine, theirs in zip(got, expected):

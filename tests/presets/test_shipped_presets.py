@@ -55,6 +55,17 @@ def test_shipped_card_agrees_with_the_metadata(name):
     )
 
 
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_card_prose_is_its_recipes(name):
+    """The card is built from the recipe (`preset_build.refresh`): prose
+    changed in a card alone, or in the recipe alone, would tell two stories
+    (issue 59: the captioner's card said a photograph gets a caption about
+    shapes while README and Python answer it not valid)."""
+    _, recipe = registry.recipe(name)
+    card = read_metadata(name)["card"]
+    assert {k: card.get(k) for k in recipe.card} == recipe.card
+
+
 def test_the_command_uses_the_default_preset_without_run(capsys):
     from attention_zoo.cli import main
 

@@ -5,8 +5,6 @@
 
 from __future__ import annotations
 
-import sys
-
 from attention_zoo.applications.captioning.listing import LISTING
 from attention_zoo.applications.common import InputError, command
 from attention_zoo.applications.common.application import Command
@@ -64,13 +62,13 @@ def add_arguments(tasks, app) -> None:
 
 
 def show(path, item) -> str:
-    """An argument's answer: `PATH: CAPTION`; `PATH: ` for an image not
-    captioned, whose reason goes to standard error (for an image that could
-    not be read, in the command's one error line: `predict_job`)."""
+    """An argument's answer: `PATH: CAPTION`, or `PATH: not valid: REASON`
+    for an image not captioned (one unlike the training images, or one
+    that could not be read, which the command's error line names too:
+    `predict_job`); the best guess a caption that is not valid holds is
+    in `--format jsonl`'s `output`."""
     if not item["valid"]:
-        if not item.get("refused"):
-            print(f"{path}: not valid: {item['reason']}", file=sys.stderr)
-        return f"{path}: "
+        return f"{path}: not valid: {item['reason']}"
     return f"{path}: {item['text']}"
 
 
@@ -88,7 +86,7 @@ def unreadable_message(counts) -> str:
     more = counts["unreadable"] - len(counts["reasons"])
     return (
         f"{counts['unreadable']} of {counts['inputs']} image(s) could not be read "
-        f"(their captions are empty): {'; '.join(counts['reasons'])}"
+        f"(each shown not valid above): {'; '.join(counts['reasons'])}"
         + (f"; and {more} more" if more > 0 else "")
     )
 

@@ -176,7 +176,11 @@ class ExportedCaptioner(Captioner):
     `runner` (`common.exporting.runtimes`), searching with the `beam_width` it was
     exported with: the same image reading and resize,
     vocabulary, detokenisation and domain check, in NumPy, from the
-    folder's `config.json`, `vocabulary.json` and `domain.json`."""
+    folder's `config.json`, `vocabulary.json` and `domain.json`.
+
+    Its answers are `Captioner.predict_items`': `text`, `score`, `valid`,
+    `reason`, `notes`, `distance`, `tokens` and `attention` for every
+    image (no `input`: images are not echoed back)."""
 
     required_files = ("config.json", "vocabulary.json")
 

@@ -30,6 +30,7 @@ from attention_zoo.applications.captioning.features import (
 )
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
 from attention_zoo.applications.common.config import saved_config
+from attention_zoo.applications.common.errors import quoted
 from attention_zoo.applications.common.search import ranking_scores
 from attention_zoo.applications.common.text import (
     WordVocabulary,
@@ -160,8 +161,9 @@ class Captioner(RunPredictor):
         batch_size: int = 32,
         n_best: bool = False,
     ) -> list[dict]:
-        """`{"text", "score", "valid", "reason", "distance", "tokens",
-        "attention"}` per image.
+        """`{"text", "score", "valid", "reason", "notes", "distance",
+        "tokens", "attention"}` per image (`notes` empty: an image is read
+        whole or refused by `check`).
 
         The captioner's one prediction path (`RunPredictor.__call__`).
         Images are file paths, encoded bytes, PIL images or arrays
@@ -200,6 +202,9 @@ class Captioner(RunPredictor):
                 "score": score,
                 "valid": not self.reason(caption, distance),
                 "reason": self.reason(caption, distance),
+                # Every application's answer has notes; an image read at
+                # all is read whole, so the captioner's are empty.
+                "notes": [],
                 "distance": distance,
                 "tokens": caption.split(),
                 "attention": weights,
@@ -301,20 +306,25 @@ class Captioner(RunPredictor):
 
 
 def read_image_file(path) -> bytes:
-    """The bytes of an image file; InputError if it cannot be read as one."""
+    """The bytes of an image file; InputError if it cannot be read as one,
+    its path quoted at most `MAX_QUOTED` characters (`quoted`)."""
+    name = quoted(str(path))
     path = Path(path)
-    if path.is_dir():
-        raise InputError(f"{path} is a folder, not an image file")
-    if not path.is_file():
-        raise InputError(f"image file not found: {path}")
     try:
+        if path.is_dir():
+            raise InputError(f"{name} is a folder, not an image file")
+        if not path.is_file():
+            raise InputError(f"image file not found: {name}")
         content = path.read_bytes()
-    except OSError as error:  # a file it may not read, a device error
-        raise InputError(f"{path}: cannot read it ({error})") from None
+    except OSError as error:  # a name too long, a file it may not read
+        # The error's own text repeats the path whole: its cause only.
+        raise InputError(
+            f"{name}: cannot read it ({error.strerror or type(error).__name__})"
+        ) from None
     try:
         image_codec.decode_image(content)
     except ValueError as error:
-        raise InputError(f"{path}: {error}") from None
+        raise InputError(f"{name}: {error}") from None
     return content
 
 

@@ -32,7 +32,9 @@ CARD = {
     ),
     "limitations": (
         "It knows only the generator's shapes, colours, sizes and layouts: a "
-        "photograph gets a caption about shapes. Use `attention-zoo "
+        "photograph is answered not valid, with the reason (its features are "
+        "unlike the training images'); its `text` keeps the model's guess, in "
+        "words of shapes, which is no description. Use `attention-zoo "
         "captioning train --flickr8k/--coco` for real images."
     ),
 }

@@ -16,7 +16,8 @@ Every input gets exactly one output line, in order, whatever it holds:
   tokens and the attention weights.
 - Arguments written to a terminal in text format are shown as
   `INPUT -> ANSWER` (the application's `show`), `not valid: REASON` in
-  place of an answer that is not valid.
+  place of an answer that is not valid, and the answer's notes after it
+  in brackets; `--scores` adds the score there (`score -0.00`).
 
 No output line holds a line break or a control character a terminal would
 act on. A line of more than `MAX_INPUT_CHARS` characters is answered not
@@ -87,7 +88,8 @@ def json_line(record: dict, ensure_ascii: bool = False) -> str:
 
 def add_line_arguments(parser, inputs: str = "texts") -> None:
     """The flags of a task that answers lines: the positional inputs,
-    `--input`, `--output`, `--format`, `--with-attention`, `--progress`."""
+    `--input`, `--output`, `--format`, `--scores`, `--with-attention`,
+    `--progress`."""
     what = "image file paths" if inputs == "images" else "texts"
     parser.add_argument(
         inputs,
@@ -112,6 +114,12 @@ def add_line_arguments(parser, inputs: str = "texts") -> None:
         default="text",
         help="text: one answer a line; jsonl: one JSON object a line with "
         "input, output, score, valid, reason (default: text)",
+    )
+    parser.add_argument(
+        "--scores",
+        action="store_true",
+        help="text: show each argument's score (the model's log-probability "
+        "per output token) after its answer; jsonl always has it (default: off)",
     )
     parser.add_argument(
         "--with-attention",
@@ -210,9 +218,19 @@ def checked(predictor, **options):
 
 def _show(text, item) -> str:
     answer = repr(item["text"]) if item["valid"] else f"not valid: {item['reason']}"
-    notes = item.get("notes") or []
+    return f"{text!r} -> {answer}"
+
+
+def shown(text, item, show, scores: bool) -> str:
+    """An argument's line on a terminal: `show(text, item)`, then the
+    answer's notes in brackets, the score first with `scores`."""
+    notes = list(item.get("notes") or [])
+    if scores:
+        score = item.get("score")
+        finite = score is not None and math.isfinite(score)
+        notes.insert(0, f"score {score:.2f}" if finite else "no score")
     suffix = f"   [{'; '.join(notes)}]" if notes else ""
-    return f"{text!r} -> {answer}{suffix}"
+    return show(text, item) + suffix
 
 
 def write_answers(
@@ -232,7 +250,8 @@ def write_answers(
         args: the parsed flags of `add_line_arguments`.
         from_file: whether `lines` came from a file or standard input.
         show: a function of `(input, item)` to the line an argument gets on
-            a terminal (default: `'INPUT' -> 'ANSWER'`).
+            a terminal (default: `'INPUT' -> 'ANSWER'`), before its notes
+            (`shown`).
         chunk: inputs answered at once.
         total: the number of lines, for the progress bar (default: the
             length of a list; unknown for an iterator).
@@ -267,7 +286,8 @@ def write_answers(
                 item = {**item, "notes": notes}
                 refused += not item["valid"]
                 if display:
-                    stream.write(printable(one_line(show(text, item))) + "\n")
+                    line = shown(text, item, show, getattr(args, "scores", False))
+                    stream.write(printable(one_line(line)) + "\n")
                     continue
                 message = notes + ([] if item["valid"] else [_not_valid(item, notes)])
                 if message and args.format == "text":

@@ -27,12 +27,11 @@ def add_arguments(tasks, app) -> None:
 
 
 def show(text, item) -> str:
-    """An argument's answer: `'TEXT' -> ISO   [score S; notes]`, or
-    `not a date: REASON` in place of the date."""
+    """An argument's answer: `'TEXT' -> ISO`, or `not a date: REASON` in
+    place of the date (its notes, and with `--scores` its score, follow:
+    `lines.shown`)."""
     answer = item["text"] if item["valid"] else f"not a date: {item['reason']}"
-    score = item["score"]
-    notes = [f"score {score:.2f}" if score is not None else "no score", *item["notes"]]
-    return f"{text!r} -> {answer}   [{'; '.join(notes)}]"
+    return f"{text!r} -> {answer}"
 
 
 def jobs(args, parser, app) -> dict:

@@ -128,7 +128,11 @@ class ExportedNormalizer(Normalizer):
     """A `Normalizer` whose model is an exported core run by `runner`
     (`common.exporting.runtimes`): the same normalisation, character lookup, decoding
     and validity rules, in NumPy, from the folder's `config.json` and
-    `vocabulary.json`: the reference a port to another platform follows."""
+    `vocabulary.json`: the reference a port to another platform follows.
+
+    Its answers are `Normalizer.predict_items`': `input`, `text`, `score`,
+    `valid`, `reason`, `notes`, `source_tokens`, `tokens` and `attention`
+    for every input, one it cannot read included."""
 
     required_files = ("config.json", "vocabulary.json")
     optional_files = Normalizer.optional_files

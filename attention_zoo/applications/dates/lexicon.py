@@ -50,6 +50,7 @@ import types
 import unicodedata
 from pathlib import Path
 
+from attention_zoo.applications.common.errors import quoted
 from attention_zoo.applications.dates.readings import (
     ISO_DATE,
     disagreement,
@@ -271,7 +272,7 @@ def month_disagreement(text: str, answer: str, lexicon=None, days=None) -> str:
         if any(int(answer[5:7]) in months for months in named.values()):
             return _day_disagreement(found, text, answer, days)
         names = ", ".join(
-            f"{w!r} ({'/'.join(f'{m:02d}' for m in months)})"
+            f"{quoted(w)} ({'/'.join(f'{m:02d}' for m in months)})"
             for w, months in named.items()
         )
         return f"it names the month {names}, not {answer[5:7]}"
@@ -284,7 +285,7 @@ def month_disagreement(text: str, answer: str, lexicon=None, days=None) -> str:
     if unknown:
         return (
             "it names no month the model reads, and writes words it was not "
-            f"taught ({', '.join(map(repr, unknown[:3]))}): the month is a guess"
+            f"taught ({', '.join(map(quoted, unknown[:3]))}): the month is a guess"
         )
     return disagreement(readings, answer) or "it names no month, in words or digits"
 

@@ -146,7 +146,9 @@ class Normalizer(RunPredictor):
 
         See `RunPredictor.__call__`. An input the model cannot read (empty,
         or longer than it reads) is not refused: it gets the text "", the
-        score -inf, `valid` False and the reason, like the SavedModel.
+        score -inf, `valid` False, the reason and the same keys as any
+        other answer (no notes, no tokens, an empty attention), like the
+        SavedModel.
         """
         texts = as_texts(inputs)
         reasons = {}
@@ -167,6 +169,9 @@ class Normalizer(RunPredictor):
                         "score": -math.inf,
                         "valid": False,
                         "reason": reasons[i],
+                        "notes": [],
+                        "source_tokens": [],
+                        "tokens": [],
                         "attention": np.zeros((0, 0), "float32"),
                     }
                 )

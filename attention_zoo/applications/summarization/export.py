@@ -184,7 +184,11 @@ class ExportedSummarizer(ExportedSearch, Summarizer):
     (`common.exporting.runtimes`), searching with the `beam_width` it was
     exported with: the same tokenizer, extended ids, copied words as
     written, detokenisation and validity rules, in NumPy and Python, from
-    the folder's `config.json`, `vocabulary.json` and `domain.json`."""
+    the folder's `config.json`, `vocabulary.json` and `domain.json`.
+
+    Its answers are `Summarizer.predict_items`': `input`, `text`, `score`,
+    `valid`, `reason`, `notes`, `tokens`, `copied`, `source_tokens`,
+    `attention` and `p_gen` for every input."""
 
     what = "summarizer"
     core_outputs = SEARCH_OUTPUTS

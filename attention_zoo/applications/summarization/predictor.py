@@ -122,7 +122,8 @@ class Summarizer(RunPredictor):
         n_best: bool = False,
     ) -> list[dict]:
         """One dict per text: `input`, `text` (the summary), `score`,
-        `valid`, `reason`, `attention` `(summary words + 1, source words)`
+        `valid`, `reason`, `notes` (what the model did not read:
+        `notes`), `attention` `(summary words + 1, source words)`
         (the `<end>` row last), `p_gen` `(summary words + 1,)` (1 without
         copy attention), `tokens` (the summary's words), `copied` (whether
         each was copied from the source) and `source_tokens`.
@@ -210,12 +211,22 @@ class Summarizer(RunPredictor):
             "score": score,
             "valid": not reason,
             "reason": reason,
+            "notes": self.notes(text),
             "tokens": words,
             "copied": [int(i) >= size for i in ids[: len(words)]],
             "source_tokens": source,
             "attention": attention[:steps, : len(source)],
             "p_gen": p_gen[:steps, 0],
         }
+
+    @staticmethod
+    def notes(text: str) -> list[str]:
+        """What the model did not read of `text`, in words (the
+        translator's `problems` say the same of a long verse)."""
+        count = len(tokenize(text))
+        if count > MAX_SOURCE_TOKENS:
+            return [f"{count} words: only the first {MAX_SOURCE_TOKENS} are read"]
+        return []
 
     def reason(self, text: str, score: float, words=()) -> str:
         """Why the summary `words` of `text` is not valid ("" when it is)."""

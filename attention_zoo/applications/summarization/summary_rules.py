@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from attention_zoo.applications.common.errors import quoted
+
 MAX_NGRAM = 4
 REPEATS = 3
 
@@ -48,7 +50,7 @@ def repetition(words: list[str]) -> str:
                     words[start + k * n : start + (k + 1) * n] == gram
                     for k in range(1, times)
                 ):
-                    return f"{' '.join(gram)!r} {times} times in a row"
+                    return f"{quoted(' '.join(gram))} {times} times in a row"
     return ""
 
 
@@ -64,7 +66,7 @@ def summary_reason(words: list[str], text_words, domain_words) -> str:
         made_up = [w for w in lowered if w not in text_words and w not in domain_words]
         if made_up:
             return (
-                f"the summary writes {made_up[0][:40]!r}, a word neither the "
+                f"the summary writes {quoted(made_up[0])}, a word neither the "
                 "text nor the training descriptions hold"
             )
     return ""

@@ -201,7 +201,11 @@ class ExportedTranslator(ExportedSearch, Translator):
     (`common.exporting.runtimes`), searching with the `beam_width` it was
     exported with: the same tokenizer, vocabularies, `<unk>` replacement,
     truecasing, detokenisation and domain check, in NumPy and Python, from
-    the folder's data files."""
+    the folder's data files.
+
+    Its answers are `Translator.predict_items`': `input`, `text`, `score`,
+    `valid`, `reason`, `notes`, `problems`, `source_tokens`, `tokens` and
+    `attention` for every input."""
 
     what = "translator"
     required_files = (

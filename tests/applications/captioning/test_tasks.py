@@ -322,7 +322,9 @@ def test_cli_predict_one_bad_image_costs_only_its_own_caption(
     captured = capsys.readouterr()
     lines = captured.out.splitlines()
     assert [line.split(": ")[0] for line in lines] == [str(good), str(bad), str(good)]
-    assert lines[0] == lines[2] != f"{good}: " and lines[1] == f"{bad}: "
+    assert lines[0] == lines[2] != f"{good}: "
+    # The refusal shown in its place (issue 59: it was an empty caption).
+    assert lines[1].startswith(f"{bad}: not valid: ") and "cannot decode" in lines[1]
     (error,) = captured.err.splitlines()
     assert ": error: " in error and str(bad) in error and "cannot decode" in error
     argv = ["captioning", "predict", "--run", str(run), str(bad), str(good), str(bad)]

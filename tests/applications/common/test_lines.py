@@ -137,6 +137,24 @@ def test_arguments_on_a_terminal_are_shown_with_their_input(capsys):
     ]
 
 
+def test_scores_are_shown_only_when_asked(capsys):
+    # Issue 59: every dates line ended in `[score -0.00]`; the notes stay.
+    args, parser = _args("a1", "b?")
+    lines, from_file = input_lines(args, parser)
+    write_answers(checked(_Upper()), lines, args, from_file)
+    assert capsys.readouterr().out.splitlines() == [
+        "'a1' -> 'A1'   [has a digit]",
+        "'b?' -> not valid: a question",
+    ]
+    args, parser = _args("a1", "b?", "--scores")
+    lines, from_file = input_lines(args, parser)
+    write_answers(checked(_Upper()), lines, args, from_file)
+    assert capsys.readouterr().out.splitlines() == [
+        "'a1' -> 'A1'   [score -1.00; has a digit]",
+        "'b?' -> not valid: a question   [score -1.00]",
+    ]
+
+
 def test_standard_input_and_dash(capsys, monkeypatch):
     stdin = io.TextIOWrapper(io.BytesIO(b"x\ny\n"), encoding="utf-8")
     monkeypatch.setattr(sys, "stdin", stdin)

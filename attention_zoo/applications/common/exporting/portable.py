@@ -133,7 +133,10 @@ class ExportedSearch:
     (`runtimes`), is its search, with the `beam_width` it was exported
     with, and it loads no Keras model; the rest (tokenizer, vocabularies,
     post-processing, validity rules) is the predictor's own NumPy and
-    Python, reading the folder's data files.
+    Python, reading the folder's data files. Its answers are therefore the
+    predictor's, with the same keys for every input (`reason`, `notes` and
+    the tokens included: docs/export.md's table), where a SavedModel's
+    (`exported_loader.SavedModelAnswers`) have no reason and no tokens.
 
     Class attributes:
         what: the predictor in errors ("translator").
