@@ -43,14 +43,18 @@ from __future__ import annotations
 
 import collections
 import datetime as dt
-import functools
 import json
 import re
-import types
 import unicodedata
 from pathlib import Path
 
 from attention_zoo.applications.common.errors import quoted
+from attention_zoo.applications.dates.lexicon_file import (  # noqa: F401 (the lexicon's readers, public here)
+    PATH,
+    RUN_FILE,
+    load,
+    load_days,
+)
 from attention_zoo.applications.dates.readings import (
     ISO_DATE,
     disagreement,
@@ -59,9 +63,6 @@ from attention_zoo.applications.dates.readings import (
 )
 from attention_zoo.applications.dates.text_words import mark_months, words
 
-PATH = Path(__file__).with_name("lexicon.json")
-# A run trained on some languages (`--languages`) holds their lexicon.
-RUN_FILE = "lexicon.json"
 # A word with 31 days in 7 months (`thirty-first`, `y` in "treinta y uno")
 # is written with them 12 / 7 times as often as on average: no month.
 NAMING_RATIO = 3
@@ -147,64 +148,6 @@ def build_days(languages=None, months=None) -> dict[str, list[int]]:
     return out
 
 
-def load(path=None):
-    """`{word: months}` of the lexicon file `path` (default: the shipped
-    `lexicon.json`, of every language, read-only; a run trained on some
-    languages holds its own).
-
-    Raises:
-        ValueError: when the file is not `{"words": {word: [months]}}`.
-    """
-    if path is None:
-        return _shipped()
-    return _parse(json.loads(Path(path).read_text(encoding="utf-8")))
-
-
-def load_days(path=None):
-    """`{word: days}` of the day words of the lexicon file `path` (default:
-    the shipped one); a file written before the day words were counted
-    (a run's, without `days`) reads the shipped day words among its words.
-
-    Raises:
-        ValueError: when its `days` are not `{word: [days 1-31]}`.
-    """
-    if path is None:
-        return _shipped_days()
-    document = json.loads(Path(path).read_text(encoding="utf-8"))
-    if isinstance(document, dict) and "days" not in document:
-        # Its own words only, as a run written with its days would hold.
-        known = _parse(document)
-        return {w: days for w, days in _shipped_days().items() if w in known}
-    return _parse(document, "days", 31)
-
-
-@functools.lru_cache(maxsize=1)
-def _shipped():
-    # Read-only: every caller shares it.
-    return types.MappingProxyType(_parse(json.loads(PATH.read_text(encoding="utf-8"))))
-
-
-@functools.lru_cache(maxsize=1)
-def _shipped_days():
-    document = json.loads(PATH.read_text(encoding="utf-8"))
-    return types.MappingProxyType(_parse(document, "days", 31))
-
-
-def _parse(document, key="words", last=12) -> dict[str, tuple[int, ...]]:
-    entries = document.get(key) if isinstance(document, dict) else None
-    if not isinstance(entries, dict) or not all(
-        isinstance(word, str)
-        and isinstance(numbers, list)
-        and all(type(n) is int and 1 <= n <= last for n in numbers)
-        for word, numbers in entries.items()
-    ):
-        raise ValueError(
-            f'a lexicon must be {{"{key}": {{word: [numbers 1-{last}]}}}}. '
-            f"Received: {str(document)[:80]!r}"
-        )
-    return {word: tuple(numbers) for word, numbers in entries.items()}
-
-
 def write(path, lexicon, built_by: str, days=None) -> None:
     """Write `lexicon` (`build`) and its day words `days` (`build_days`) as
     JSON, one word a line, so that a change of the formats reads as a diff;
@@ -262,8 +205,8 @@ def month_disagreement(text: str, answer: str, lexicon=None, days=None) -> str:
     (normalized), "" when it is, when the answer is empty or not an ISO
     date, or when the input writes no letters. `lexicon` and `days`
     default to the shipped ones (`load`, `load_days`)."""
-    lexicon = _shipped() if lexicon is None else lexicon
-    days = _shipped_days() if days is None else days
+    lexicon = load() if lexicon is None else lexicon
+    days = load_days() if days is None else days
     found = words(mark_months(text))
     if not found or not ISO_DATE.fullmatch(answer):
         return ""

@@ -64,7 +64,7 @@ def month_spellings_table() -> dict[str, str]:
     Bulgarian, which stays refused)."""
     from babel.dates import get_month_names
 
-    from attention_zoo.applications.dates import lexicon
+    from attention_zoo.applications.dates import lexicon_file as lexicon
     from attention_zoo.applications.dates.formats import LOCALES
     from attention_zoo.applications.dates.negatives import BABEL_OTHER
 
