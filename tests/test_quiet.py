@@ -17,7 +17,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-QUIET = ROOT / "attention_zoo" / "_quiet.py"
+# The module as installed (CI runs the tests against the wheel, from a
+# folder without the package's source).
+QUIET = Path(importlib.util.find_spec("attention_zoo._quiet").origin)
 _LOG = re.compile(r"^[IWEF]\d{4} |absl::InitializeLog|oneDNN|cuda", re.I | re.M)
 _USER_SWITCHES = ("TF_CPP_MIN_LOG_LEVEL", "ATTENTION_ZOO_VERBOSE", "ATTENTION_ZOO_DEBUG")
 

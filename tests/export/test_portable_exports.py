@@ -263,7 +263,7 @@ def test_bad_export_arguments_are_named(tmp_path):
 
 def test_a_missing_runtime_names_the_extra(case, monkeypatch):
     monkeypatch.setitem(sys.modules, "onnxruntime", None)
-    with pytest.raises(ImportError, match=r"attention-zoo\[export\]"):
+    with pytest.raises(ImportError, match=r"pip install '\.\[export\]'"):
         load_exported(case["folders"]["onnx"])
 
 

@@ -319,7 +319,7 @@ def test_a_missing_extra_is_named(monkeypatch):
     from attention_zoo.serving import server
 
     monkeypatch.setitem(sys.modules, "fastapi", None)
-    with pytest.raises(ImportError, match=r"attention-zoo\[serve\]"):
+    with pytest.raises(ImportError, match=r"pip install '\.\[serve\]'"):
         server.create_app(["dates_multilingual"])
 
 
@@ -336,7 +336,13 @@ def test_the_n_best_list_of_a_beam_search(monkeypatch):
         answer = client.post("/v1/translation/predict", json=body).json()["answers"][0]
         hypotheses = answer["n_best"]
         assert len(hypotheses) == 4  # the preset's beam
-        assert hypotheses[0] == {"text": answer["output"], "score": answer["score"]}
+        assert {k: hypotheses[0][k] for k in ("text", "score")} == {
+            "text": answer["output"],
+            "score": answer["score"],
+        }
+        # The search's own order: best ranking score first.
+        ranks = [h["ranking_score"] for h in hypotheses]
+        assert ranks == sorted(ranks, reverse=True)
         body["beam_width"] = 1
         answer = client.post("/v1/translation/predict", json=body).json()["answers"][0]
         assert len(answer["n_best"]) == 1
