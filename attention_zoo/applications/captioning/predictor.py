@@ -30,7 +30,7 @@ from attention_zoo.applications.captioning.features import (
 )
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
 from attention_zoo.applications.common.config import saved_config
-from attention_zoo.applications.common.errors import quoted
+from attention_zoo.applications.common.errors import quoted_path
 from attention_zoo.applications.common.search import ranking_scores
 from attention_zoo.applications.common.text import (
     WordVocabulary,
@@ -307,8 +307,9 @@ class Captioner(RunPredictor):
 
 def read_image_file(path) -> bytes:
     """The bytes of an image file; InputError if it cannot be read as one,
-    its path quoted at most `MAX_QUOTED` characters (`quoted`)."""
-    name = quoted(str(path))
+    its path quoted at most `MAX_QUOTED` characters, its end kept
+    (`quoted_path`)."""
+    name = quoted_path(path)
     path = Path(path)
     try:
         if path.is_dir():

@@ -136,6 +136,21 @@ def quoted(text: str, limit: int = MAX_QUOTED) -> str:
     return f"{text[:limit]!r}... ({len(text):,} characters)"
 
 
+def quoted_path(path, limit: int = MAX_QUOTED) -> str:
+    """`quoted` for a path: its end kept (the file name is what tells one
+    file from another), an ellipsis and the count standing for the start.
+
+    >>> quoted_path("/tmp/a/b.png")
+    "'/tmp/a/b.png'"
+    >>> quoted_path("/" + "d" * 100 + "/b.png", limit=8)
+    "...'dd/b.png'... (107 characters)"
+    """
+    text = str(path)
+    if len(text) <= limit:
+        return repr(text)
+    return f"...{text[-limit:]!r}... ({len(text):,} characters)"
+
+
 def describe(error: BaseException) -> str:
     """The one line that reports an expected `error`."""
     if isinstance(error, ImportError) and error.name:

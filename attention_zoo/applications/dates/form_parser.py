@@ -200,7 +200,9 @@ def _parse_year(t: _Tokens) -> YearForm:
 def _parse_datetime(t: _Tokens) -> DateTime:
     token = t.next("a date-time")
     day, tee, clock = token.partition("T")
-    if not tee:
+    # An empty side is named by the whole token: a reason names a token of
+    # the text, never "".
+    if not (tee and day and clock):
         raise FormError("expected a date-time YYYY-MM-DDTHH:MM", token)
     return DateTime(_date(day, open_year=False), _clock(clock))
 

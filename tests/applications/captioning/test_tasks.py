@@ -304,7 +304,8 @@ def test_cli_predict_names_each_unreadable_image(
     ]:
         assert main(["captioning", "predict", "--run", str(run), str(path)]) == 2
         err = capsys.readouterr().err
-        assert str(path) in err and message in err, err
+        # The path quoted at most 80 characters, its end (the file name) kept.
+        assert str(path)[-80:] in err and message in err, err
         # Round 4: one line (it was the reason, then `error:`), no object
         # address from PIL.
         assert err.count("\n") == 1 and err.startswith("attention-zoo "), err
