@@ -318,7 +318,7 @@ def main(argv=None) -> None:
                     for got in outcomes.values()
                 ),
             ],
-            ["inputs/s (one pass)", *(f"{rates[n]:,.0f}" for n in systems)],
+            ["inputs/s (second pass)", *(f"{rates[n]:,.0f}" for n in systems)],
         ],
         True,
     )
