@@ -54,6 +54,10 @@ def _refuse_entity(name, *_):
     raise ValueError(f"declares the entity {str(name)[:80]!r}; entities are not read")
 
 
+def _refuse_reference(name, *_):
+    raise ValueError(f"refers to the undeclared entity {str(name)[:80]!r}")
+
+
 def parse(data: bytes, where: str = "the page") -> Element:
     """The element tree of an XML document, entity declarations refused.
 
@@ -66,6 +70,9 @@ def parse(data: bytes, where: str = "the page") -> Element:
     parser.EntityDeclHandler = _refuse_entity
     parser.UnparsedEntityDeclHandler = _refuse_entity
     parser.ExternalEntityRefHandler = _refuse_entity
+    # Under an external DTD (never fetched) expat skips an unknown entity
+    # silently: text would go missing, so the page is refused instead.
+    parser.SkippedEntityHandler = _refuse_reference
     parser.buffer_text = True
     # expat writes `uri}local` with this separator; ElementTree's `{uri}local`.
 
