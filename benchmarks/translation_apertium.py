@@ -6,6 +6,13 @@ Inputs: the test split (or `--split validation`) of the software corpus
 message catalogs, split by package, so these are packages no model trained
 on); `--limit N` takes N messages spread over the split (a seeded sample).
 
+`--test docs`: documentation prose instead, the documentation-prose test
+(`attention_zoo.applications.translation.software.help_recipe`): aligned
+paragraphs, list items and titles of the translated GNOME help pages of
+packages no training reads, less any block whose English text is a message
+of the software corpus's training split; 1000 of them by default (a seeded
+sample; `--limit N` for another size).
+
 Systems:
 
 - `apertium`: the rule-based translator any Debian machine installs, an
@@ -28,6 +35,7 @@ Usage:
     apt-get install -y apertium apertium-eng-spa   # optional
     python -m benchmarks.translation_apertium
     python -m benchmarks.translation_apertium --limit 2000 --preset NAME
+    python -m benchmarks.translation_apertium --test docs --run RUN
 """
 
 from __future__ import annotations
@@ -50,11 +58,15 @@ from attention_zoo.applications.translation.placeholders import (  # noqa: E402
     mask,
     restore,
 )
-from attention_zoo.applications.translation.software import recipe  # noqa: E402
+from attention_zoo.applications.translation.software import (  # noqa: E402
+    help_recipe,
+    recipe,
+)
 from benchmarks import harness  # noqa: E402
 
 APERTIUM_INSTALL = "apt-get install -y apertium apertium-eng-spa"
 SPLITS = {"validation": 1, "test": 2}
+DOCS_LIMIT = 1000
 
 
 def held_out(split: str = "test", limit: int | None = None, seed: int = 0):
@@ -64,6 +76,27 @@ def held_out(split: str = "test", limit: int | None = None, seed: int = 0):
     if limit and limit < len(chosen):
         chosen = random.Random(seed).sample(chosen, limit)
     return chosen, card
+
+
+def documentation(limit: int | None = DOCS_LIMIT, seed: int = 0):
+    """`(pairs, facts)`: the documentation-prose test, less the blocks whose
+    English text the software corpus trains on, `limit` of them sampled
+    with `seed`; `facts` are lines that say where they come from."""
+    pairs, card = help_recipe.build()
+    messages, _ = recipe.build()
+    trained = {m.source for m in recipe.split_by_package(messages, seed)[0]}
+    unseen = [p for p in pairs if p.source not in trained]
+    chosen = unseen
+    if limit and limit < len(unseen):
+        chosen = random.Random(seed).sample(unseen, limit)
+    facts = [
+        f"help pages of {len(card['packages'])} packages no training reads "
+        f"({', '.join(sorted(card['packages']))}): {card['pairs']:,} blocks, "
+        f"{len(pairs) - len(unseen)} dropped as training messages",
+        f"docs: {len(chosen):,} blocks (seed {seed}), "
+        f"{sum(len(p.source.split()) for p in chosen):,} English words",
+    ]
+    return chosen, facts
 
 
 def apertium_available() -> str | None:
@@ -134,6 +167,12 @@ def score(sources, outputs, references) -> dict:
 
 def main(argv=None) -> dict:
     parser = harness.argument_parser(__doc__)
+    parser.add_argument(
+        "--test",
+        choices=("messages", "docs"),
+        default="messages",
+        help="held-out packages' messages, or documentation prose (help pages)",
+    )
     parser.add_argument("--split", choices=sorted(SPLITS), default="test")
     parser.add_argument("--limit", type=int, default=None, help="messages to score")
     parser.add_argument("--seed", type=int, default=0)
@@ -146,19 +185,25 @@ def main(argv=None) -> dict:
     if args.limit is not None and args.limit < 1:
         parser.error(f"--limit must be at least 1. Received: {args.limit}")
 
-    messages, card = held_out(args.split, args.limit, args.seed)
-    sources = [m.source for m in messages]
-    references = [m.target for m in messages]
-    packages = sorted({p for m in messages for p in m.packages})
-    harness.print_header("Software messages, English to Spanish, against Apertium")
-    harness.print_facts(
-        [
+    if args.test == "docs":
+        pairs, facts = documentation(args.limit or DOCS_LIMIT, args.seed)
+        sources = [p.source for p in pairs]
+        references = [p.target for p in pairs]
+        title = "Documentation prose, English to Spanish, against Apertium"
+    else:
+        messages, card = held_out(args.split, args.limit, args.seed)
+        sources = [m.source for m in messages]
+        references = [m.target for m in messages]
+        packages = sorted({p for m in messages for p in m.packages})
+        title = "Software messages, English to Spanish, against Apertium"
+        facts = [
             f"corpus: {len(card['packages'])} packages, {card['pairs']:,} pairs, "
             f"{card['english_words']:,} English words",
             f"{args.split}: {len(messages):,} messages of {len(packages)} held-out "
             f"packages, {sum(len(s.split()) for s in sources):,} English words",
         ]
-    )
+    harness.print_header(title)
+    harness.print_facts(facts)
     results, outputs = {}, {}
     reason = apertium_available()
     if reason:
@@ -203,7 +248,9 @@ def main(argv=None) -> dict:
         print(f"\nBLEU: {first['bleu_signature']}\nchrF: {first['chrf_signature']}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"results": results, "n": len(sources)}, f, indent=1)
+            json.dump(
+                {"test": args.test, "results": results, "n": len(sources)}, f, indent=1
+            )
     return results
 
 

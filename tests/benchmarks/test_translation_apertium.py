@@ -47,3 +47,30 @@ def test_scores_count_the_messages_that_keep_their_placeholders():
     assert scores["kept_with_placeholders"] == 1 / 2
     assert scores["messages_with_placeholders"] == 2
     assert scores["bleu_signature"].startswith("nrefs:1|case:mixed")
+
+
+def test_the_docs_test_drops_training_messages_and_samples_with_a_seed(monkeypatch):
+    from attention_zoo.applications.translation.software import catalogs
+    from attention_zoo.applications.translation.software.help_pages import HelpPair
+
+    pairs = [
+        HelpPair(f"Paragraph {i}.", f"Párrafo {i}.", "docs", "d", "p", "p")
+        for i in range(5)
+    ] + [HelpPair("Preferences", "Preferencias", "docs", "d", "p", "title")]
+    card = {"packages": {"docs": {}}, "pairs": len(pairs)}
+    trained = catalogs.Message("Preferences", "Preferencias", ("train-tool",))
+    held = catalogs.Message("Paragraph 1.", "Párrafo 1.", ("test-tool",))
+    monkeypatch.setattr(bench.help_recipe, "build", lambda: (pairs, card))
+    monkeypatch.setattr(bench.recipe, "build", lambda: ([trained, held], {}))
+    monkeypatch.setattr(
+        bench.recipe,
+        "package_split",
+        lambda package, seed=0: 0 if package == "train-tool" else 2,
+    )
+    chosen, facts = bench.documentation(limit=None)
+    # A help block that is a training message is not prose the model never
+    # saw; one that is a held-out package's message stays.
+    assert [p.source for p in chosen] == [f"Paragraph {i}." for i in range(5)]
+    assert "1 dropped as training messages" in facts[0]
+    sample, _ = bench.documentation(limit=3, seed=1)
+    assert len(sample) == 3 and sample == bench.documentation(limit=3, seed=1)[0]
