@@ -173,8 +173,12 @@ def main(argv=None) -> dict:
         default="messages",
         help="held-out packages' messages, or documentation prose (help pages)",
     )
-    parser.add_argument("--split", choices=sorted(SPLITS), default="test")
-    parser.add_argument("--limit", type=int, default=None, help="messages to score")
+    parser.add_argument(
+        "--split", choices=sorted(SPLITS), default="test", help="messages only"
+    )
+    parser.add_argument(
+        "--limit", type=int, default=None, help="messages (or docs blocks) to score"
+    )
     parser.add_argument("--seed", type=int, default=0)
     system = parser.add_mutually_exclusive_group()
     system.add_argument("--preset", help="a translation preset to score too")
