@@ -3,7 +3,7 @@ refuses a larger body before it is read whole."""
 
 from __future__ import annotations
 
-from attention_zoo.applications.common.predictor import MAX_INPUT_CHARS
+from attention_zoo.applications.common.inputs import MAX_INPUT_CHARS
 from attention_zoo.serving.defaults import (  # noqa: F401 (the limits, all here)
     BODY_TIMEOUT,
     HEADER_TIMEOUT,

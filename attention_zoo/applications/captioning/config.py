@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from attention_zoo.applications.common.config import (
     batch_size_field,
     beam_width_field,
+    distribute_field,
     epochs_field,
     finite_positive,
     integer_range,
@@ -18,7 +19,6 @@ from attention_zoo.applications.common.config import (
     seed_field,
     unit_interval,
 )
-from attention_zoo.applications.common.distribute import distribute_field
 
 BACKBONES = ("efficientnet_lite0", "inception_v3", "resnet50", "mobilenet_v2")
 DATASETS = ("scenes", "flickr8k", "coco", "tfds")

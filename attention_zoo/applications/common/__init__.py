@@ -52,7 +52,7 @@ _ORIGINS = {
     "check_config": "attention_zoo.applications.common.config",
     "export_folder": "attention_zoo.applications.common.exporting.saved_model",
     "write_saved_model": "attention_zoo.applications.common.exporting.saved_model",
-    "InputError": "attention_zoo.applications.common.predictor",
+    "InputError": "attention_zoo.applications.common.inputs",
     "RunPredictor": "attention_zoo.applications.common.predictor",
     "check_run_folder": "attention_zoo.applications.common.run_folder",
     "check_train_output": "attention_zoo.applications.common.run_folder",

@@ -25,7 +25,7 @@ from attention_zoo.applications.common.cli import (
 )
 from attention_zoo.applications.common.config import MAX_BEAM_WIDTH, integer_range
 from attention_zoo.applications.common.exporting.portable import FORMAT_NAMES, FORMATS
-from attention_zoo.applications.common.predictor import InputError
+from attention_zoo.applications.common.inputs import InputError
 from attention_zoo.applications.common.preset_flags import (
     add_model_arguments,
     model_folder,

@@ -230,3 +230,21 @@ def contrast_quantile_field(default: float):
             "keeps valid, from 0.5 to 1",
         },
     )
+
+
+# The engines of `--distribute` (`distribute`, which runs them).
+DISTRIBUTIONS = ("mirrored", "multi-worker", "data-parallel")
+
+
+def distribute_field():
+    """The `distribute` field of every application's `TrainConfig`."""
+    return dataclasses.field(
+        default=None,
+        metadata={
+            "choices": DISTRIBUTIONS,
+            "help": "train on several devices: mirrored (all local devices) or "
+            "multi-worker (TF_CONFIG cluster) on TensorFlow, data-parallel on "
+            "JAX; --batch-size is the global batch (default: one device; "
+            "docs/scaling.md)",
+        },
+    )

@@ -36,15 +36,17 @@ import hashlib
 import json
 import os
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import keras
 import numpy as np
 
+# The flag (`config.distribute_field`) is declared without Keras, for the
+# command's help pages; this module is what it runs.
+from attention_zoo.applications.common.config import DISTRIBUTIONS
 from attention_zoo.applications.common.run_folder import staged_run
 
-DISTRIBUTIONS = ("mirrored", "multi-worker", "data-parallel")
 BACKENDS = {
     "mirrored": "tensorflow",
     "multi-worker": "tensorflow",
@@ -60,20 +62,6 @@ JAX_CLUSTER_VARIABLES = (
     "KERAS_DISTRIBUTION_NUM_PROCESSES",
     "KERAS_DISTRIBUTION_PROCESS_ID",
 )
-
-
-def distribute_field():
-    """The `distribute` field of every application's `TrainConfig`."""
-    return field(
-        default=None,
-        metadata={
-            "choices": DISTRIBUTIONS,
-            "help": "train on several devices: mirrored (all local devices) or "
-            "multi-worker (TF_CONFIG cluster) on TensorFlow, data-parallel on "
-            "JAX; --batch-size is the global batch (default: one device; "
-            "docs/scaling.md)",
-        },
-    )
 
 
 @dataclass

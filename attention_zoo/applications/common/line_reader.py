@@ -8,7 +8,7 @@ import codecs
 import io
 import sys
 
-from attention_zoo.applications.common.predictor import MAX_INPUT_CHARS
+from attention_zoo.applications.common.inputs import MAX_INPUT_CHARS
 
 # UTF-8 spends at most 4 bytes on a character: a line of more bytes than
 # this holds more than MAX_INPUT_CHARS characters, and is read no further.

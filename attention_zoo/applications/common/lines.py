@@ -40,9 +40,8 @@ import re
 import sys
 from pathlib import Path
 
-import keras
-
 from attention_zoo.applications.common.errors import MAX_QUOTED, quoted
+from attention_zoo.applications.common.inputs import MAX_INPUT_CHARS, InputError
 from attention_zoo.applications.common.line_reader import (  # noqa: F401
     MAX_LINE_BYTES,
     count_lines,
@@ -51,7 +50,6 @@ from attention_zoo.applications.common.line_reader import (  # noqa: F401
     stdin_stream,
     stream_lines,
 )
-from attention_zoo.applications.common.predictor import MAX_INPUT_CHARS, InputError
 from attention_zoo.applications.common.run_folder import atomic_output
 
 FORMATS = ("text", "jsonl")
@@ -314,6 +312,10 @@ def _progress_bar(total, enabled: bool):
     if not enabled or total == 0:
         yield _NoBar()
         return
+    # Keras only here: the command's argument checks load this module
+    # without it (docs/reliability.md, "The command answers at once").
+    import keras
+
     with contextlib.redirect_stdout(sys.stderr):
         bar = keras.utils.Progbar(total, unit_name="line")
     yield _StderrBar(bar)

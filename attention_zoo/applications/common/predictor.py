@@ -16,22 +16,16 @@ from attention_zoo.applications.common.errors import (
     read_json,
     reading,
 )
+from attention_zoo.applications.common.inputs import (  # noqa: F401 (its names)
+    MAX_INPUT_CHARS,
+    InputError,
+)
 from attention_zoo.applications.common.predictor_protocol import required_hook
 from attention_zoo.applications.common.run_folder import (
     check_run_folder,
     load_run_model,
 )
 from attention_zoo.presets.files import has_model, preset_model_files, read_model
-
-# Characters of one text input that any entry point reads (the command
-# line's lines, the server's texts): a paragraph, more than every model
-# reads (dates 64 characters, translation 128 words, summarization 80
-# words); a longer input is refused as too long before it costs memory.
-MAX_INPUT_CHARS = 5_000
-
-
-class InputError(ValueError):
-    """An input the command line refuses, with the reason."""
 
 
 class RunConfig(dict):

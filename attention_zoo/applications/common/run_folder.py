@@ -10,8 +10,6 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-import keras
-
 from attention_zoo import owned_folders
 from attention_zoo.applications.common.errors import MalformedFileError, one_line
 
@@ -73,6 +71,10 @@ def load_run_model(path):
             there), or one that Keras cannot load (garbage weights, an
             unknown layer).
     """
+    # Keras only here: the command line's flags read this module without it
+    # (docs/reliability.md, "The command answers at once").
+    import keras
+
     if not zipfile.is_zipfile(path):
         raise MalformedFileError(
             f"{path} is not a .keras model file (not a zip archive: a "

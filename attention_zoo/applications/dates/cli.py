@@ -8,9 +8,7 @@ from __future__ import annotations
 from attention_zoo.applications.common import command
 from attention_zoo.applications.common.application import Command
 from attention_zoo.applications.common.run_folder import write_evaluation
-from attention_zoo.applications.dates.evaluation import evaluate, format_metrics
 from attention_zoo.applications.dates.listing import LISTING
-from attention_zoo.applications.dates.predictor import Normalizer
 
 
 def add_arguments(tasks, app) -> None:
@@ -35,6 +33,11 @@ def show(text, item) -> str:
 
 
 def jobs(args, parser, app) -> dict:
+    # The model's modules (and Keras) only for a task that runs: the flags
+    # above answer `--help` and errors without them.
+    from attention_zoo.applications.dates.evaluation import evaluate, format_metrics
+    from attention_zoo.applications.dates.predictor import Normalizer
+
     def evaluate_job():
         metrics = evaluate(args.run)
         print(format_metrics(metrics, per_format=args.per_format))

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from attention_zoo.applications.common.config import (
     batch_size_field,
+    distribute_field,
     epochs_field,
     finite_positive,
     integer_range,
@@ -14,8 +15,7 @@ from attention_zoo.applications.common.config import (
     patience_field,
     seed_field,
 )
-from attention_zoo.applications.common.distribute import distribute_field
-from attention_zoo.applications.dates.model import ATTENTIONS, MODELS
+from attention_zoo.applications.dates.model_names import ATTENTION_NAMES, MODELS
 
 
 def _languages(value) -> str | None:
@@ -52,7 +52,7 @@ class TrainConfig:
     attention: str = field(
         default="bahdanau",
         metadata={
-            "choices": tuple(ATTENTIONS),
+            "choices": ATTENTION_NAMES,
             "help": "attention mechanism of the default model, described in "
             "docs/layers.md; classic has the course's own",
         },

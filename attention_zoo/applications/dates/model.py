@@ -32,6 +32,7 @@ from attention_zoo.applications.dates.data import (
     TY,
     IsoVocabulary,
 )
+from attention_zoo.applications.dates.model_names import MODELS  # noqa: F401
 from attention_zoo.decoders import ParallelAttentionDecoder
 from attention_zoo.decoding import decode_memory, make_step_fn
 from attention_zoo.layers import (
@@ -46,9 +47,8 @@ from attention_zoo.layers import (
 from attention_zoo.losses import MaskedSequenceCrossEntropy
 from attention_zoo.metrics import SequenceExactMatch
 
-MODELS = ("default", "classic")
-
-# The mechanisms the default model can use, by name: factories of `units`.
+# The mechanisms the default model can use, by name (`model_names`'s
+# ATTENTION_NAMES, the flag's choices): factories of `units`.
 ATTENTIONS = {
     "bahdanau": lambda units: BahdanauAttention(units),
     "luong": lambda units: LuongAttention("general"),

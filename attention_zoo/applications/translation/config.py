@@ -9,6 +9,7 @@ from attention_zoo.applications.common.config import (
     beam_width_field,
     contrast_quantile_field,
     contrast_with_field,
+    distribute_field,
     epochs_field,
     finite_positive,
     integer_range,
@@ -19,7 +20,6 @@ from attention_zoo.applications.common.config import (
     seed_field,
     unit_interval,
 )
-from attention_zoo.applications.common.distribute import distribute_field
 from attention_zoo.applications.common.tfds import (
     tfds_data_dir_field,
     tfds_download_field,

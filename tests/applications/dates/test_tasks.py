@@ -41,6 +41,14 @@ def test_classic_has_the_course_parameter_count():
     assert models.build_classic(37, 11).count_params() == 52960
 
 
+def test_the_attention_flag_names_every_mechanism_of_the_model():
+    """`--attention`'s choices are declared without Keras (`model_names`);
+    they are the mechanisms the model builds, in its order."""
+    from attention_zoo.applications.dates.model_names import ATTENTION_NAMES
+
+    assert tuple(models.ATTENTIONS) == ATTENTION_NAMES
+
+
 @pytest.mark.parametrize("attention", list(models.ATTENTIONS))
 def test_every_attention_builds_and_decodes_compiled(attention):
     """Teacher-forced logits and the compiled greedy decoder agree per mechanism.

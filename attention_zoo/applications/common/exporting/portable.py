@@ -30,7 +30,6 @@ from pathlib import Path
 from attention_zoo import owned_folders
 from attention_zoo.applications.common.exporting.files import write_description
 from attention_zoo.applications.common.run_folder import output_folder
-from attention_zoo.decoding import select_writes
 
 PORTABLE_FORMATS = ("litert", "onnx")
 FORMATS = ("saved_model", *PORTABLE_FORMATS)
@@ -185,6 +184,9 @@ def litert_blobs(core: CoreFunction) -> dict:
         convert_variables_to_constants_v2,
     )
 
+    # Imported here, with Keras: the command's flags read FORMATS without it.
+    from attention_zoo.decoding import select_writes
+
     spec = tf.TensorSpec(
         (core.litert_batch, *core.shape), core.dtype, name=core.input_name
     )
@@ -220,6 +222,8 @@ def onnx_model(core: CoreFunction):
     """`core` as an ONNX model (tf2onnx), any batch size; its outputs in
     the order of `output_names`."""
     import tensorflow as tf
+
+    from attention_zoo.decoding import select_writes
 
     try:
         import tf2onnx
