@@ -1,10 +1,12 @@
 """The `attention-zoo` command line.
 
-It answers `--help`, `--version`, every command's `--help` and an argument
-error without Keras: it first parses with `build_parser(tasks=False)`, the
-applications' commands built from their listings (`registry.listings`),
-and builds the whole parser, each task's flags with it, only for a task of
-an application; Keras starts (`_start_models`) when a model is needed.
+It answers `--help`, `--version`, every command's and task's `--help` and
+an argument error without Keras: it first parses with
+`build_parser(tasks=False)`, the applications' commands built from their
+listings (`registry.listings`), and builds the whole parser, each task's
+flags with it, only for a task of an application, from parts that import
+no model either (`registry.command_parts`); Keras starts (`_start_models`)
+when a model is needed, after the arguments are parsed.
 """
 
 from __future__ import annotations
@@ -82,8 +84,8 @@ def build_parser(tasks: bool = True) -> argparse.ArgumentParser:
     if tasks:
         from attention_zoo.applications.common.command import add_application
 
-        for app in registry.applications():
-            add_application(commands, app)
+        for parts in registry.command_parts():
+            add_application(commands, parts)
     else:
         for listing in registry.listings():
             add_listing(commands, listing, task_help=False)
@@ -244,14 +246,13 @@ def _start_models() -> None:
 def _parse(argv):
     """`(parser, args)` of `argv`: the listings' parser answers everything
     but a task of an application (its help, version, errors, `demo`,
-    `serve`, `presets`), the whole one, after Keras, that task."""
+    `serve`, `presets`), the whole one that task; neither imports Keras."""
     parser = build_parser(tasks=False)
     known, _ = parser.parse_known_args(argv)
     if getattr(known, "task", None) is None or known.command not in {
         listing.name for listing in registry.listings()
     }:
         return parser, parser.parse_args(argv)
-    _start_models()
     parser = build_parser()
     return parser, parser.parse_args(argv)
 
@@ -282,9 +283,16 @@ def _main(argv) -> int:
         if args.task == "refresh":
             return run_task("presets", "refresh", lambda: _refresh_presets(args))
         return _list_presets()
-    if args.command in registry.names():
-        from attention_zoo.applications.common.command import run_application
+    if args.command in {listing.name for listing in registry.listings()}:
+        from attention_zoo.applications.common.command import (
+            check_beam_width_flag,
+            run_application,
+        )
 
+        # Checked before the application (and Keras) loads: an error answers
+        # at once, as argparse's do.
+        check_beam_width_flag(parser, args)
+        _start_models()
         return run_application(registry.get(args.command), args, parser)
     return 0
 

@@ -5,7 +5,8 @@ find the applications here and nowhere else. An application is a folder
 beside `dates/` whose `app.py` defines `APPLICATION`, an
 `attention_zoo.applications.common.application.Application`; adding one
 is one line in `MODULES` (and its `listing.py`, what the command's help
-pages show of it without importing it: `listings`). No module outside an
+pages show of it without importing it: `listings`; its `cli.py` and
+`config.py` give its tasks' flags, also without its model: `command_parts`). No module outside an
 application's folder imports it (`tests/test_package_rules.py`). A test or
 another package can add one at run time with `register`.
 
@@ -55,6 +56,36 @@ def listings() -> list:
     names = {listing.name for listing in found}
     return found + [
         CommandListing.of(app) for name, app in _added.items() if name not in names
+    ]
+
+
+def command_parts() -> list:
+    """What the parsers of every application's tasks read
+    (`common.application.CommandParts`), in the order of `applications()`.
+
+    Built from each application's `listing.py`, `cli.py` (its `COMMAND`)
+    and `config.py` (its `TrainConfig`), which import neither its model nor
+    Keras, so that a task's `--help` and its argument errors answer at once;
+    an application `register`ed at run time gives its own.
+    """
+    from attention_zoo.applications.common.application import CommandParts
+
+    found = []
+    for module in MODULES:
+        folder = module.rpartition(".")[0]
+        listing = importlib.import_module(_listing_module(module)).LISTING
+        found.append(
+            CommandParts(
+                listing.name,
+                importlib.import_module(f"{folder}.cli").COMMAND,
+                importlib.import_module(f"{folder}.config").TrainConfig,
+                listing.input_kind,
+                listing.beam_search,
+            )
+        )
+    names = {parts.name for parts in found}
+    return found + [
+        CommandParts.of(app) for name, app in _added.items() if name not in names
     ]
 
 

@@ -8,6 +8,7 @@ from attention_zoo.applications.captioning.export import (
     export,
     export_core,
 )
+from attention_zoo.applications.captioning.listing import LISTING
 from attention_zoo.applications.captioning.predictor import Captioner, plot
 from attention_zoo.applications.captioning.preset import PRESETS, TEST_SLICE
 from attention_zoo.applications.captioning.training import calibrate, train
@@ -28,6 +29,6 @@ APPLICATION = Application(
     presets=PRESETS,
     test_slice=TEST_SLICE,
     calibrate=calibrate,
-    input_kind="image",
+    input_kind=LISTING.input_kind,
     n_best=True,
 )

@@ -17,4 +17,5 @@ LISTING = CommandListing(
         "plot": "attention overlay PNGs, one panel per word",
         "export": "write a SavedModel that captions encoded image bytes",
     },
+    input_kind="image",
 )

@@ -34,18 +34,66 @@ class CommandListing:
         help: its line in `attention-zoo --help` (`Command.help`).
         description: its description in `attention-zoo NAME --help`.
         tasks: the help line of each task by name (`Command.tasks`).
+        input_kind: what the predictor reads (`Application.input_kind`,
+            which is this): the tasks' inputs are named after it.
+        beam_search: whether its tasks take `--beam-width`
+            (`Application.beam_search`, which is this).
     """
 
     name: str
     help: str
     description: str
     tasks: dict
+    input_kind: str = "text"
+    beam_search: bool = True
 
     @classmethod
     def of(cls, application) -> CommandListing:
         """The listing of an `Application` (one `registry.register` added)."""
         command = application.command
-        return cls(application.name, command.help, command.description, command.tasks)
+        return cls(
+            application.name,
+            command.help,
+            command.description,
+            command.tasks,
+            application.input_kind,
+            application.beam_search,
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class CommandParts:
+    """What the parsers of an application's tasks read of it
+    (`common.command.add_application`): an `Application` has all of it,
+    and so has this record, which `registry.command_parts` builds from the
+    application's `listing.py`, `cli.py` and `config.py` without importing
+    its model (or Keras), so that a task's `--help` and its argument errors
+    answer at once (docs/reliability.md, "The command answers at once").
+
+    Attributes:
+        name: the command's name.
+        command: its `Command` (`cli.COMMAND`).
+        config_class: its `TrainConfig` (`config.TrainConfig`).
+        input_kind: as `Application.input_kind` (the listing's).
+        beam_search: as `Application.beam_search` (the listing's).
+    """
+
+    name: str
+    command: Command
+    config_class: type
+    input_kind: str = "text"
+    beam_search: bool = True
+
+    @classmethod
+    def of(cls, application) -> CommandParts:
+        """The parts of an `Application`."""
+        return cls(
+            application.name,
+            application.command,
+            application.config_class,
+            application.input_kind,
+            application.beam_search,
+        )
 
 
 @dataclasses.dataclass(frozen=True)

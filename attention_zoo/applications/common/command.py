@@ -52,7 +52,8 @@ def add_application(commands, app) -> dict:
 
     Args:
         commands: the subparsers of the `attention-zoo` command.
-        app: the application.
+        app: the application, or its `CommandParts` (all this reads of it;
+            the command's parser is built from those, without Keras).
 
     Returns:
         The parser of each task, by name.

@@ -11,6 +11,7 @@ from attention_zoo.applications.dates.export import (
     export,
     export_core,
 )
+from attention_zoo.applications.dates.listing import LISTING
 from attention_zoo.applications.dates.predictor import Normalizer, plot
 from attention_zoo.applications.dates.preset import PRESETS, TEST_SLICE
 from attention_zoo.applications.dates.training import train
@@ -29,5 +30,5 @@ APPLICATION = Application(
     test_slice=TEST_SLICE,
     export_core=export_core,
     exported_predictor=ExportedNormalizer,
-    beam_search=False,
+    beam_search=LISTING.beam_search,
 )

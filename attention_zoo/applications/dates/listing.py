@@ -17,4 +17,5 @@ LISTING = CommandListing(
         "plot": "attention heatmap PNGs for the given dates",
         "export": "write a SavedModel that serves raw strings",
     },
+    beam_search=False,
 )
