@@ -1,6 +1,7 @@
 """How long the `attention-zoo` command takes to answer what needs no model.
 
-`--help`, `--version`, each command's `--help` and argument errors
+`--help`, `--version`, each command's and each application task's `--help`
+and argument errors, a task's flags' included
 (issue 59: "at once", at most 1 s). Runs the installed command (the
 `attention-zoo` beside this interpreter, else `python -m attention_zoo`)
 for each invocation `--repeats` times, the invocations in turn and in a
@@ -23,6 +24,7 @@ import sys
 import time
 from pathlib import Path
 
+from attention_zoo.applications import registry
 from benchmarks import harness
 
 # What needs no model: the help pages, the version, argument errors.
@@ -41,6 +43,16 @@ INVOCATIONS = (
     ("--nope",),
     ("dates", "nosuch"),
     ("serve", "--port", "abc"),
+    # Each application task's page (built from the listings, without Keras
+    # here too) and a bad value of a task's flag.
+    *(
+        (listing.name, task, "--help")
+        for listing in registry.listings()
+        for task in listing.tasks
+    ),
+    ("translation", "translate", "--beam-width", "x"),
+    ("dates", "train", "--attention", "nosuch"),
+    ("captioning", "predict", "--nope"),
 )
 # The issue's target: every one of them in at most this many seconds.
 TARGET_S = 1.0

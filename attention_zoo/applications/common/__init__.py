@@ -8,7 +8,9 @@ returns outputs and attention) and these pieces of the skeleton:
    `attention-zoo APP train` (`common.cli`); its metadata gives the help
    text, choices, a flag-name override and the check of its value
    (`common.config`: `positive`, `integer_range(1, 64)`, ...; the shared
-   fields `seed_field`, `epochs_field`, `max_minutes_field`, ...).
+   fields `seed_field`, `epochs_field`, `max_minutes_field`, ...). It
+   imports no model and no Keras: the command builds `train`'s flags
+   from it for `--help` and argument errors (`registry.command_parts`).
 2. A `RunPredictor` subclass (`common.predictor`): `app`,
    `required_files`, an `__init__` that loads the vocabulary and models of
    the run folder (`load_models`, `check_sizes`) after `super().__init__`,
@@ -27,10 +29,13 @@ returns outputs and attention) and these pieces of the skeleton:
    function of a `tf.string` batch, `write_saved_model`.
 5. `plot(run, inputs, folder, beam_width=None)`: attention PNGs.
 6. `cli.py`: the flags and jobs of the application's own tasks
-   (`evaluate`, `predict`, ...), given the `Application` they belong to.
+   (`evaluate`, `predict`, ...), given the `Application` they belong to
+   (or its `CommandParts`); the model's modules are imported inside the
+   jobs, so that it loads without Keras, as `config.py` does.
 7. `preset.py`: the recipes of its shipped presets and its test slice.
 8. `listing.py`: `LISTING`, the `common.application.CommandListing` of
-   its command (name, help, description, tasks), importing nothing else,
+   its command (name, help, description, tasks, and the `input_kind` and
+   `beam_search` its flags follow), importing nothing else,
    so that the help pages answer without Keras; `cli.py`'s `Command`
    takes its lines from it.
 9. `app.py`: `APPLICATION`, the `common.application.Application` record of
