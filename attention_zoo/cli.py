@@ -47,7 +47,10 @@ def build_parser(tasks: bool = True) -> argparse.ArgumentParser:
         tasks: False: each application's command and tasks as its listing
             gives them (`registry.listings`), its tasks without flags (they
             take any argument, `--help` included), so that no application
-            and no Keras is imported; every other command is whole.
+            and no Keras is imported; every other command is whole. True:
+            each task's flags too, from `registry.command_parts` (the
+            applications' listings, `cli.py` and `config.py`), still
+            without the models or Keras.
     """
     parser = OneLineParser(
         prog="attention-zoo",
