@@ -1,6 +1,7 @@
 """TensorFlow's log lines kept off standard error, unless the user asks for them.
 
-TensorFlow (imported by Keras on every backend where it is installed) writes
+TensorFlow (imported by `import keras` on the TensorFlow backend; on JAX and
+PyTorch later, by what needs it: tf.data, TensorFlow Datasets, an export) writes
 C++ log lines to standard error: at import, before absl logging is
 initialised (`WARNING: All log messages before absl::InitializeLog() ...`,
 "Could not find cuda drivers", from static initialisers of two shared
