@@ -295,6 +295,11 @@ def _main(argv) -> int:
         # Checked before the application (and Keras) loads: an error answers
         # at once, as argparse's do.
         check_beam_width_flag(parser, args)
+        if hasattr(args, "input"):  # a predict-like task (`lines`' flags)
+            from attention_zoo.applications.common import lines
+
+            (parts,) = [p for p in registry.command_parts() if p.name == args.command]
+            lines.check_inputs_given(args, parser, f"{parts.input_kind}s")
         _start_models()
         return run_application(registry.get(args.command), args, parser)
     return 0

@@ -81,6 +81,10 @@ FLAG_ERRORS = [
     ["demo", "--epochs", "0"],
     ["translation", "translate", "--beam-width", "0", "hello"],
     ["captioning", "plot", "--beam-width", "65", "image.png"],
+    # A predict-like task's inputs: none, or arguments and --input both.
+    ["dates", "predict"],
+    ["captioning", "predict"],
+    ["translation", "translate", "--input", "lines.txt", "hello"],
 ]
 
 

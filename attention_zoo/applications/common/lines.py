@@ -40,7 +40,7 @@ import re
 import sys
 from pathlib import Path
 
-from attention_zoo.applications.common.errors import MAX_QUOTED, quoted
+from attention_zoo.applications.common.errors import MAX_QUOTED, quoted, quoted_path
 from attention_zoo.applications.common.inputs import MAX_INPUT_CHARS, InputError
 from attention_zoo.applications.common.line_reader import (  # noqa: F401
     MAX_LINE_BYTES,
@@ -132,6 +132,25 @@ def add_line_arguments(parser, inputs: str = "texts") -> None:
     )
 
 
+def check_inputs_given(args, parser, inputs: str = "texts") -> None:
+    """Inputs as arguments or `--input`, exactly one of the two, else a
+    parser error (exit 2). The command checks this before Keras starts
+    (`cli._main`), so that the error answers at once."""
+    given = getattr(args, inputs)
+    name = inputs.removesuffix("s").upper()
+    if args.input is None and not given:
+        parser.error(
+            f"give {name} arguments, --input FILE or -. Received: no {name} "
+            "and no --input"
+        )
+    if args.input is not None and given:
+        parser.error(
+            f"give {name} arguments or --input, not both. Received: "
+            f"{len(given)} {name} argument{'s' * (len(given) > 1)} and "
+            f"--input {quoted_path(args.input)}"
+        )
+
+
 def input_lines(args, parser, inputs: str = "texts") -> tuple:
     """`(lines, from_file)` the flags name: the arguments (a list of
     `(text, True)`), or the lines of `--input` or standard input (`-`), an
@@ -139,13 +158,9 @@ def input_lines(args, parser, inputs: str = "texts") -> tuple:
 
     A file that cannot be opened is refused here, before any model loads.
     """
+    check_inputs_given(args, parser, inputs)
     given = getattr(args, inputs)
     stdin = args.input == "-" or given == ["-"]
-    name = inputs.removesuffix("s").upper()
-    if args.input is None and not given:
-        parser.error(f"give {name} arguments, --input FILE or -")
-    if args.input is not None and given:
-        parser.error(f"give {name} arguments or --input, not both")
     if stdin:
         stream = stdin_stream()
         return stream_lines(
