@@ -11,6 +11,10 @@ itself, about what an idle machine shows) and the ratios to `python -c pass` (th
 interpreter's own start) and to `python -c "import tensorflow"` (what every
 command cost before), both measured in the same run.
 
+It says whether the bytecode of TensorFlow and of attention_zoo is compiled
+(`benchmarks/bytecode.py`) and warns in one line where it is not: each run
+then compiles from source, which an installed package does not.
+
 Run: `python -m benchmarks.cli_startup` (`--tensorflow-repeats 1` on a
 loaded machine, where `import tensorflow` takes minutes).
 """
@@ -25,7 +29,7 @@ import time
 from pathlib import Path
 
 from attention_zoo.applications import registry
-from benchmarks import harness
+from benchmarks import bytecode, harness
 
 # What needs no model: the help pages, the version, argument errors.
 INVOCATIONS = (
@@ -66,6 +70,28 @@ def command() -> list[str]:
     return [sys.executable, "-m", "attention_zoo"]
 
 
+def commit() -> str:
+    """The commit of the attention_zoo measured, `+ changes` where its
+    files differ from it ("unknown" outside a git checkout)."""
+    import attention_zoo
+
+    folder = Path(attention_zoo.__file__).parent
+
+    def git(*args):
+        return subprocess.run(
+            ["git", "-C", str(folder), *args],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    head = git("rev-parse", "--short", "HEAD")
+    if head.returncode != 0:
+        return "unknown"
+    changed = git("status", "--porcelain", "--untracked-files=no").stdout.strip()
+    return head.stdout.strip() + (" + changes" if changed else "")
+
+
 def seconds(argv) -> tuple[float, float]:
     """Wall-clock and CPU (user + system) seconds of one run of `argv`.
 
@@ -96,6 +122,9 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     tensorflow_repeats = args.tensorflow_repeats or args.repeats
     start = command()
+    # Read before the runs: with PYTHONDONTWRITEBYTECODE unset the first
+    # run writes what was missing.
+    bytecode_facts, bytecode_warning = bytecode.state()
     runs = {
         "python -c pass": [sys.executable, "-c", "pass"],
         'python -c "import tensorflow"': [sys.executable, "-c", "import tensorflow"],
@@ -124,9 +153,14 @@ def main(argv=None) -> None:
             f"{' ' + ' '.join(start[1:]) if start[1:] else ''} ...`, "
             f"{args.repeats} runs each ({tensorflow_repeats} of import "
             "tensorflow), median",
+            f"commit: {commit()}",
             f"load average (1, 5, 15 min) at the end: {harness.load_average()}",
+            *bytecode_facts,
         ]
     )
+    if bytecode_warning:
+        print(f"\n**{bytecode_warning}**")
+        print(bytecode_warning, file=sys.stderr)
     print()
     python_s = median["python -c pass"]
     tensorflow_s = median['python -c "import tensorflow"']
