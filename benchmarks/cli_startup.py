@@ -57,6 +57,9 @@ INVOCATIONS = (
     ("translation", "translate", "--beam-width", "x"),
     ("dates", "train", "--attention", "nosuch"),
     ("captioning", "predict", "--nope"),
+    # The command's own checks after argparse: a value out of range, no input.
+    ("translation", "translate", "--beam-width", "0", "hello"),
+    ("dates", "predict"),
 )
 # The target: every one of them in at most this many seconds.
 TARGET_S = 1.0
