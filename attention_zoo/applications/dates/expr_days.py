@@ -1,0 +1,86 @@
+"""Generated days, months and years: absolute days and partial dates.
+
+- `absolute(language)`: every format of `formats.FORMATS` in the language
+  (rendered by it, native digits included where `world.py` has them) as
+  `date 1979-05-03`, or `date '79-05-03` for a two-digit year;
+- `partial(language)`: CLDR's skeletons through Babel's `format_skeleton`:
+  month and year (`yMMMM`, `yMMM`: "March 2015" -> `month 2015-03`), the
+  year alone (`y`: "1987", "1987年" -> `year 1987`, four digits, years
+  1000-9999) and day and month without a year (`MMMMd`, `MMMd`: "3 May"
+  -> `date --05-03`).
+"""
+
+from __future__ import annotations
+
+from babel.dates import format_skeleton
+
+from attention_zoo.applications.dates.expression_pairs import (
+    REFERENCE,
+    Pair,
+    before,
+    draw_day,
+    locale,
+    rng,
+    with_native,
+    ymd,
+)
+from attention_zoo.applications.dates.formats import FORMATS, SHORT_YEAR_RANGE
+from attention_zoo.applications.dates.passes import normalize
+from attention_zoo.applications.dates.readings import numeric_readings
+
+PER_FORMAT = 3  # days rendered by each format
+MONTH_SKELETONS = ("yMMMM", "yMMM")
+DAY_MONTH_SKELETONS = ("MMMMd", "MMMd")
+PER_SKELETON = 4
+
+
+def absolute(language: str) -> list[Pair]:
+    """Each format of the language, `PER_FORMAT` days each, as `date` forms."""
+    r = rng("absolute", language)
+    reference = REFERENCE.isoformat()
+    out = []
+    for fmt in FORMATS:
+        if fmt.language != language:
+            continue
+        for _ in range(PER_FORMAT):
+            if fmt.short_year:
+                low, high = (d.year for d in SHORT_YEAR_RANGE)
+            else:
+                low, high = r.choice(((1900, 2099), (1000, 2999)))
+            day = draw_day(r, low, high)
+            text = fmt.render(day)
+            # All-numeric renderings only with the one reading the generator
+            # of training dates keeps (data.generate's rule).
+            readings = numeric_readings(normalize(text))
+            if readings is not None and readings != {day.isoformat()}:
+                continue
+            year = f"'{day.year % 100:02d}" if fmt.short_year else f"{day.year:04d}"
+            form = f"date {year}-{day.month:02d}-{day.day:02d}"
+            out.append(Pair(text, form, language, "date", reference, ymd(day)))
+    return out
+
+
+def partial(language: str) -> list[Pair]:
+    """Month and year, year alone, day and month (native digits added)."""
+    r = rng("partial", language)
+    where = locale(language)
+    reference = REFERENCE.isoformat()
+    out = []
+    for skeleton in MONTH_SKELETONS:
+        for _ in range(PER_SKELETON):
+            day = draw_day(r, 1000, 2999)
+            text = format_skeleton(skeleton, day, locale=where)
+            value = f"{day.year:04d}-{day.month:02d}"
+            out.append(Pair(text, f"month {value}", language, "month", reference, value))
+    for _ in range(PER_SKELETON):
+        day = draw_day(r, 1000, 9999)
+        text = format_skeleton("y", day, locale=where)
+        value = f"{day.year:04d}"
+        out.append(Pair(text, f"year {value}", language, "year", reference, value))
+    for skeleton in DAY_MONTH_SKELETONS:
+        for _ in range(PER_SKELETON):
+            day = draw_day(r)
+            text = format_skeleton(skeleton, day, locale=where)
+            form = f"date --{day.month:02d}-{day.day:02d}"
+            out.append(Pair(text, form, language, "day_month", before(day, r), ymd(day)))
+    return with_native(out)

@@ -1,0 +1,128 @@
+"""Generated times and dates with a time.
+
+- `times(language)`: a time alone (`time 17:30`, `time 08:25:10`), from
+  CLDR's skeletons through Babel (`hm`, `Hm`, `hms`, `Hms`, `h`: 12- and
+  24-hour clocks with the language's a.m./p.m.; `Bhm`, `Bh`: its day
+  periods, "8:25 in the evening", "晚上8:25"), the clocks a language
+  writes besides (`expression_words.json` `clocks`: French `17h30`,
+  German `17.30 Uhr`), a.m./p.m. spellings CLDR does not write
+  (`periods`: English `5:30 p.m.`), and a 24-hour time in UTC
+  (`17:30 UTC` -> `time 17:30Z`). The reference is the rendered day at
+  midnight, so the default policy picks that day.
+- `datetimes(language)`: a date skeleton and a time skeleton joined by the
+  language's CLDR date-time pattern (`{1}, {0}`), Babel's `medium`
+  date-time, and ISO 8601 (`2014-12-12T08:25:00Z`, an offset, a space for
+  the `T`) -> `datetime 2014-12-12T08:25:00Z`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from babel.dates import format_datetime, format_skeleton, format_time
+
+from attention_zoo.applications.dates.expression_pairs import (
+    Pair,
+    REFERENCE,
+    clock,
+    draw_day,
+    locale,
+    rng,
+    with_native,
+    words,
+    ymd,
+)
+
+# skeleton: (writes minutes, writes seconds)
+TIME_SKELETONS = {
+    "hm": (True, False),
+    "Hm": (True, False),
+    "hms": (True, True),
+    "Hms": (True, True),
+    "h": (False, False),
+    "Bhm": (True, False),
+    "Bh": (False, False),
+}
+DATE_SKELETONS = ("yMMMd", "yMMMMd", "yMMMEd")
+DATETIME_TIME_SKELETONS = ("hm", "Hm", "Hms", "Bhm")
+PER_SKELETON = 4
+OFFSETS = ("Z", "+05:30", "-05:00", "+01:00")
+
+
+def _draw_time(r, minutes: bool, seconds: bool) -> dt.time:
+    return dt.time(
+        r.randrange(24), r.randrange(60) if minutes else 0, r.randrange(60) if seconds else 0
+    )
+
+
+def _time_pair(language, kind, text, at: dt.time, seconds: bool, day, zone="") -> Pair:
+    written = clock(at.hour, at.minute, at.second if seconds else None) + zone
+    reference = dt.datetime.combine(day, dt.time()).isoformat()
+    return Pair(text, f"time {written}", language, kind, reference, f"{ymd(day)}T{written}")
+
+
+def times(language: str) -> list[Pair]:
+    r = rng("times", language)
+    where = locale(language)
+    hand = words(language)
+    out = []
+    for skeleton, (minutes, seconds) in TIME_SKELETONS.items():
+        for _ in range(PER_SKELETON):
+            at, day = _draw_time(r, minutes, seconds), draw_day(r)
+            text = format_skeleton(skeleton, at, locale=where)
+            out.append(_time_pair(language, "time", text, at, seconds, day))
+    for pattern in hand.get("clocks", ()):
+        for _ in range(PER_SKELETON):
+            at, day = _draw_time(r, True, False), draw_day(r)
+            text = format_time(at, pattern, locale=where)
+            out.append(_time_pair(language, "time", text, at, False, day))
+    for half, spellings in hand.get("periods", {}).items():
+        for spelling in spellings:
+            for _ in range(PER_SKELETON):
+                at, day = _draw_time(r, r.random() < 0.7, False), draw_day(r)
+                at = at.replace(hour=at.hour % 12 + (12 if half == "pm" else 0))
+                twelve = at.hour % 12 or 12
+                head = f"{twelve}:{at.minute:02d}" if at.minute or r.random() < 0.5 else f"{twelve}"
+                out.append(_time_pair(language, "time", f"{head} {spelling}", at, False, day))
+    for _ in range(PER_SKELETON):
+        at, day = _draw_time(r, True, False), draw_day(r)
+        text = format_skeleton("Hm", at, locale=where) + " UTC"
+        out.append(_time_pair(language, "time", text, at, False, day, "Z"))
+    return with_native(out)
+
+
+def _datetime_pair(language, text, moment: dt.datetime, seconds: bool, zone="") -> Pair:
+    written = (
+        f"{ymd(moment.date())}T"
+        f"{clock(moment.hour, moment.minute, moment.second if seconds else None)}{zone}"
+    )
+    return Pair(text, f"datetime {written}", language, "datetime", REFERENCE.isoformat(), written)
+
+
+def datetimes(language: str) -> list[Pair]:
+    r = rng("datetimes", language)
+    where = locale(language)
+    joined = where.datetime_formats["medium"]
+    local = []
+    for date_skeleton in DATE_SKELETONS:
+        for time_skeleton in DATETIME_TIME_SKELETONS:
+            _, seconds = TIME_SKELETONS[time_skeleton]
+            moment = dt.datetime.combine(draw_day(r), _draw_time(r, True, seconds))
+            text = str(joined).format(
+                format_skeleton(time_skeleton, moment, locale=where),
+                format_skeleton(date_skeleton, moment, locale=where),
+            )
+            local.append(_datetime_pair(language, text, moment, seconds))
+    for _ in range(PER_SKELETON):
+        moment = dt.datetime.combine(draw_day(r), _draw_time(r, True, True))
+        text = format_datetime(moment, "medium", locale=where)
+        local.append(_datetime_pair(language, text, moment, True))
+    out = with_native(local)
+    for zone in OFFSETS:  # ISO 8601: ASCII digits in every language
+        moment = dt.datetime.combine(draw_day(r), _draw_time(r, True, True))
+        iso = moment.isoformat()
+        out.append(_datetime_pair(language, iso + zone, moment, True, zone))
+        out.append(_datetime_pair(language, iso[:16] + zone, moment, False, zone))
+    moment = dt.datetime.combine(draw_day(r), _draw_time(r, True, False))
+    out.append(_datetime_pair(language, moment.isoformat(" ")[:16], moment, False))
+    return out
