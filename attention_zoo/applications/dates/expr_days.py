@@ -71,7 +71,9 @@ def partial(language: str) -> list[Pair]:
             day = draw_day(r, 1000, 2999)
             text = format_skeleton(skeleton, day, locale=where)
             value = f"{day.year:04d}-{day.month:02d}"
-            out.append(Pair(text, f"month {value}", language, "month", reference, value))
+            out.append(
+                Pair(text, f"month {value}", language, "month", reference, value)
+            )
     for _ in range(PER_SKELETON):
         day = draw_day(r, 1000, 9999)
         text = format_skeleton("y", day, locale=where)
@@ -82,5 +84,7 @@ def partial(language: str) -> list[Pair]:
             day = draw_day(r)
             text = format_skeleton(skeleton, day, locale=where)
             form = f"date --{day.month:02d}-{day.day:02d}"
-            out.append(Pair(text, form, language, "day_month", before(day, r), ymd(day)))
+            out.append(
+                Pair(text, form, language, "day_month", before(day, r), ymd(day))
+            )
     return with_native(out)

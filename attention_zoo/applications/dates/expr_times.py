@@ -22,10 +22,11 @@ import datetime as dt
 from babel.dates import format_datetime, format_skeleton, format_time
 
 from attention_zoo.applications.dates.expression_pairs import (
-    Pair,
     REFERENCE,
+    Pair,
     clock,
     draw_day,
+    half_day_apart,
     locale,
     rng,
     with_native,
@@ -51,14 +52,18 @@ OFFSETS = ("Z", "+05:30", "-05:00", "+01:00")
 
 def _draw_time(r, minutes: bool, seconds: bool) -> dt.time:
     return dt.time(
-        r.randrange(24), r.randrange(60) if minutes else 0, r.randrange(60) if seconds else 0
+        r.randrange(24),
+        r.randrange(60) if minutes else 0,
+        r.randrange(60) if seconds else 0,
     )
 
 
 def _time_pair(language, kind, text, at: dt.time, seconds: bool, day, zone="") -> Pair:
     written = clock(at.hour, at.minute, at.second if seconds else None) + zone
     reference = dt.datetime.combine(day, dt.time()).isoformat()
-    return Pair(text, f"time {written}", language, kind, reference, f"{ymd(day)}T{written}")
+    return Pair(
+        text, f"time {written}", language, kind, reference, f"{ymd(day)}T{written}"
+    )
 
 
 def times(language: str) -> list[Pair]:
@@ -70,6 +75,8 @@ def times(language: str) -> list[Pair]:
         for _ in range(PER_SKELETON):
             at, day = _draw_time(r, minutes, seconds), draw_day(r)
             text = format_skeleton(skeleton, at, locale=where)
+            if text == format_skeleton(skeleton, half_day_apart(at), locale=where):
+                continue
             out.append(_time_pair(language, "time", text, at, seconds, day))
     for pattern in hand.get("clocks", ()):
         for _ in range(PER_SKELETON):
@@ -82,8 +89,14 @@ def times(language: str) -> list[Pair]:
                 at, day = _draw_time(r, r.random() < 0.7, False), draw_day(r)
                 at = at.replace(hour=at.hour % 12 + (12 if half == "pm" else 0))
                 twelve = at.hour % 12 or 12
-                head = f"{twelve}:{at.minute:02d}" if at.minute or r.random() < 0.5 else f"{twelve}"
-                out.append(_time_pair(language, "time", f"{head} {spelling}", at, False, day))
+                head = (
+                    f"{twelve}:{at.minute:02d}"
+                    if at.minute or r.random() < 0.5
+                    else f"{twelve}"
+                )
+                out.append(
+                    _time_pair(language, "time", f"{head} {spelling}", at, False, day)
+                )
     for _ in range(PER_SKELETON):
         at, day = _draw_time(r, True, False), draw_day(r)
         text = format_skeleton("Hm", at, locale=where) + " UTC"
@@ -96,7 +109,14 @@ def _datetime_pair(language, text, moment: dt.datetime, seconds: bool, zone="") 
         f"{ymd(moment.date())}T"
         f"{clock(moment.hour, moment.minute, moment.second if seconds else None)}{zone}"
     )
-    return Pair(text, f"datetime {written}", language, "datetime", REFERENCE.isoformat(), written)
+    return Pair(
+        text,
+        f"datetime {written}",
+        language,
+        "datetime",
+        REFERENCE.isoformat(),
+        written,
+    )
 
 
 def datetimes(language: str) -> list[Pair]:

@@ -89,6 +89,13 @@ def clock(hour: int, minute: int, second: int | None = None) -> str:
     return text if second is None else text + f":{second:02d}"
 
 
+def half_day_apart(at: dt.time) -> dt.time:
+    """`at` twelve hours later or earlier: a 12-hour clock that writes both
+    alike writes no a.m./p.m., so its text is left out (CLDR's Russian
+    interval `03:10 — 01:38` for 03:10-13:38)."""
+    return at.replace(hour=(at.hour + 12) % 24)
+
+
 def native(text: str, language: str) -> str | None:
     """`text` with the native digits of `language` (`world.NATIVE`), or None
     when the language writes none or the text has no digit."""

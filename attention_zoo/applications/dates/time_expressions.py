@@ -1,0 +1,78 @@
+"""Every kind of generated time expression, in the 27 languages: (text, form) pairs.
+
+`pairs(language)` joins the kind modules (`KINDS` names each kind and
+the function that makes it) and leaves out a text that two pairs of the
+language read into two forms (a day period CLDR writes for two hours,
+"12:25 matin"), as `expressions.ambiguous` does for the relative ones:
+the model cannot read it without context. Every pair's form is checked
+by `form_parser.parse_form`; the tests check that `resolver.resolve`
+gives each pair's value at its reference. docs/dates.md ("Generated time
+expressions") has the counts per kind and language.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from attention_zoo.applications.dates import (
+    expr_computed,
+    expr_days,
+    expr_relative,
+    expr_spans,
+    expr_times,
+)
+from attention_zoo.applications.dates.expression_pairs import Pair
+from attention_zoo.applications.dates.form_parser import parse_form
+from attention_zoo.applications.dates.formats import LOCALES
+
+# kind: the function that makes the pairs of which it is one kind
+KINDS = {
+    "date": expr_days.absolute,
+    "month": expr_days.partial,
+    "year": expr_days.partial,
+    "day_month": expr_days.partial,
+    "time": expr_times.times,
+    "datetime": expr_times.datetimes,
+    "interval_days": expr_spans.intervals,
+    "interval_months": expr_spans.intervals,
+    "interval_times": expr_spans.intervals,
+    "nth": expr_computed.nth,
+    "holiday": expr_computed.holidays,
+    "relative": expr_relative.relative,
+    "relative_at": expr_relative.relative_at,
+}
+
+
+def candidates(language: str) -> list[Pair]:
+    """Every pair the kind modules make for `language`, ambiguous texts included."""
+    if language not in LOCALES:
+        raise ValueError(
+            f"language must be one of {', '.join(LOCALES)}. Received: language={language!r:.80}"
+        )
+    out = []
+    for make in dict.fromkeys(KINDS.values()):  # each function once, in order
+        out += make(language)
+    return out
+
+
+def ambiguous(found: list[Pair]) -> dict[str, set[str]]:
+    """The texts (case-folded) of `found` read into more than one form, with those forms."""
+    forms = defaultdict(set)
+    for pair in found:
+        forms[pair.text.casefold()].add(pair.form)
+    return {text: meant for text, meant in forms.items() if len(meant) > 1}
+
+
+def pairs(language: str) -> list[Pair]:
+    """The (text, form) pairs of `language`: one per text and form, ambiguous texts left out."""
+    found = candidates(language)
+    unclear = ambiguous(found)
+    seen, out = set(), []
+    for pair in found:
+        key = (pair.text, pair.form)
+        if pair.text.casefold() in unclear or key in seen:
+            continue
+        parse_form(pair.form)  # a form outside the grammar is a bug here
+        seen.add(key)
+        out.append(pair)
+    return out

@@ -1,0 +1,199 @@
+"""Generated time expressions (time_expressions.py and the expr_* modules): every kind
+of every language, each form in the grammar, and each text's form resolving
+to the datetime the generator rendered."""
+
+import datetime as dt
+
+import babel
+import pytest
+from babel.dates import format_skeleton
+
+from attention_zoo.applications.dates import (
+    expr_computed,
+    expr_relative,
+    expr_spans,
+    expression_pairs,
+    time_expressions,
+)
+from attention_zoo.applications.dates.form_parser import parse_form
+from attention_zoo.applications.dates.formats import FORMATS, LOCALES
+from attention_zoo.applications.dates.resolver import resolve
+from attention_zoo.applications.dates.world import NATIVE
+
+pytestmark = pytest.mark.backend_free
+
+# The kinds every language has data for in CLDR (through Babel); nth and
+# holiday need the hand-written words of expression_words.json.
+CLDR_KINDS = {
+    "date", "month", "year", "day_month", "time", "datetime", "interval_days",
+    "interval_months", "interval_times", "relative", "relative_at",
+}  # fmt: skip
+HAND_WRITTEN = ("en", "es", "fr", "de", "pt", "it", "ru", "zh", "ja")
+REFERENCES = ("2026-01-15T09:00:00", "1999-12-31T23:59:59", "2024-02-29T12:30:00+05:30")
+
+
+@pytest.fixture(scope="module")
+def every_language():
+    return {language: time_expressions.pairs(language) for language in LOCALES}
+
+
+def test_the_27_languages(every_language):
+    assert len(every_language) == 27
+
+
+@pytest.mark.parametrize("language", list(LOCALES))
+def test_every_language_yields_every_kind_it_has_data_for(every_language, language):
+    got = {pair.kind for pair in every_language[language]}
+    want = set(CLDR_KINDS)
+    hand = expression_pairs.words(language)
+    want |= {"nth"} if "nth" in hand else set()
+    want |= {"holiday"} if "holidays" in hand else set()
+    assert got == want
+    if language in NATIVE:  # native digits beside ASCII ones, in every kind with digits
+        zero = NATIVE[language]
+        native_kinds = {
+            p.kind
+            for p in every_language[language]
+            if any(zero <= c <= chr(ord(zero) + 9) for c in p.text)
+        }
+        assert native_kinds == want - {"holiday"} or native_kinds == want
+
+
+def test_the_hand_written_languages_have_nth_and_holidays(every_language):
+    for language in HAND_WRITTEN:
+        kinds = {pair.kind for pair in every_language[language]}
+        assert {"nth", "holiday"} <= kinds, language
+
+
+def test_every_format_of_a_language_writes_absolute_days(every_language):
+    for language in LOCALES:
+        formats = {f.name for f in FORMATS if f.language == language}
+        dates = [p for p in every_language[language] if p.kind == "date"]
+        assert len(dates) >= len(formats), language
+
+
+def test_forms_round_trip(every_language):
+    for pairs in every_language.values():
+        for pair in pairs:
+            assert str(parse_form(pair.form)) == pair.form, pair
+
+
+def test_each_form_resolves_to_the_datetime_the_generator_rendered(every_language):
+    wrong = [
+        (pair, answer.text or answer.reason)
+        for pairs in every_language.values()
+        for pair in pairs
+        if (answer := resolve(pair.form, pair.reference)).text != pair.value
+    ]
+    assert not wrong, wrong[:5]
+
+
+def test_each_form_resolves_at_other_references(every_language):
+    for pairs in every_language.values():
+        for pair in pairs[::7]:
+            for reference in REFERENCES:
+                answer = resolve(pair.form, reference)
+                assert answer.valid, (pair, reference, answer.reason)
+
+
+def test_one_text_one_form_in_a_language(every_language):
+    for pairs in every_language.values():
+        meant = {}
+        for pair in pairs:
+            assert meant.setdefault(pair.text.casefold(), pair.form) == pair.form, pair
+
+
+def test_a_twelve_hour_clock_without_am_pm_is_left_out():
+    # CLDR's Russian interval of `hm` writes 03:10-13:38 as it writes
+    # 03:10-01:38 (no a.m./p.m.): the text reads as two times, so no pair keeps it.
+    ru, en = (babel.Locale.parse(name) for name in ("ru_RU", "en_US"))
+    morning, afternoon = dt.time(3, 10), dt.time(13, 38)
+    assert not expr_spans.written_apart(morning, afternoon, "hm", ru)
+    assert expr_spans.written_apart(morning, afternoon, "hm", en)
+    assert expr_spans.written_apart(morning, afternoon, "Hm", ru)
+
+
+@pytest.mark.parametrize(
+    ("language", "template", "n", "weekday", "month", "year", "text"),
+    [
+        ("en", "{ordinal} {weekday} of {month} {year}", 3, 1, 9, 2014,
+         "the third Tuesday of September 2014"),
+        ("es", "{ordinal} {weekday} de {month} de {year}", -1, 6, 3, 2021,
+         "el último domingo de marzo de 2021"),
+        ("pt", "{ordinal} {weekday} de {month} de {year}", 3, 1, 9, 2014,
+         "a terceira terça-feira de setembro de 2014"),
+        ("fr", "{ordinal} {weekday} de {month} {year}", 2, 0, 4, 2020,
+         "le deuxième lundi d’avril 2020"),
+        ("ru", "{ordinal} {weekday} {month} {year} года", 3, 2, 9, 2014,
+         "третья среда сентября 2014 года"),
+        ("zh", "{year}年{m}月的{ordinal}{weekday}", 3, 1, 9, 2014, "2014年9月的第三个星期二"),
+        ("ja", "{year}年{m}月の{ordinal}{weekday}", -1, 6, 3, 2021, "2021年3月の最終日曜日"),
+    ],
+)  # fmt: skip
+def test_nth_texts(language, template, n, weekday, month, year, text):
+    assert expr_computed.nth_text(language, template, n, weekday, month, year) == text
+
+
+def test_nth_day_and_holidays_by_the_calendar():
+    assert expr_computed.nth_day(2014, 9, 3, 1) == dt.date(2014, 9, 16)
+    assert expr_computed.nth_day(2021, 3, -1, 6) == dt.date(2021, 3, 28)
+    assert expr_computed.nth_day(2014, 10, 5, 1) is None  # no fifth Tuesday
+    assert expr_computed.nth_day(2014, 9, 5, 1) == dt.date(2014, 9, 30)
+    assert expr_computed.holiday_day("easter_monday", 2021) == dt.date(2021, 4, 5)
+    assert expr_computed.holiday_day("orthodox_easter", 2021) == dt.date(2021, 5, 2)
+    assert expr_computed.holiday_form("good_friday", None) == "easter -2"
+    assert expr_computed.holiday_form("christmas", 2015) == "date 2015-12-25"
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "form"),
+    [
+        ("en", "Easter Monday", "easter +1"),
+        ("en", "the day after tomorrow", "shift day +2"),
+        ("es", "Viernes Santo", "easter -2"),
+        ("de", "Karfreitag", "easter -2"),
+        ("ru", "Пасха", "orthodox-easter 0"),
+        ("zh", "圣诞节", "date --12-25"),
+        ("es", "pasado mañana", "shift day +2"),
+    ],
+)
+def test_known_pairs(every_language, language, text, form):
+    assert {p.form for p in every_language[language] if p.text == text} == {form}
+
+
+def test_known_kinds_of_text(every_language):
+    def forms(language, kind):
+        return [p for p in every_language[language] if p.kind == kind]
+
+    assert any(
+        p.text.endswith(" UTC") and p.form.endswith("Z") for p in forms("en", "time")
+    )
+    assert any(p.text.endswith("p.m.") for p in forms("en", "time"))
+    assert any("h" in p.text and p.text[0].isdigit() for p in forms("fr", "time"))
+    assert any(p.text.startswith("del ") for p in forms("es", "interval_days"))
+    assert any(p.text.startswith("vom ") for p in forms("de", "interval_days"))
+    assert any(p.text.endswith("Z") and "T" in p.text for p in forms("en", "datetime"))
+    assert any(" a las " in p.text for p in forms("es", "relative_at"))
+
+
+def test_partial_dates_are_cldr_skeletons():
+    day = dt.date(2015, 3, 3)
+    assert format_skeleton("yMMMM", day, locale="en_US") == "March 2015"
+    pairs = time_expressions.pairs("en")
+    months = [p for p in pairs if p.kind == "month"]
+    assert months and all(p.form == f"month {p.value}" for p in months)
+    years = [p for p in pairs if p.kind == "year"]
+    assert years and all(len(p.value) == 4 and p.text == p.value for p in years)
+
+
+def test_relative_values_are_computed_from_the_reference():
+    ref = dt.datetime(2026, 1, 31, 9, 17, 42)
+    assert expr_relative.relative_value("shift month +1", ref) == "2026-02-28"
+    assert expr_relative.relative_value("cycle week -1", ref) == "2026-01-19/2026-01-25"
+    assert expr_relative.relative_value("weekday -1 SAT", ref) == "2026-01-24"
+    assert expr_relative.relative_value("shift hour +3", ref) == "2026-01-31T12:17"
+
+
+def test_a_language_it_does_not_read_is_named():
+    with pytest.raises(ValueError, match="Received: language='xx'"):
+        time_expressions.pairs("xx")
