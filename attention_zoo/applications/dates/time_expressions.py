@@ -76,3 +76,32 @@ def pairs(language: str) -> list[Pair]:
         seen.add(key)
         out.append(pair)
     return out
+
+
+def counts() -> dict[str, dict[str, int]]:
+    """The number of pairs per language and kind (docs/dates.md's table)."""
+    table = {}
+    for language in LOCALES:
+        row = dict.fromkeys(KINDS, 0)
+        for pair in pairs(language):
+            row[pair.kind] += 1
+        table[language] = row
+    return table
+
+
+def _print_table() -> None:
+    table = counts()
+    print("| language | " + " | ".join(KINDS) + " | all |")
+    print("|---" * (len(KINDS) + 2) + "|")
+    totals = dict.fromkeys(KINDS, 0)
+    for language, row in table.items():
+        for kind, n in row.items():
+            totals[kind] += n
+        cells = " | ".join(str(row[kind]) for kind in KINDS)
+        print(f"| {language} | {cells} | {sum(row.values())} |")
+    cells = " | ".join(str(totals[kind]) for kind in KINDS)
+    print(f"| all | {cells} | {sum(totals.values())} |")
+
+
+if __name__ == "__main__":
+    _print_table()
