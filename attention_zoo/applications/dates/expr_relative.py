@@ -22,6 +22,7 @@ import datetime as dt
 
 from babel.dates import format_skeleton
 
+from attention_zoo.applications.dates.expr_times import SPOKEN_HOURS
 from attention_zoo.applications.dates.expression_pairs import (
     REFERENCE,
     Pair,
@@ -125,8 +126,9 @@ def relative_at(language: str) -> list[Pair]:
     out = []
     for joiner in joiners:
         for pair in days:
-            # Hours 2-23: Spanish and Portuguese write "a la 1", "à 1".
-            at = dt.time(r.randint(2, 23), r.choice((0, 0, 15, 30, r.randrange(60))))
+            at = dt.time(
+                r.choice(SPOKEN_HOURS), r.choice((0, 0, 15, 30, r.randrange(60)))
+            )
             time_text = format_skeleton(r.choice(AT_SKELETONS), at, locale=where)
             text = joiner.format(day=pair.text, time=time_text)
             written = clock(at.hour, at.minute)

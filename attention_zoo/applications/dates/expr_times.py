@@ -11,7 +11,9 @@
   midnight, so the default policy picks that day.
 - `datetimes(language)`: a date skeleton and a time skeleton joined by the
   language's CLDR date-time pattern (`{1}, {0}`), Babel's `medium`
-  date-time, and ISO 8601 (`2014-12-12T08:25:00Z`, an offset, a space for
+  date-time, a day of `formats.FORMATS` and a time by the hand-written
+  joiners ("8:25 a.m. Dec. 12, 2014", "12 de mayo de 2014 a las 17:30"),
+  and ISO 8601 (`2014-12-12T08:25:00Z`, an offset, a space for
   the `T`) -> `datetime 2014-12-12T08:25:00Z`.
 """
 
@@ -33,6 +35,7 @@ from attention_zoo.applications.dates.expression_pairs import (
     words,
     ymd,
 )
+from attention_zoo.applications.dates.formats import FORMATS
 
 # skeleton: (writes minutes, writes seconds)
 TIME_SKELETONS = {
@@ -119,6 +122,41 @@ def _datetime_pair(language, text, moment: dt.datetime, seconds: bool, zone="") 
     )
 
 
+# The families of formats.FORMATS whose days a time is joined to: a month
+# word, so the joined text has one reading.
+SPOKEN_HOURS = tuple(h for h in range(24) if h % 12 not in (0, 1))
+JOINED_FAMILIES = ("babel", "pattern", "abbreviation", "ordinal", "spelled")
+
+
+def _joined(language: str, r) -> list[Pair]:
+    """A day of `formats.FORMATS` and a time, by the language's hand-written
+    joiners (`at`: "{day} a las {time}"; `time_first`: "8:25 a.m. Dec. 12, 2014")."""
+    hand = words(language)
+    joiners = hand.get("at", []) + hand.get("time_first", [])
+    days = [
+        f for f in FORMATS if f.language == language and f.family in JOINED_FAMILIES
+    ]
+    spellings = [w for half in hand.get("periods", {}).values() for w in half]
+    out = []
+    for joiner in joiners:
+        for _ in range(PER_SKELETON):
+            fmt = r.choice(days)
+            at = _draw_time(r, True, False)
+            # Hours 2-11 and 14-23: Spanish and Portuguese write "a la 1", "à 1".
+            at = at.replace(hour=r.choice(SPOKEN_HOURS))
+            moment = dt.datetime.combine(draw_day(r), at)
+            if spellings and r.random() < 0.5:
+                half = "am" if moment.hour < 12 else "pm"
+                spelling = r.choice(hand["periods"][half])
+                time_text = f"{moment.hour % 12 or 12}:{moment.minute:02d} {spelling}"
+            else:
+                skeleton = r.choice(("hm", "Hm"))
+                time_text = format_skeleton(skeleton, moment, locale=locale(language))
+            text = joiner.format(day=fmt.render(moment.date()), time=time_text)
+            out.append(_datetime_pair(language, text, moment, False))
+    return out
+
+
 def datetimes(language: str) -> list[Pair]:
     r = rng("datetimes", language)
     where = locale(language)
@@ -137,6 +175,7 @@ def datetimes(language: str) -> list[Pair]:
         moment = dt.datetime.combine(draw_day(r), _draw_time(r, True, True))
         text = format_datetime(moment, "medium", locale=where)
         local.append(_datetime_pair(language, text, moment, True))
+    local += _joined(language, r)
     out = with_native(local)
     for zone in OFFSETS:  # ISO 8601: ASCII digits in every language
         moment = dt.datetime.combine(draw_day(r), _draw_time(r, True, True))

@@ -56,7 +56,7 @@ def test_every_language_yields_every_kind_it_has_data_for(every_language, langua
             for p in every_language[language]
             if any(zero <= c <= chr(ord(zero) + 9) for c in p.text)
         }
-        assert native_kinds == want - {"holiday"} or native_kinds == want
+        assert native_kinds == want
 
 
 def test_the_hand_written_languages_have_nth_and_holidays(every_language):
@@ -174,6 +174,16 @@ def test_known_kinds_of_text(every_language):
     assert any(p.text.startswith("vom ") for p in forms("de", "interval_days"))
     assert any(p.text.endswith("Z") and "T" in p.text for p in forms("en", "datetime"))
     assert any(" a las " in p.text for p in forms("es", "relative_at"))
+    # "8:25 a.m. Dec. 12, 2014": a time before a day of formats.FORMATS.
+    assert any(
+        p.text[0].isdigit() and (" a.m. " in p.text or " p.m. " in p.text)
+        for p in forms("en", "datetime")
+    )
+    # Spanish "a la 1", never "a las 1".
+    spanish = forms("es", "datetime") + forms("es", "relative_at")
+    assert not [
+        p.text for p in spanish if " a las 1:" in p.text or " a las 0:" in p.text
+    ]
 
 
 def test_partial_dates_are_cldr_skeletons():
