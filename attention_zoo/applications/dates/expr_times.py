@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from babel.dates import format_datetime, format_skeleton, format_time
+from babel.dates import format_date, format_datetime, format_skeleton, format_time
 
 from attention_zoo.applications.dates.expression_pairs import (
     REFERENCE,
@@ -36,6 +36,8 @@ from attention_zoo.applications.dates.expression_pairs import (
     ymd,
 )
 from attention_zoo.applications.dates.formats import FORMATS
+from attention_zoo.applications.dates.passes import normalize
+from attention_zoo.applications.dates.readings import numeric_readings
 
 # skeleton: (writes minutes, writes seconds)
 TIME_SKELETONS = {
@@ -128,6 +130,13 @@ SPOKEN_HOURS = tuple(h for h in range(24) if h % 12 not in (0, 1))
 JOINED_FAMILIES = ("babel", "pattern", "abbreviation", "ordinal", "spelled")
 
 
+def one_reading(text: str, day: dt.date) -> bool:
+    """Whether a rendered `day` is read as that day only (an all-numeric text
+    with two readings, Portuguese `06/05/1997`, is not)."""
+    readings = numeric_readings(normalize(text))
+    return readings is None or readings == {day.isoformat()}
+
+
 def _joined(language: str, r) -> list[Pair]:
     """A day of `formats.FORMATS` and a time, by the language's hand-written
     joiners (`at`: "{day} a las {time}"; `time_first`: "8:25 a.m. Dec. 12, 2014")."""
@@ -174,6 +183,12 @@ def datetimes(language: str) -> list[Pair]:
     for _ in range(PER_SKELETON):
         moment = dt.datetime.combine(draw_day(r), _draw_time(r, True, True))
         text = format_datetime(moment, "medium", locale=where)
+        # An all-numeric day (German `06.12.1922`) only with the one reading
+        # the absolute days keep (readings.numeric_readings).
+        if not one_reading(
+            format_date(moment.date(), "medium", locale=where), moment.date()
+        ):
+            continue
         local.append(_datetime_pair(language, text, moment, True))
     local += _joined(language, r)
     out = with_native(local)

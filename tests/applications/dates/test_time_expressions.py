@@ -3,6 +3,7 @@ of every language, each form in the grammar, and each text's form resolving
 to the datetime the generator rendered."""
 
 import datetime as dt
+import re
 
 import babel
 import pytest
@@ -12,6 +13,7 @@ from attention_zoo.applications.dates import (
     expr_computed,
     expr_relative,
     expr_spans,
+    expr_times,
     expression_pairs,
     time_expressions,
 )
@@ -101,6 +103,25 @@ def test_one_text_one_form_in_a_language(every_language):
         meant = {}
         for pair in pairs:
             assert meant.setdefault(pair.text.casefold(), pair.form) == pair.form, pair
+
+
+def test_an_all_numeric_day_with_two_readings_is_left_out(every_language):
+    # CLDR's Portuguese medium date-time writes the day all-numeric
+    # (`06/05/1997, 11:40:38`): kept only where the day has one reading
+    # (readings.numeric_readings), as absolute days are.
+    numeric = [
+        (pair, match)
+        for pair in every_language["pt"]
+        if pair.kind == "datetime"
+        and (match := re.match(r"([0-9]{2})/([0-9]{2})/[0-9]{4}", pair.text))
+    ]
+    assert numeric
+    assert not expr_times.one_reading("06/05/1997", dt.date(1997, 5, 6))
+    assert expr_times.one_reading("16/05/1997", dt.date(1997, 5, 16))
+    assert expr_times.one_reading("6 de mai. de 1997", dt.date(1997, 5, 6))
+    for pair, match in numeric:
+        day, month = int(match[1]), int(match[2])
+        assert day > 12 or day == month, pair
 
 
 def test_a_twelve_hour_clock_without_am_pm_is_left_out():
