@@ -35,6 +35,11 @@ def _languages(value) -> str | None:
     return None
 
 
+# What a run learns to write: an ISO date (the shipped preset's), or a form
+# of `forms.py` that the resolver computes against a reference
+# (`forms_data`, docs/dates.md "The form target").
+TARGETS = ("dates", "forms")
+
 EXAMPLE_INPUTS = ["3rd of May 1979", "Sept. 14, 2001", "jeudi 3 mai 1979", "23.09.1987"]
 
 
@@ -109,6 +114,16 @@ class TrainConfig:
             "help": "comma-separated languages whose date formats to train on "
             "(default all: en,fr,de,es,it,pt,nl); all-numeric dates are always "
             "in. Validity then reads month words of these languages only",
+        },
+    )
+    target: str = field(
+        default="dates",
+        metadata={
+            "choices": TARGETS,
+            "help": "what the model writes: dates, an ISO date of an absolute "
+            "day (the default, as the shipped preset), or forms, a time "
+            "expression's form (relative, partial, times, intervals, ...) "
+            "that the resolver computes against --reference; default model only",
         },
     )
     max_minutes: float | None = max_minutes_field()

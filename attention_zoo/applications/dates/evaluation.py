@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 
 from attention_zoo.applications.common.errors import read_examples
-from attention_zoo.applications.dates import data
+from attention_zoo.applications.dates import data, forms_data
+from attention_zoo.applications.dates.form_evaluation import evaluate_forms
 from attention_zoo.applications.dates.predictor import Normalizer
 
 
@@ -80,8 +81,10 @@ def evaluate_non_dates(normalizer: Normalizer, texts) -> dict:
 
 def evaluate(run_dir) -> dict:
     normalizer = Normalizer(run_dir)
-    test_set = read_examples(Path(run_dir) / "data" / "test.json", data.load_examples)
-    return evaluate_examples(normalizer, test_set)
+    path = Path(run_dir) / "data" / "test.json"
+    if normalizer.forms:
+        return evaluate_forms(normalizer, read_examples(path, forms_data.load_examples))
+    return evaluate_examples(normalizer, read_examples(path, data.load_examples))
 
 
 def format_metrics(metrics: dict, per_format: bool = True) -> str:

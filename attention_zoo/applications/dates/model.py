@@ -192,19 +192,22 @@ def build_default(
     tx: int = TX,
     dropout: float = 0.0,
     attention: str = "bahdanau",
+    target_vocab_size: int | None = None,
 ) -> keras.Model:
     """Training model: `[source (B, TX), decoder_input (B, TY + 1)]` -> logits.
 
     `attention` names the mechanism (a key of `ATTENTIONS`); with several
     mechanisms (`"bahdanau+luong"`) the decoder concatenates their contexts
     and the application shows the first mechanism's attention.
+    `target_vocab_size`: the output tokens, `IsoVocabulary`'s by default
+    (a forms run's are `forms_data.FormVocabulary`'s).
     """
     if attention not in ATTENTIONS:
         raise ValueError(
             f"`attention` must be one of {tuple(ATTENTIONS)}. Received: "
             f"attention={attention!r}"
         )
-    target_vocab = len(IsoVocabulary.tokens)
+    target_vocab = target_vocab_size or len(IsoVocabulary.tokens)
     source = keras.Input((tx,), dtype="int32", name="source")
     decoder_input = keras.Input((None,), dtype="int32", name="decoder_input")
     memory, states = encode_source(
@@ -263,9 +266,10 @@ def compile_model(
     return model
 
 
-def training_arrays(kind: str, source_ids, isos):
-    """(x, y) for `fit` from ISO strings (`""` for a non-date, default only)."""
-    iso = IsoVocabulary()
+def training_arrays(kind: str, source_ids, isos, vocabulary=None):
+    """(x, y) for `fit` from ISO strings (`""` for a non-date, default only),
+    or from forms with `vocabulary` a `forms_data.FormVocabulary`."""
+    iso = vocabulary or IsoVocabulary()
     if kind == "classic":
         return source_ids, iso.encode(isos) - 3  # classes 0..10 are ISO_CHARS
     labels = iso.targets(isos)  # (N, TY + 1)
@@ -274,8 +278,11 @@ def training_arrays(kind: str, source_ids, isos):
     return (source_ids, decoder_input), labels
 
 
-def make_predict_fn(model: keras.Model, kind: str):
+def make_predict_fn(model: keras.Model, kind: str, ty: int = TY):
     """`predict(source_ids) -> (iso_ids (B, TY), attention (B, TY, TX), scores (B,))`.
+
+    `ty`: the longest answer of the default model, in tokens (`TY` for an
+    ISO date, `forms_data.TY_FORMS` for a form).
 
     `iso_ids` are IsoVocabulary ids; `scores` the log-probability of the
     whole answer (float32). For `default` this is greedy decoding
@@ -309,17 +316,17 @@ def make_predict_fn(model: keras.Model, kind: str):
             memory,
             IsoVocabulary.start_id,
             IsoVocabulary.end_id,
-            TY + 1,
+            ty + 1,
             memory_mask=mask,
             initial_state=states,
             pad_token=IsoVocabulary.pad_id,
         )
-        attention = out["attention"][:, :TY]
+        attention = out["attention"][:, :ty]
         # Several mechanisms: their alignments are concatenated; the
         # application shows the first one's.
         n = len(decoder._mechanisms)
         attention = decoder.split_alignments(attention, [ops.shape(memory)[1]] * n)[0]
-        return out["tokens"][:, :TY], attention, out["scores"]
+        return out["tokens"][:, :ty], attention, out["scores"]
 
     return predict
 

@@ -9,10 +9,18 @@ from pathlib import Path
 import numpy as np
 
 from attention_zoo.applications.common import InputError, RunPredictor, output_folder
-from attention_zoo.applications.common.errors import quoted
+from attention_zoo.applications.common.errors import MalformedFileError, quoted
 from attention_zoo.applications.common.predictor import as_texts
-from attention_zoo.applications.dates import checks, data, lexicon, passes
+from attention_zoo.applications.dates import (
+    checks,
+    data,
+    form_answers,
+    forms_data,
+    lexicon,
+    passes,
+)
 from attention_zoo.applications.dates import model as models
+from attention_zoo.applications.dates.config import TARGETS
 from attention_zoo.applications.dates.eras import era_disagreement
 from attention_zoo.applications.dates.grounding import (
     number_disagreement,
@@ -24,6 +32,7 @@ from attention_zoo.applications.dates.readings import (
     numeric_readings,
     year_disagreement,
 )
+from attention_zoo.applications.dates.reference import parse_reference
 
 # The validity threshold is the score that this share of the validation
 # dates falls below (training.py writes it to config.json).
@@ -31,7 +40,11 @@ THRESHOLD_QUANTILE = 0.002
 
 
 class Normalizer(RunPredictor):
-    """A trained run: text in, ISO dates, scores and attention out."""
+    """A trained run: text in, ISO dates, scores and attention out.
+
+    A run of the forms target (`config.json`'s `target`) writes a form,
+    which `form_answers` resolves against the call's `reference`.
+    """
 
     app = "dates"
     required_files = ("model.keras", "config.json", "vocabulary.json")
@@ -43,6 +56,15 @@ class Normalizer(RunPredictor):
         super().__init__(run_dir)
         self.kind = self.config["model"]
         self.tx = self.config.get("tx", data.TX_CLASSIC)
+        # Runs from before the forms target wrote no `target`: ISO dates.
+        self.target = self.config.get("target", "dates")
+        if self.target not in TARGETS:
+            raise MalformedFileError(
+                f"{self.run_dir / 'config.json'}: target must be one of "
+                f"{', '.join(TARGETS)}. Received: target={self.target!r:.80}"
+            )
+        self.forms = self.target == "forms"
+        self.ty = forms_data.TY_FORMS if self.forms else data.TY
         self.threshold = self.config_number("score_threshold", -math.inf)
         with self.reading("vocabulary.json"):
             self.vocabulary = data.CharVocabulary.from_json(
@@ -50,7 +72,7 @@ class Normalizer(RunPredictor):
                     (self.run_dir / "vocabulary.json").read_text(encoding="utf-8")
                 )
             )
-        self.iso = data.IsoVocabulary()
+        self.iso = forms_data.FormVocabulary() if self.forms else data.IsoVocabulary()
         self.lexicon, self.days = lexicon.load(), lexicon.load_days()
         if (self.run_dir / lexicon.RUN_FILE).is_file():
             with self.reading(lexicon.RUN_FILE):
@@ -83,7 +105,7 @@ class Normalizer(RunPredictor):
         check_greedy(beam_width, keep_beams)
         return self.compiled(
             "predict",
-            lambda: models.make_predict_fn(self.model, self.kind),
+            lambda: models.make_predict_fn(self.model, self.kind, self.ty),
             (self.tx,),
             "int32",
         )
@@ -91,7 +113,11 @@ class Normalizer(RunPredictor):
     def view(self, text: str) -> str:
         """What the model reads of `text`: every pass of `passes.PASSES`,
         those that read the run's lexicon included (leading words and a
-        comma it was not taught dropped: a place before a date)."""
+        comma it was not taught dropped: a place before a date). A forms
+        run reads the text before those passes, as it trained: the words
+        it reads besides months ("yesterday", "next") are not in its lexicon."""
+        if self.forms:
+            return data.normalize(text)
         return passes.view(data.normalize(text), self.lexicon)
 
     def check(self, text: str) -> None:
@@ -112,11 +138,13 @@ class Normalizer(RunPredictor):
 
     def decode(self, texts, batch_size: int = 1000):
         """`(ids (N, TY), attention (N, TY, TX), scores (N,))` as NumPy."""
-        batches = list(self.run_batches(self.search_function(), texts, batch_size, self.encode))
+        batches = list(
+            self.run_batches(self.search_function(), texts, batch_size, self.encode)
+        )
         if not batches:
             return (
-                np.zeros((0, data.TY), "int32"),
-                np.zeros((0, data.TY, self.tx), "float32"),
+                np.zeros((0, self.ty), "int32"),
+                np.zeros((0, self.ty, self.tx), "float32"),
                 np.zeros((0,), "float32"),
             )
         _, ids, attention, scores = zip(*batches)
@@ -127,6 +155,15 @@ class Normalizer(RunPredictor):
         texts = list(texts)
         ids, attention, scores = self.decode(texts, batch_size)
         isos = self.iso.decode(ids)
+        if self.forms:  # what needs no reference: `form_answers.answer` resolves
+            valid = np.array(
+                [
+                    form_answers.form_checks(text, form, self.lexicon, self.days)
+                    for text, form in zip(texts, isos)
+                ],
+                bool,
+            )
+            return isos, valid & (scores >= self.threshold), scores, attention
         normalized = [data.normalize(text) for text in texts]
         valid = np.array(
             [
@@ -139,10 +176,20 @@ class Normalizer(RunPredictor):
         )
         return isos, valid & (scores >= self.threshold), scores, attention
 
-    def predict_items(self, inputs) -> list[dict]:
+    def predict_items(
+        self, inputs, reference=None, prefer: str = "future"
+    ) -> list[dict]:
         """`{"input", "text", "score", "valid", "reason", "notes",
         "source_tokens", "tokens", "attention"}` per text (`notes`: the
         characters read as `<unk>`; `attention` `(TY, TX)`, padding included).
+
+        A forms run resolves each form against `reference` (an ISO 8601
+        string, with an offset or not, a `datetime`, or None: now, in UTC;
+        `reference.parse_reference`) under the policy `prefer` ("future",
+        "past", "current": `resolver`), and adds `kind`, `grain`, `form`,
+        `parts`, `reference` and `prefer` (`form_answers`). A run of ISO
+        dates checks both and answers as without them: an absolute day does
+        not depend on the reference.
 
         See `RunPredictor.__call__`. An input the model cannot read (empty,
         or longer than it reads) is not refused: it gets the text "", the
@@ -150,6 +197,8 @@ class Normalizer(RunPredictor):
         other answer (no notes, no tokens, an empty attention), like the
         SavedModel.
         """
+        moment = parse_reference(reference)
+        form_answers.check_prefer(prefer)
         texts = as_texts(inputs)
         reasons = {}
         for i, text in enumerate(texts):
@@ -175,26 +224,31 @@ class Normalizer(RunPredictor):
                         "attention": np.zeros((0, 0), "float32"),
                     }
                 )
+                if self.forms:
+                    items[-1] = form_answers.unreadable(items[-1], moment, prefer)
                 continue
             iso, ok, score, weights = next(answers)
             unknown = "".join(self.vocabulary.unknown(self.view(text)))
-            items.append(
-                {
-                    "input": text,
-                    "text": iso,
-                    "score": float(score),
-                    "valid": bool(ok),
-                    "reason": self.reason(iso, float(score), text),
-                    "notes": (
-                        [f"unknown characters read as <unk>: {quoted(unknown)}"]
-                        if unknown
-                        else []
-                    ),
-                    "source_tokens": list(self.view(text))[: self.tx],
-                    "tokens": list(iso),
-                    "attention": weights,
-                }
-            )
+            item = {
+                "input": text,
+                "text": iso,
+                "score": float(score),
+                "valid": bool(ok),
+                "reason": "" if self.forms else self.reason(iso, float(score), text),
+                "notes": (
+                    [f"unknown characters read as <unk>: {quoted(unknown)}"]
+                    if unknown
+                    else []
+                ),
+                "source_tokens": list(self.view(text))[: self.tx],
+                "tokens": list(iso),
+                "attention": weights,
+            }
+            if self.forms:
+                item = form_answers.answer(
+                    item, iso, moment, prefer, self.threshold, self.reason
+                )
+            items.append(item)
         return items
 
     def reason(self, iso: str, score: float, text: str) -> str:

@@ -10,10 +10,15 @@ import numpy as np
 
 from attention_zoo.applications.common.training import config_arguments
 from attention_zoo.applications.common.training_loop import training_run
-from attention_zoo.applications.dates import data, lexicon
+from attention_zoo.applications.dates import data, forms_data, lexicon
 from attention_zoo.applications.dates import model as models
-from attention_zoo.applications.dates.config import EXAMPLE_INPUTS, TrainConfig
+from attention_zoo.applications.dates.config import (
+    EXAMPLE_INPUTS,
+    TARGETS,
+    TrainConfig,
+)
 from attention_zoo.applications.dates.evaluation import evaluate_examples
+from attention_zoo.applications.dates.form_evaluation import evaluate_forms
 from attention_zoo.applications.dates.predictor import (
     THRESHOLD_QUANTILE,
     Normalizer,
@@ -42,6 +47,15 @@ def check(config: TrainConfig) -> None:
             "classic model has the course's own attention. Received: "
             f"model='classic', attention={config.attention!r}"
         )
+    if config.target not in TARGETS:
+        raise ValueError(
+            f"`target` must be one of {TARGETS}. Received: target={config.target!r}"
+        )
+    if config.target == "forms" and config.model != "default":
+        raise ValueError(
+            "the forms target is the default model's (the classic model writes "
+            f"ten characters). Received: model={config.model!r}, target='forms'"
+        )
     if config.n_train * config.negatives > MAX_NEGATIVES:
         raise ValueError(
             f"--negatives times --train-size must be at most {MAX_NEGATIVES:,} "
@@ -62,7 +76,9 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
         languages = None
         if config.languages:
             languages = (*config.languages.split(","), "any")  # "any": all-numeric
-        train_set, val_set, test_set = data.make_splits(
+        forms = config.target == "forms"
+        splits = forms_data.make_splits if forms else data.make_splits
+        train_set, val_set, test_set = splits(
             config.n_train,
             config.n_validation,
             config.n_test,
@@ -86,21 +102,26 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
             ("validation", val_set),
             ("test", test_set),
         ):
-            data.save_examples(run.folder / "data" / f"{name}.json", examples)
+            (forms_data if forms else data).save_examples(
+                run.folder / "data" / f"{name}.json", examples
+            )
         # Dates only: characters seen only in non-dates (other scripts, emoji)
         # stay <unk>, which the model learns to read as "not a date".
         vocabulary = data.CharVocabulary.from_texts(
             [e.text for e in train_set if e.is_date]
         )
         run.write_json("vocabulary.json", vocabulary.to_json(), indent=None)
-        run_config = {**asdict(config), "tx": tx, "ty": data.TY}
+        ty = forms_data.TY_FORMS if forms else data.TY
+        run_config = {**asdict(config), "tx": tx, "ty": ty}
         run.write_json("config.json", run_config, indent=None)
+        targets = forms_data.FormVocabulary() if forms else data.IsoVocabulary()
 
         def arrays(examples):
             return models.training_arrays(
                 config.model,
                 vocabulary.encode([e.text for e in examples], tx),
-                [e.iso for e in examples],
+                [e.form if forms else e.iso for e in examples],
+                targets,
             )
 
         with run.scope():
@@ -109,7 +130,10 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
             else:
                 model = models.build_default(
                     **config_arguments(
-                        config, models.build_default, input_vocab_size=len(vocabulary)
+                        config,
+                        models.build_default,
+                        input_vocab_size=len(vocabulary),
+                        target_vocab_size=len(targets),
                     )
                 )
             steps = -(-len(train_set) // config.batch_size) * config.epochs
@@ -136,19 +160,25 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
         )
         model.save(run.folder / "model.keras")
         normalizer = Normalizer(run.folder)
-        taken = {data.normalize(e.text) for e in train_set + val_set + test_set}
-        calibration = data.generate(
-            min(CALIBRATION_SIZE, 10 * config.n_validation),
-            config.seed + 5,  # make_splits draws with seed to seed + 4
-            max_length=tx,
-            exclude=taken,
-            languages=languages,
-        )
+        if forms:
+            # The expressions' texts are few (a few hundred per language):
+            # none is left to calibrate on besides the validation ones.
+            calibration = val_set
+        else:
+            taken = {data.normalize(e.text) for e in train_set + val_set + test_set}
+            calibration = data.generate(
+                min(CALIBRATION_SIZE, 10 * config.n_validation),
+                config.seed + 5,  # make_splits draws with seed to seed + 4
+                max_length=tx,
+                exclude=taken,
+                languages=languages,
+            )
         threshold = choose_threshold(normalizer, calibration)
         run_config["score_threshold"] = threshold
         run.write_json("config.json", run_config, indent=None)
         normalizer.threshold = threshold
-        metrics = run.finish(evaluate_examples(normalizer, test_set))
+        evaluate = evaluate_forms if forms else evaluate_examples
+        metrics = run.finish(evaluate(normalizer, test_set))
         texts = [e.text for e in test_set[:3]] + EXAMPLE_INPUTS[:1]
         plot(run.folder, texts, run.folder / "plots", normalizer=normalizer)
     return metrics

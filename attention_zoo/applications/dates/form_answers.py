@@ -1,0 +1,123 @@
+"""The answer of a forms run: the form the model wrote, resolved against the reference.
+
+A run of the forms target (`config.TARGETS`) decodes a form (`forms.py`);
+this module turns it into the answer: `form_parser.parse_form` checks it,
+`resolver.resolve` computes its value against the caller's reference
+under the caller's policy (`prefer`), and the answer carries
+
+- `text`: the ISO 8601 value by kind (`1979-05-03`, `2014-12-12T08:25`,
+  `2015-03`, `1987`, an interval `start/end`), `""` when not valid;
+- `kind` and `grain` (the resolver's), `form` (the normalized form, or what
+  the model wrote when it is no form), `parts` (the parts of the value the
+  text does not write and where they came from: `{"year": "reference"}`),
+  `reference` (ISO 8601, with its offset) and `prefer`;
+- `valid` and `reason` as a run of ISO dates gives them, the form's own
+  checks added: a form outside the grammar is not valid, the reason naming
+  its token; a `date YYYY-MM-DD` form passes the checks an ISO date passes
+  (`checks.CHECKS`: its numbers, year, month word and weekday against the
+  text); a resolution that fails (a fifth Tuesday) gives the resolver's reason.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from attention_zoo.applications.dates import checks, data, passes
+from attention_zoo.applications.dates.eras import era_disagreement
+from attention_zoo.applications.dates.form_parser import parse_form
+from attention_zoo.applications.dates.forms import FormError
+from attention_zoo.applications.dates.resolver import PREFER, resolve
+
+_FULL_DATE = re.compile(r"date (\d{4}-\d{2}-\d{2})")
+
+
+def check_prefer(prefer) -> str:
+    """`prefer`, checked: one of `resolver.PREFER`."""
+    if prefer not in PREFER:
+        raise ValueError(
+            f"prefer must be one of {', '.join(PREFER)}. Received: prefer={prefer!r:.80}"
+        )
+    return prefer
+
+
+def absolute_day(form: str) -> str | None:
+    """The ISO date of a `date YYYY-MM-DD` form, None for any other form."""
+    match = _FULL_DATE.fullmatch(form)
+    return match.group(1) if match else None
+
+
+def form_checks(text: str, form: str, lexicon, days) -> bool:
+    """Whether `form` passes what needs no reference: the grammar, and, for
+    an absolute day, the checks of an ISO date against `text`."""
+    try:
+        parse_form(form)
+    except FormError:
+        return False
+    day = absolute_day(form)
+    if day is None:
+        return True
+    normalized = data.normalize(text)
+    return checks.python_valid(
+        normalized, passes.view(normalized, lexicon), day, lexicon, days
+    )
+
+
+def unreadable(item: dict, moment: dt.datetime, prefer: str) -> dict:
+    """The answer to an input the model cannot read (`item`: not valid, its
+    reason said), with a forms answer's keys."""
+    return {
+        **item,
+        "kind": "",
+        "grain": "",
+        "form": "",
+        "parts": {},
+        "reference": moment.isoformat(),
+        "prefer": prefer,
+    }
+
+
+def answer(
+    item: dict,
+    form: str,
+    moment: dt.datetime,
+    prefer: str,
+    threshold: float,
+    date_reason,
+) -> dict:
+    """`item` (a predictor's answer to the decoded `form`, whose `valid`
+    holds the score against `threshold` and `form_checks`) answered as a form.
+
+    `date_reason(iso, score, text)` is the run's reason for an ISO date
+    (`Normalizer.reason`), asked for an absolute day.
+    """
+    text, score = item["input"], item["score"]
+    resolution = resolve(form, moment, prefer=prefer)
+    out = {
+        **item,
+        "text": resolution.text,
+        "kind": resolution.kind,
+        "grain": resolution.grain,
+        "form": resolution.form,
+        "parts": dict(resolution.parts),
+        "reference": resolution.reference,
+        "prefer": prefer,
+        "valid": bool(item["valid"] and resolution.valid),
+    }
+    if out["valid"]:
+        out["reason"] = ""
+        return out
+    out["text"] = ""
+    era = era_disagreement(data.normalize(text))
+    if era:
+        out["reason"] = era
+    elif form == "":
+        out["reason"] = "the model reads no time expression in it"
+    elif not resolution.valid:
+        out["reason"] = resolution.reason
+    else:
+        day = absolute_day(form)
+        out["reason"] = (day and date_reason(day, score, text)) or (
+            f"low confidence (score {score:.2f} < {threshold:.2f})"
+        )
+    return out

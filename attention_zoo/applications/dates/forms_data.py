@@ -1,0 +1,197 @@
+"""The training data of a forms run (`--target forms`): texts and the form each is read into.
+
+A run of the forms target learns to write a form of `forms.py` (`date
+1979-05-03`, `shift day -1`, `weekday +1 FRI`), not an ISO date: the
+resolver does the calendar arithmetic against the caller's reference. Its
+data mixes two sources, `EXPRESSION_SHARE` of each split each way:
+
+- today's absolute days (`data.make_splits`, non-dates included), their
+  ISO date written as the form `date YYYY-MM-DD` (a non-date is `""`, the
+  `<invalid>` answer; an impossible day keeps its form, `date 2001-04-31`,
+  which the form parser refuses);
+- the generated time expressions of `time_expressions.pairs`, every kind in
+  every language of the run. Their texts are split once, by a seeded
+  shuffle within each language and kind, into a training, a validation and
+  a test pool (`HELD_OUT`), so no test text was trained on; each split
+  then draws a language uniformly, a kind with a weight of the square root
+  of its pool (so the 8 years of a language are not a thirteenth of the
+  data, nor its 460 relative expressions drowned), then a pair of it.
+  Training draws with replacement; validation and test do not.
+
+Every example keeps the reference its pair was generated at and the value
+`resolver.resolve(form, reference)` must give there (`value`), which the
+evaluation checks besides the form.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import random
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from attention_zoo.applications.dates import data, time_expressions
+from attention_zoo.applications.dates.expression_pairs import REFERENCE
+from attention_zoo.applications.dates.formats import LOCALES
+
+TY_FORMS = 40  # longest form written, in characters (the longest generated is 39)
+EXPRESSION_SHARE = 0.5
+# The share of each language's and kind's expression texts held out for
+# validation and for test.
+HELD_OUT = {"validation": 0.05, "test": 0.1}
+ABSOLUTE = "absolute"  # the kind of today's absolute days
+
+
+@dataclasses.dataclass
+class FormExample:
+    """A text, its form (`""`: not a date), and the value at `reference`."""
+
+    text: str
+    form: str
+    language: str
+    kind: str  # a kind of time_expressions.KINDS, "absolute" or "non_date"
+    reference: str
+    value: str
+
+    @property
+    def is_date(self) -> bool:
+        return self.form != ""
+
+    # The names `evaluation` and `data` read of an `Example`.
+    @property
+    def family(self) -> str:
+        return self.kind
+
+    @property
+    def format_name(self) -> str:
+        return self.kind
+
+
+class FormVocabulary(data.IsoVocabulary):
+    """Output tokens of a forms run: `<pad>`=0, `<start>`=1, `<end>`=2, the
+    printable ASCII characters a form is written in, then `<invalid>`."""
+
+    chars = "".join(chr(c) for c in range(32, 127))
+    tokens = [data.PAD, data.START, data.END, *chars, data.INVALID]
+    invalid_id = len(tokens) - 1
+    index = {c: i for i, c in enumerate(tokens)}
+    length = TY_FORMS
+
+    def encode(self, forms) -> np.ndarray:
+        """int32 `(N, TY_FORMS)`; `""` is `<invalid>` then padding."""
+        out = np.full((len(forms), self.length), self.pad_id, "int32")
+        for row, form in enumerate(forms):
+            ids = [self.index[c] for c in form] if form else [self.invalid_id]
+            out[row, : len(ids)] = ids
+        return out
+
+
+def from_absolute(example: data.Example) -> FormExample:
+    """A generated absolute day (or non-date) as a forms example."""
+    form = f"date {example.iso}" if example.iso else ""
+    kind = ABSOLUTE if example.is_date else data.NON_DATE
+    return FormExample(
+        example.text, form, example.language, kind, REFERENCE.isoformat(), example.iso
+    )
+
+
+def _pools(languages, seed: int, max_length: int) -> dict:
+    """`{split: {(language, kind): [FormExample]}}`, texts disjoint across splits."""
+    pools = {split: defaultdict(list) for split in ("train", *HELD_OUT)}
+    for language in languages:
+        groups = defaultdict(dict)
+        for pair in time_expressions.pairs(language):
+            key = data.normalize(pair.text)
+            if not key or len(key) > max_length or len(pair.form) > TY_FORMS:
+                continue
+            example = FormExample(
+                pair.text, pair.form, language, pair.kind, pair.reference, pair.value
+            )
+            groups[pair.kind].setdefault(key, []).append(example)
+        for kind, by_text in sorted(groups.items()):
+            texts = sorted(by_text)
+            random.Random(f"{seed}/{language}/{kind}").shuffle(texts)
+            start = 0
+            for split, share in HELD_OUT.items():
+                n = round(share * len(texts)) or int(len(texts) >= 5)
+                for text in texts[start : start + n]:
+                    pools[split][language, kind] += by_text[text]
+                start += n
+            for text in texts[start:]:
+                pools["train"][language, kind] += by_text[text]
+    return pools
+
+
+def draw(pool: dict, n: int, rng: random.Random, replace: bool) -> list[FormExample]:
+    """`n` examples of `pool` (fewer when it runs out without `replace`): a
+    language uniformly, a kind by the square root of its size, one of its pairs."""
+    left = {key: list(examples) for key, examples in pool.items() if examples}
+    out = []
+    while len(out) < n and left:
+        language = rng.choice(sorted({language for language, _ in left}))
+        kinds = sorted(key for key in left if key[0] == language)
+        key = rng.choices(kinds, [math.sqrt(len(left[k])) for k in kinds])[0]
+        examples = left[key]
+        i = rng.randrange(len(examples))
+        out.append(examples[i] if replace else examples.pop(i))
+        if not examples:
+            del left[key]
+    return out
+
+
+def make_splits(
+    n_train: int,
+    n_val: int,
+    n_test: int,
+    *,
+    seed: int = 0,
+    negatives: float = 0.0,
+    max_length: int = data.TX,
+    languages=None,
+):
+    """Train, validation and test lists of `FormExample`, `EXPRESSION_SHARE`
+    of each a time expression, the rest today's absolute days and
+    non-dates (`data.make_splits`, `negatives` per day); no normalized text
+    is in two of them. `languages`: those of `formats.LOCALES` to draw from
+    (default all; `"any"`, the all-numeric days, is ignored here)."""
+    chosen = [lang for lang in (languages or LOCALES) if lang in LOCALES]
+    share = EXPRESSION_SHARE
+    sizes = [(n, n - round(share * n)) for n in (n_train, n_val, n_test)]
+    absolute = data.make_splits(
+        *(max(days, 1) for _, days in sizes),
+        seed=seed,
+        negatives=negatives,
+        max_length=max_length,
+        languages=languages,
+    )
+    pools = _pools(chosen, seed, max_length)
+    rng = random.Random(seed + 10)  # data.make_splits draws with seed to seed + 4
+    out = []
+    for (n, days), split, taken in zip(
+        sizes, ("train", "validation", "test"), absolute
+    ):
+        out.append(
+            [from_absolute(e) for e in taken]
+            + draw(pools[split], n - days, rng, replace=split == "train")
+        )
+    held = {data.normalize(e.text) for e in out[1] + out[2]}
+    out[0] = [e for e in out[0] if data.normalize(e.text) not in held]
+    random.Random(seed + 11).shuffle(out[0])
+    return tuple(out)
+
+
+def save_examples(path: Path, examples) -> None:
+    path.write_text(
+        json.dumps([dataclasses.asdict(e) for e in examples], ensure_ascii=False),
+        encoding="utf-8",
+    )
+
+
+def load_examples(path: Path) -> list[FormExample]:
+    return [
+        FormExample(**e) for e in json.loads(Path(path).read_text(encoding="utf-8"))
+    ]

@@ -1,0 +1,200 @@
+"""The forms target (`--target forms`): its data, its answers, and a run of
+it beside a run of ISO dates, on untrained tiny models (the trained run is
+test_form_training.py's, marked slow)."""
+
+import collections
+import json
+import math
+
+import keras
+import numpy as np
+import pytest
+
+from attention_zoo.applications.dates import data, form_answers, forms_data, lexicon
+from attention_zoo.applications.dates import model as models
+from attention_zoo.applications.dates.config import TrainConfig
+from attention_zoo.applications.dates.predictor import Normalizer
+from attention_zoo.applications.dates.reference import parse_reference
+from attention_zoo.applications.dates.training import check
+
+REFERENCE = "2026-01-15T09:00:00"
+WORDS = lexicon.load(), lexicon.load_days()
+
+
+@pytest.fixture(scope="module")
+def splits():
+    return forms_data.make_splits(
+        400, 60, 120, seed=3, negatives=0.25, languages=("en", "es", "any")
+    )
+
+
+def test_the_splits_mix_days_and_expressions_of_every_kind(splits):
+    train, val, test = splits
+    days = [e for e in test if e.kind == forms_data.ABSOLUTE]
+    expressions = [e for e in test if e.kind not in (forms_data.ABSOLUTE, "non_date")]
+    assert len(days) == 60 and len(expressions) == 60
+    assert all(e.form == f"date {e.value}" for e in days)
+    # Both languages, and in training every kind of both.
+    assert {e.language for e in expressions} == {"en", "es"}
+    kinds = collections.Counter(
+        (e.language, e.kind)
+        for e in train
+        if e.kind not in (forms_data.ABSOLUTE, "non_date")
+    )
+    assert {k for _, k in kinds} >= {
+        "relative",
+        "month",
+        "year",
+        "time",
+        "interval_days",
+    }
+    assert {lang for lang, _ in kinds} == {"en", "es"}
+    assert any(e.form == "" for e in train)  # non-dates answer <invalid>
+
+
+def test_no_held_out_text_is_trained_on(splits):
+    train, val, test = splits
+    trained = {data.normalize(e.text) for e in train}
+    assert not trained & {data.normalize(e.text) for e in val + test}
+
+
+def test_the_splits_are_seeded():
+    def texts(seed):
+        split = forms_data.make_splits(60, 10, 20, seed=seed, languages=("es", "any"))
+        return [[e.text for e in part] for part in split]
+
+    assert texts(5) == texts(5)
+    assert texts(5) != texts(6)
+
+
+def test_the_form_vocabulary_round_trips_every_form(splits):
+    forms = [e.form for e in splits[0]]
+    vocabulary = forms_data.FormVocabulary()
+    assert vocabulary.decode(vocabulary.targets(forms)) == forms
+
+
+def test_the_forms_target_is_the_default_models():
+    with pytest.raises(ValueError, match="target='forms'"):
+        check(TrainConfig(model="classic", target="forms"))
+    with pytest.raises(ValueError, match="target"):
+        check(TrainConfig(target="words"))
+
+
+def _item(text, form, score=-0.1, ok=True):
+    return {"input": text, "text": form, "score": score, "valid": ok, "reason": ""}
+
+
+def _answer(text, form, score=-0.1, prefer="future"):
+    ok = form_answers.form_checks(text, form, *WORDS) and score > -1
+    moment = parse_reference(REFERENCE)
+    return form_answers.answer(
+        _item(text, form, score, ok), form, moment, prefer, -1.0, lambda *a: "date"
+    )
+
+
+@pytest.mark.parametrize(
+    "form, text, kind, parts",
+    [
+        ("shift day -1", "2026-01-14", "date", {"day": "reference"}),
+        ("weekday +1 FRI", "2026-01-16", "date", {"day": "reference"}),
+        ("month 2015-03", "2015-03", "month", {}),
+        ("date --03-03", "2026-03-03", "date", {"year": "reference"}),
+        ("time 17:30", "2026-01-15T17:30", "datetime", {"day": "reference"}),
+        ("date 1979-05-03 / date 1979-05-07", "1979-05-03/1979-05-07", "interval", {}),
+    ],
+)
+def test_a_form_is_resolved_against_the_reference(form, text, kind, parts):
+    got = _answer("whatever", form)
+    assert (got["text"], got["kind"], got["form"], got["valid"]) == (
+        text,
+        kind,
+        form,
+        True,
+    )
+    assert got["reference"] == "2026-01-15T09:00:00+00:00" and got["prefer"] == "future"
+    assert parts.items() <= got["parts"].items()
+
+
+def test_the_policy_picks_what_the_text_leaves_open():
+    assert _answer("Friday", "weekday FRI", prefer="past")["text"] == "2026-01-09"
+
+
+def test_an_output_outside_the_grammar_is_not_valid_naming_it():
+    got = _answer("yesterday", "shift dya -1")
+    assert not got["valid"] and got["text"] == "" and "'dya'" in got["reason"]
+    assert got["form"] == "shift dya -1"
+
+
+def test_a_form_below_the_threshold_is_low_confidence():
+    got = _answer("next Friday", "weekday +1 FRI", score=-5.0)
+    assert not got["valid"] and got["reason"].startswith("low confidence")
+
+
+def test_an_absolute_day_passes_the_checks_of_an_iso_date():
+    assert form_answers.form_checks("3 May 1979", "date 1979-05-03", *WORDS)
+    # The text's year is not the form's: the year check refuses it.
+    assert not form_answers.form_checks("3 May 1979", "date 1989-05-03", *WORDS)
+
+
+def _tiny_run(folder, target):
+    vocabulary = data.CharVocabulary.from_texts(["yesterday in 3 days 1979-05-03"])
+    targets = forms_data.FormVocabulary() if target == "forms" else data.IsoVocabulary()
+    keras.utils.set_random_seed(0)
+    models.build_default(
+        len(vocabulary), units=4, embedding_dim=4, target_vocab_size=len(targets)
+    ).save(folder / "model.keras")
+    ty = forms_data.TY_FORMS if target == "forms" else data.TY
+    config = {"model": "default", "tx": data.TX, "ty": ty, "target": target}
+    if target == "dates":
+        del config["target"]  # as every run before the forms target
+    (folder / "config.json").write_text(json.dumps(config))
+    (folder / "vocabulary.json").write_text(json.dumps(vocabulary.to_json()))
+    return Normalizer(folder)
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    if keras.backend.backend() != "tensorflow":
+        pytest.skip("the application tests run on the TensorFlow backend")
+    return {
+        target: _tiny_run(tmp_path_factory.mktemp(target), target)
+        for target in ("forms", "dates")
+    }
+
+
+@pytest.mark.tf_only
+def test_a_forms_run_answers_with_its_form_and_reference(tiny):
+    (item, unreadable) = tiny["forms"](["yesterday", ""], reference=REFERENCE)
+    for got in (item, unreadable):
+        assert {"kind", "grain", "form", "parts", "prefer"} <= got.keys()
+        assert got["reference"] == "2026-01-15T09:00:00+00:00"
+    # Untrained: whatever it writes is refused, with a reason.
+    assert not item["valid"] and item["reason"] and item["text"] == ""
+    assert unreadable["score"] == -math.inf and "empty input" in unreadable["reason"]
+    assert np.asarray(item["attention"]).shape == (forms_data.TY_FORMS, data.TX)
+
+
+@pytest.mark.tf_only
+def test_a_run_of_iso_dates_answers_as_before_whatever_the_reference(tiny):
+    dates = tiny["dates"]
+    plain = dates(["3 May 1979"])[0]
+    with_reference = dates(["3 May 1979"], reference=REFERENCE)[0]
+    assert "reference" not in plain and "form" not in plain
+    assert plain.keys() == with_reference.keys()
+    assert plain["text"] == with_reference["text"]
+    assert plain["reason"] == with_reference["reason"]
+
+
+@pytest.mark.tf_only
+@pytest.mark.parametrize("target", ["forms", "dates"])
+@pytest.mark.parametrize(
+    "options, named",
+    [
+        ({"reference": "next tuesday"}, "reference='next tuesday'"),
+        ({"reference": 20260115}, "reference=20260115"),
+        ({"prefer": "soon"}, "prefer='soon'"),
+    ],
+)
+def test_a_bad_reference_or_policy_is_refused_naming_it(tiny, target, options, named):
+    with pytest.raises(ValueError, match=named):
+        tiny[target](["yesterday"], **options)
