@@ -7,11 +7,13 @@ import math
 
 import numpy as np
 
+from attention_zoo.applications.common.predictor_protocol import DETAILS
+
 # Attention weights are sent to this many decimals: enough for a heat map,
 # a third of the bytes of full floats.
 DECIMALS = 4
 # Per-application extras a predictor returns that the API passes on.
-EXTRAS = ("notes", "p_gen", "copied", "distance", "n_best")
+EXTRAS = ("notes", "p_gen", "copied", "distance", "n_best", *DETAILS)
 
 
 def _number(value):

@@ -18,6 +18,9 @@ MAX_INPUTS = 256
 # Characters per text: the limit of every entry point (the command line's
 # lines too).
 MAX_TEXT_CHARS = MAX_INPUT_CHARS
+# Characters of a request's `reference`: the longest ISO 8601 date-time
+# with microseconds and an offset is 32; a longer one is no reference.
+MAX_REFERENCE_CHARS = 64
 # Bytes per decoded image, and per request body (base64 is 4/3 the bytes).
 MAX_IMAGE_BYTES = 8 * 1024 * 1024
 MAX_BODY_BYTES = 12 * 1024 * 1024

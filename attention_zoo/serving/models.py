@@ -83,6 +83,7 @@ class ServedModel:
             "beam_width": self.beam_width,
             "beam_widths": list(self.beam_widths) if self.beam_widths else None,
             "n_best": self.n_best,
+            "reference": self.app.reference,
             "metadata": {
                 k: self.metadata[k] for k in METADATA_KEYS if k in self.metadata
             },

@@ -26,6 +26,7 @@ from attention_zoo.serving.limits import (
     MAX_BODY_BYTES,
     MAX_IMAGE_BYTES,
     MAX_INPUTS,
+    MAX_REFERENCE_CHARS,
     MAX_TEXT_CHARS,
     BodyLimit,
 )
@@ -193,6 +194,14 @@ def create_app(
             description="return every hypothesis of the search with its score "
             "(the applications whose /v1/models entry says n_best)",
         )
+        reference: StrictStr | None = Field(
+            None,
+            max_length=MAX_REFERENCE_CHARS,
+            description="the date-time relative expressions are resolved "
+            "against, ISO 8601 with an offset or not (naive: UTC), e.g. "
+            "2026-01-15T09:00:00; default now, in UTC (the applications whose "
+            "/v1/models entry says reference)",
+        )
 
     @app.get("/healthz")
     async def healthz():
@@ -258,6 +267,18 @@ def create_app(
                     422, f"{app_name} gives no n-best list: leave n_best out", "n_best"
                 )
             options["n_best"] = True
+        if request.reference is not None:
+            if not model.app.reference:
+                return failure(
+                    422,
+                    f"{app_name} takes no reference time: leave reference out",
+                    "reference",
+                )
+            options["reference"] = request.reference
+            try:  # its options read, no input: a bad value is the request's fault
+                model.predictor([], **options)
+            except ValueError as exc:
+                return failure(422, str(exc), "reference")
         if model.images:  # seconds for a large image: not on the event loop
             inputs, problem = await model.off_loop(_read_inputs, model, request.inputs)
         else:

@@ -31,6 +31,23 @@ def test_answers_are_the_predictors(client):
     assert "attention" not in answers[0]
 
 
+def test_a_run_of_iso_dates_answers_alike_whatever_the_reference(client):
+    plain = client.post("/v1/dates/predict", json={"inputs": DATES}).json()
+    body = {"inputs": DATES, "reference": "2026-01-15T09:00:00+05:30"}
+    with_reference = client.post("/v1/dates/predict", json=body).json()
+    assert with_reference == plain
+    described = {m["app"]: m for m in client.get("/v1/models").json()["models"]}
+    assert described["dates"]["reference"] is True
+    assert described["captioning"]["reference"] is False
+
+
+def test_a_bad_reference_is_refused_saying_what_was_received(client):
+    body = {"inputs": ["3 May 1979"], "reference": "next tuesday"}
+    response = client.post("/v1/dates/predict", json=body)
+    assert response.status_code == 422
+    assert "Received: reference='next tuesday'" in response.json()["error"]
+
+
 def test_attention_comes_with_its_tokens_on_request(client):
     body = {"inputs": ["3rd of May 1979"], "attention": True}
     answer = client.post("/v1/dates/predict", json=body).json()["answers"][0]
@@ -125,6 +142,34 @@ FAULTS = [
         b'{"inputs": ["1"], "n_best": true}',
         422,
         "n_best",
+    ),
+    (
+        "a reference that is no date-time",
+        "dates",
+        b'{"inputs": ["1"], "reference": "next tuesday"}',
+        422,
+        "reference",
+    ),
+    (
+        "a number for a reference",
+        "dates",
+        b'{"inputs": ["1"], "reference": 20260115}',
+        422,
+        "reference",
+    ),
+    (
+        "an over-long reference",
+        "dates",
+        json.dumps({"inputs": ["1"], "reference": "2026-01-15" + " " * 60}),
+        422,
+        "reference",
+    ),
+    (
+        "a reference to an app that takes none",
+        "captioning",
+        b'{"inputs": ["AA=="], "reference": "2026-01-15"}',
+        422,
+        "reference",
     ),
     (
         "a beam of 0",

@@ -234,8 +234,11 @@ class Application:
             tasks that read a model `--beam-width`.
         n_best: whether its predictor gives the n-best list of its search
             (`predict_items(..., n_best=True)`).
+        reference: whether its predictor takes a reference date-time
+            (`predict_items(..., reference=...)`, an ISO 8601 string or a
+            `datetime`), which the server's requests may then send.
 
-    The capabilities (`input_kind`, `beam_search`, `n_best`) are declared
+    The capabilities (`input_kind`, `beam_search`, `n_best`, `reference`) are declared
     here, and read from here by the command line and the server;
     `common.predictor_protocol.check_predictor` checks the predictor has
     what they promise.
@@ -258,6 +261,7 @@ class Application:
     input_kind: str = "text"
     beam_search: bool = True
     n_best: bool = False
+    reference: bool = False
 
     def __post_init__(self):
         if self.input_kind not in INPUT_KINDS:

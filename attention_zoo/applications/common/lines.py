@@ -50,6 +50,7 @@ from attention_zoo.applications.common.line_reader import (  # noqa: F401
     stdin_stream,
     stream_lines,
 )
+from attention_zoo.applications.common.predictor_protocol import DETAILS
 from attention_zoo.applications.common.run_folder import atomic_output
 
 FORMATS = ("text", "jsonl")
@@ -363,6 +364,9 @@ def _line(text, item, args, ascii_json) -> str:
         "reason": item["reason"],
         "notes": item["notes"],
     }
+    # What an application's answer adds where it has it (the date forms'
+    # kind, grain, form, parts and reference).
+    record.update({key: item[key] for key in DETAILS if key in item})
     if args.with_attention:
         for key in ("source_tokens", "tokens"):
             if key in item:

@@ -22,8 +22,9 @@ common/test_predictor_protocol.py` finds any call of one from outside):
   predictor returns its runtime's search instead. A predictor without
   beam search takes `beam_width=1` only.
 - `predict_items(inputs, **options)` (and `__call__`): one dict per input,
-  `text`, `score`, `valid`, `reason`, `attention` at least. With beam
-  search it takes `beam_width`, with an n-best list `n_best`.
+  `text`, `score`, `valid`, `reason`, `attention` at least (and any of
+  `DETAILS`). With beam search it takes `beam_width`, with an n-best list
+  `n_best`, with a reference time (`Application.reference`) `reference`.
 - `check(item)`, `check_all(items)`: an `InputError` for an input the model
   cannot read.
 - `shape_inputs()`: inputs reaching every input shape the search compiles
@@ -59,6 +60,12 @@ MEMBERS = (
     "shape_inputs",
     "from_preset",
 )
+# The keys an answer may add to `text`, `score`, `valid` and `reason`, which
+# a JSON line of the command (`lines`) and the server's answer carry where
+# the answer has them: a date form's kind, grain, normalized form, parts
+# resolved from the reference, the reference and the policy used
+# (docs/dates.md, "The form target").
+DETAILS = ("kind", "grain", "form", "parts", "reference", "prefer")
 # The members an application of image inputs adds.
 IMAGE_MEMBERS = ("encode_function",)
 
@@ -119,6 +126,8 @@ def missing_members(application) -> list[str]:
             missing.append(f"the n_best argument of {predict} (n_best=True)")
         if not application.n_best and "n_best" in takes:
             missing.append(f"n_best=True on the application, for {predict} takes it")
+        if application.reference and "reference" not in takes:
+            missing.append(f"the reference argument of {predict} (reference=True)")
     return missing
 
 

@@ -31,4 +31,5 @@ APPLICATION = Application(
     export_core=export_core,
     exported_predictor=ExportedNormalizer,
     beam_search=LISTING.beam_search,
+    reference=True,
 )

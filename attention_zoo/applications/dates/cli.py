@@ -9,6 +9,7 @@ from attention_zoo.applications.common import command
 from attention_zoo.applications.common.application import Command
 from attention_zoo.applications.common.run_folder import write_evaluation
 from attention_zoo.applications.dates.listing import LISTING
+from attention_zoo.applications.dates.resolver import PREFER
 
 
 def add_arguments(tasks, app) -> None:
@@ -22,6 +23,25 @@ def add_arguments(tasks, app) -> None:
         "--per-format", action="store_true", help="also print every format"
     )
     command.add_answer_flags(tasks["predict"], app)
+    predict = tasks["predict"]
+    predict.add_argument(
+        "--reference",
+        metavar="ISO",
+        help="the date-time a run of the forms target resolves relative "
+        "expressions against: ISO 8601, with an offset or not (naive: UTC), "
+        "e.g. 2026-01-15T09:00:00 (default: now, UTC, fixed when the "
+        "command starts); a run of ISO dates reads absolute days only and "
+        "answers alike whatever it is",
+    )
+    predict.add_argument(
+        "--prefer",
+        choices=PREFER,
+        default="future",
+        help="what a text leaves open (a year, a weekday's week, a time's "
+        "day) means: its next occurrence on or after the reference (future, "
+        "the default), its last on or before it (past), or the reference's "
+        "year, week or day (current); docs/dates.md",
+    )
 
 
 def show(text, item) -> str:
@@ -37,13 +57,20 @@ def jobs(args, parser, app) -> dict:
     # above answer `--help` and errors without them.
     from attention_zoo.applications.dates.evaluation import evaluate, format_metrics
     from attention_zoo.applications.dates.predictor import Normalizer
+    from attention_zoo.applications.dates.reference import parse_reference
 
     def evaluate_job():
         metrics = evaluate(args.run)
         print(format_metrics(metrics, per_format=args.per_format))
         write_evaluation(args.run, metrics)
 
-    predict_job = command.answer_job(args, parser, app, Normalizer, show)
+    def predict_job():
+        # Read once, before the model loads: a bad value is refused first,
+        # and every line of a file is answered against the same moment.
+        reference = parse_reference(args.reference).isoformat()
+        return command.answer_job(
+            args, parser, app, Normalizer, show, reference=reference, prefer=args.prefer
+        )()
 
     return {"evaluate": evaluate_job, "predict": predict_job}
 

@@ -50,6 +50,7 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
 
     output = export_folder(output, "dates")
     normalizer = Normalizer(run_dir)
+    check_exportable(normalizer)
     tx = normalizer.tx
     predict_fn = tf.function(
         models.make_predict_fn(normalizer.model, normalizer.kind),
@@ -103,12 +104,25 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
 # ------------------------------------------------------- LiteRT and ONNX
 
 
+def check_exportable(normalizer: Normalizer) -> None:
+    """A ValueError for a run of the forms target: its exports (the form
+    resolved against a reference input) are not written yet; a run of ISO
+    dates exports as before."""
+    if normalizer.forms:
+        raise ValueError(
+            "the SavedModel, LiteRT and ONNX exports read runs of ISO dates "
+            "only; a run of the forms target answers through its run folder "
+            f"(predict, serve). Received: a run of target={normalizer.target!r}"
+        )
+
+
 def export_core(run_dir) -> CoreFunction:
     """`source_ids (B, tx) int32 -> tokens (B, TY) int32` (IsoVocabulary ids),
     `attention (B, TY, tx)` and `scores (B,)` float32: the greedy loop of
     `model.make_predict_fn`, over the whole width `tx` (the encoder is
     masked, so the padding changes nothing)."""
     normalizer = Normalizer(run_dir)
+    check_exportable(normalizer)
     if normalizer.kind != "default":
         raise ValueError(
             "LiteRT and ONNX exports hold the `default` model's decode loop. "

@@ -96,6 +96,10 @@ def test_a_capability_not_declared_or_not_kept_is_named():
         "n_best=True on the application, for NoBeams.predict_items takes it",
     ]
     assert missing_members(_application(NoBeams, beam_search=False, n_best=True)) == []
+    # A reference time promised (the dates application's) and not taken.
+    assert missing_members(
+        _application(NoBeams, beam_search=False, n_best=True, reference=True)
+    ) == ["the reference argument of NoBeams.predict_items (reference=True)"]
 
 
 def test_the_protocol_names_the_members_the_package_calls():

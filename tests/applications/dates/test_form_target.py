@@ -198,3 +198,45 @@ def test_a_run_of_iso_dates_answers_as_before_whatever_the_reference(tiny):
 def test_a_bad_reference_or_policy_is_refused_naming_it(tiny, target, options, named):
     with pytest.raises(ValueError, match=named):
         tiny[target](["yesterday"], **options)
+
+
+def _jsonl(capsys, folder, *flags):
+    from attention_zoo.cli import main
+
+    status = main(
+        ["dates", "predict", "--run", str(folder), "--format", "jsonl", *flags]
+    )
+    out = capsys.readouterr()
+    return status, [json.loads(line) for line in out.out.splitlines()], out.err
+
+
+@pytest.mark.tf_only
+def test_the_command_answers_as_the_predictor_against_its_reference(tiny, capsys):
+    forms = tiny["forms"]
+    flags = ("--reference", "2026-01-15T09:00:00+01:00", "--prefer", "past")
+    status, (line,), _ = _jsonl(capsys, forms.run_dir, *flags, "in 3 days")
+    assert status == 0
+    item = forms(["in 3 days"], reference="2026-01-15T09:00:00+01:00", prefer="past")[0]
+    assert line["reference"] == item["reference"] == "2026-01-15T09:00:00+01:00"
+    assert line["prefer"] == "past"
+    for key in ("output", "valid", "reason", "kind", "grain", "form", "parts"):
+        assert line[key] == item["text" if key == "output" else key], key
+
+
+@pytest.mark.tf_only
+def test_the_command_refuses_a_bad_reference_naming_it(tiny, capsys):
+    status, lines, err = _jsonl(
+        capsys, tiny["forms"].run_dir, "--reference", "soon", "x"
+    )
+    assert status == 2 and not lines
+    assert "Received: reference='soon'" in err
+
+
+@pytest.mark.tf_only
+def test_the_command_of_an_iso_dates_run_ignores_the_reference(tiny, capsys):
+    folder = tiny["dates"].run_dir
+    _, plain, _ = _jsonl(capsys, folder, "3 May 1979")
+    _, with_reference, _ = _jsonl(
+        capsys, folder, "--reference", "1999-01-01", "3 May 1979"
+    )
+    assert plain == with_reference and "reference" not in plain[0]
