@@ -202,6 +202,13 @@ def create_app(
             "2026-01-15T09:00:00; default now, in UTC (the applications whose "
             "/v1/models entry says reference)",
         )
+        prefer: StrictStr | None = Field(
+            None,
+            max_length=MAX_REFERENCE_CHARS,
+            description="what a text leaves open (a year, a weekday's week, a "
+            "time's day) means: future (default: the next occurrence on or "
+            "after the reference), past or current (docs/dates.md)",
+        )
 
     @app.get("/healthz")
     async def healthz():
@@ -267,18 +274,21 @@ def create_app(
                     422, f"{app_name} gives no n-best list: leave n_best out", "n_best"
                 )
             options["n_best"] = True
-        if request.reference is not None:
+        timing = {"reference": request.reference, "prefer": request.prefer}
+        for name, value in timing.items():
+            if value is None:
+                continue
             if not model.app.reference:
                 return failure(
                     422,
-                    f"{app_name} takes no reference time: leave reference out",
-                    "reference",
+                    f"{app_name} takes no reference time: leave {name} out",
+                    name,
                 )
-            options["reference"] = request.reference
             try:  # its options read, no input: a bad value is the request's fault
-                model.predictor([], **options)
+                model.predictor([], **{name: value})
             except ValueError as exc:
-                return failure(422, str(exc), "reference")
+                return failure(422, str(exc), name)
+            options[name] = value
         if model.images:  # seconds for a large image: not on the event loop
             inputs, problem = await model.off_loop(_read_inputs, model, request.inputs)
         else:

@@ -33,7 +33,7 @@ def test_answers_are_the_predictors(client):
 
 def test_a_run_of_iso_dates_answers_alike_whatever_the_reference(client):
     plain = client.post("/v1/dates/predict", json={"inputs": DATES}).json()
-    body = {"inputs": DATES, "reference": "2026-01-15T09:00:00+05:30"}
+    body = {"inputs": DATES, "reference": "2026-01-15T09:00:00+05:30", "prefer": "past"}
     with_reference = client.post("/v1/dates/predict", json=body).json()
     assert with_reference == plain
     described = {m["app"]: m for m in client.get("/v1/models").json()["models"]}
@@ -163,6 +163,13 @@ FAULTS = [
         json.dumps({"inputs": ["1"], "reference": "2026-01-15" + " " * 60}),
         422,
         "reference",
+    ),
+    (
+        "a policy it has not",
+        "dates",
+        b'{"inputs": ["1"], "prefer": "soon"}',
+        422,
+        "prefer",
     ),
     (
         "a reference to an app that takes none",

@@ -3,7 +3,8 @@
 A run of the forms target learns to write a form of `forms.py` (`date
 1979-05-03`, `shift day -1`, `weekday +1 FRI`), not an ISO date: the
 resolver does the calendar arithmetic against the caller's reference. Its
-data mixes two sources, `EXPRESSION_SHARE` of each split each way:
+data mixes two sources, `EXPRESSION_SHARE` of each split's size the
+expressions, the rest absolute days (non-dates on top):
 
 - today's absolute days (`data.make_splits`, non-dates included), their
   ISO date written as the form `date YYYY-MM-DD` (a non-date is `""`, the
