@@ -24,7 +24,10 @@ common/test_predictor_protocol.py` finds any call of one from outside):
 - `predict_items(inputs, **options)` (and `__call__`): one dict per input,
   `text`, `score`, `valid`, `reason`, `attention` at least (and any of
   `DETAILS`). With beam search it takes `beam_width`, with an n-best list
-  `n_best`, with a reference time (`Application.reference`) `reference`.
+  `n_best`, with a reference time (`Application.reference`) `reference`
+  and `prefer`, which it reads before its inputs: `predict_items([],
+  reference=...)` raises the ValueError of a bad one, naming it (how the
+  server checks a request's).
 - `check(item)`, `check_all(items)`: an `InputError` for an input the model
   cannot read.
 - `shape_inputs()`: inputs reaching every input shape the search compiles

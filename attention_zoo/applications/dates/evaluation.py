@@ -88,25 +88,33 @@ def evaluate(run_dir) -> dict:
 
 
 def format_metrics(metrics: dict, per_format: bool = True) -> str:
+    # A forms run's figures add the value at each example's reference
+    # (`form_evaluation.evaluate_forms`): a column where they have it.
+    forms = "value_exact" in metrics
+    value = " value exact |" if forms else ""
+
+    def row(name, v):
+        cell = f" {100 * v['value_exact']:.2f} % |" if forms else ""
+        return f"| {name} | {v['n']} | {100 * v['exact_match']:.2f} % |{cell}"
+
     lines = [
-        f"test dates: {metrics['n']:,}",
+        f"test {'examples' if forms else 'dates'}: {metrics['n']:,}",
         f"exact match: {100 * metrics['exact_match']:.2f} %",
+        *([f"value exact: {100 * metrics['value_exact']:.2f} %"] if forms else []),
         f"character accuracy: {100 * metrics['character_accuracy']:.2f} %",
         f"valid (calendar date, score above threshold): {100 * metrics['valid']:.2f} %",
         "",
-        "| language | n | exact match |",
-        "| --- | ---: | ---: |",
+        f"| language | n | exact match |{value}",
+        "| --- | ---: | ---: |" + (" ---: |" if forms else ""),
     ]
+    lines += [row(k, v) for k, v in metrics["by_language"].items()]
     lines += [
-        f"| {k} | {v['n']} | {100 * v['exact_match']:.2f} % |"
-        for k, v in metrics["by_language"].items()
+        "",
+        f"| {'kind' if forms else 'family'} | n | exact match |{value}",
+        "| --- | ---: | ---: |" + (" ---: |" if forms else ""),
     ]
-    lines += ["", "| family | n | exact match |", "| --- | ---: | ---: |"]
-    lines += [
-        f"| {k} | {v['n']} | {100 * v['exact_match']:.2f} % |"
-        for k, v in metrics["by_family"].items()
-    ]
-    if per_format:
+    lines += [row(k, v) for k, v in metrics["by_family"].items()]
+    if per_format and not forms:
         lines += ["", "| format | n | exact match |", "| --- | ---: | ---: |"]
         lines += [
             f"| `{k}` | {v['n']} | {100 * v['exact_match']:.2f} % |"

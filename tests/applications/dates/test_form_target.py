@@ -240,3 +240,32 @@ def test_the_command_of_an_iso_dates_run_ignores_the_reference(tiny, capsys):
         capsys, folder, "--reference", "1999-01-01", "3 May 1979"
     )
     assert plain == with_reference and "reference" not in plain[0]
+
+
+def test_the_figures_count_a_form_by_its_value_at_the_reference():
+    from attention_zoo.applications.dates.evaluation import format_metrics
+    from attention_zoo.applications.dates.form_evaluation import evaluate_forms
+
+    def example(text, form, kind, value):
+        return forms_data.FormExample(text, form, "en", kind, REFERENCE, value)
+
+    examples = [
+        example("in a week", "shift week +1", "relative", "2026-01-22"),
+        example("tomorrow", "shift day +1", "relative", "2026-01-16"),
+        example("3 May 1979", "date 1979-05-03", forms_data.ABSOLUTE, "1979-05-03"),
+        example("hello", "", "non_date", ""),
+    ]
+    # Another form of the same value, a wrong one, a right one, a refusal.
+    written = ["shift day +7", "shift day +2", "date 1979-05-03", ""]
+
+    class Written:
+        def scored(self, texts):
+            n = len(texts)
+            return written, np.ones(n, bool), np.zeros(n), None
+
+    metrics = evaluate_forms(Written(), examples)
+    assert metrics["exact_match"] == 0.5 and metrics["value_exact"] == 0.75
+    assert metrics["by_family"]["relative"]["value_exact"] == 0.5
+    shown = format_metrics(metrics)
+    assert "value exact: 75.00 %" in shown
+    assert "| relative | 2 | 0.00 % | 50.00 % |" in shown
