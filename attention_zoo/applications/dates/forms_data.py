@@ -13,9 +13,10 @@ expressions, the rest absolute days (non-dates on top):
 - the generated time expressions of `time_expressions.pairs`, every kind in
   every language of the run. Their texts are split once, by a seeded
   shuffle within each language and kind, into a training, a validation and
-  a test pool (`HELD_OUT`), so no test text was trained on; each split
-  then draws a language uniformly, a kind with a weight of the square root
-  of its pool (so the 8 years of a language are not a thirteenth of the
+  a test pool (`HELD_OUT`, `split_texts`: only texts whose pattern keeps
+  another text in training are held out), so no test text was trained
+  on; each split then draws a language uniformly, a kind with a weight of
+  the square root of its pool (so the 8 years of a language are not a thirteenth of the
   data, nor its 460 relative expressions drowned), then a pair of it.
   Training draws with replacement; validation and test do not.
 
@@ -26,10 +27,12 @@ evaluation checks besides the form.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import json
 import math
 import random
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -114,17 +117,33 @@ def _pools(languages, seed: int, max_length: int) -> dict:
             )
             groups[pair.kind].setdefault(key, []).append(example)
         for kind, by_text in sorted(groups.items()):
-            texts = sorted(by_text)
-            random.Random(f"{seed}/{language}/{kind}").shuffle(texts)
-            start = 0
-            for split, share in HELD_OUT.items():
-                n = round(share * len(texts)) or int(len(texts) >= 5)
-                for text in texts[start : start + n]:
-                    pools[split][language, kind] += by_text[text]
-                start += n
-            for text in texts[start:]:
-                pools["train"][language, kind] += by_text[text]
+            split_texts(by_text, pools, (language, kind), f"{seed}/{language}/{kind}")
     return pools
+
+
+def template(text: str) -> str:
+    """`text` with each run of digits as `#`: "in 3 days" and "in 5 days" are one."""
+    return re.sub(r"\d+", "#", text)
+
+
+def split_texts(by_text: dict, pools: dict, key, seed: str) -> None:
+    """Deal the texts of `by_text` (normalized text: its examples) into
+    `pools[split][key]`, `HELD_OUT` of them to validation and test: only a
+    text whose template (`template`) keeps another text in training, so a
+    held-out text asks the model to read a new number in a pattern it was
+    taught, never a word it never saw ("yesterday" is always trained)."""
+    texts = sorted(by_text)
+    random.Random(seed).shuffle(texts)
+    trained = collections.Counter(template(text) for text in texts)
+    left = list(texts)
+    for split, share in HELD_OUT.items():
+        n = round(share * len(texts)) or int(len(texts) >= 5)
+        for text in [t for t in left if trained[template(t)] >= 2][:n]:
+            trained[template(text)] -= 1
+            left.remove(text)
+            pools[split][key] += by_text[text]
+    for text in left:
+        pools["train"][key] += by_text[text]
 
 
 def draw(pool: dict, n: int, rng: random.Random, replace: bool) -> list[FormExample]:

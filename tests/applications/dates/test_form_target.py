@@ -269,3 +269,18 @@ def test_the_figures_count_a_form_by_its_value_at_the_reference():
     shown = format_metrics(metrics)
     assert "value exact: 75.00 %" in shown
     assert "| relative | 2 | 0.00 % | 50.00 % |" in shown
+
+
+def test_a_held_out_text_is_a_new_number_in_a_trained_pattern():
+    texts = ["yesterday", "ayer", "tomorrow", *(f"in {n} days" for n in range(1, 8))]
+    for seed in range(20):
+        pools = {
+            split: collections.defaultdict(list)
+            for split in ("train", "validation", "test")
+        }
+        forms_data.split_texts({t: [t] for t in texts}, pools, "key", str(seed))
+        trained = pools["train"]["key"]
+        held = pools["validation"]["key"] + pools["test"]["key"]
+        assert held and sorted(trained + held) == sorted(texts)
+        assert {"yesterday", "ayer", "tomorrow"} <= set(trained)
+        assert "in # days" in {forms_data.template(t) for t in trained}
