@@ -12,9 +12,10 @@ confident error; for a non-date, any answer).
 The systems, each called as a user calls it:
 
 - ours: the dates predictor of `--run` (default: the shipped preset
-  `dates_multilingual`), `predictor(texts)`; an answer is its `text` when
+  `dates_multilingual`), `predictor(texts, reference=...)`; an answer is its `text` when
   `valid`, and it is right only when that text is the expected value
-  itself (`Z` and `+00:00` alike). Today's predictor takes no reference.
+  itself (`Z` and `+00:00` alike), given the files' reference (a run of ISO
+  dates, the preset, answers the same whatever the reference).
 - dateparser: `dateparser.parse(text, settings={"RELATIVE_BASE": the
   reference (naive, UTC), "PREFER_DATES_FROM": "future"})`, languages
   detected; for the interval file `dateparser.search.search_dates(text,
@@ -189,13 +190,13 @@ def peer_batch(answer):
     return answers
 
 
-def ours_batch(run):
+def ours_batch(run, reference: dt.datetime):
     from attention_zoo.applications.dates.predictor import Normalizer
 
     normalizer = Normalizer(run)
 
     def answers(cases):
-        items = normalizer([case.text for case in cases])
+        items = normalizer([case.text for case in cases], reference=reference)
         return [item["text"] if item["valid"] else None for item in items]
 
     return answers
@@ -272,7 +273,7 @@ def main(argv=None) -> None:
             f"load average: {harness.load_average()}",
         ]
     )
-    systems = {OURS: ours_batch(run)} | {n: peer_batch(a) for n, a in peers.items()}
+    systems = {OURS: ours_batch(run, reference)} | {n: peer_batch(a) for n, a in peers.items()}
     answers, outcomes, rates = {}, {}, {}
     for name, batch in systems.items():
         batch(cases)  # the first pass compiles ours and loads the peers' languages
