@@ -238,6 +238,10 @@ def test_a_second_training_into_the_same_folder_is_refused(tmp_path):
     proc = _start_training(run)
     try:
         _wait_for_staging(proc, run, "data")
+        # Stopped, the first training still holds the folder's lock (a
+        # stopped process keeps its flock) but no longer takes the CPU the
+        # second one starts with (half this test's CPU time).
+        os.killpg(proc.pid, signal.SIGSTOP)
         (second,) = run_cases(tmp_path, [["dates", "train", "--output", run]])
     finally:
         os.killpg(proc.pid, signal.SIGKILL)

@@ -172,6 +172,18 @@ class TrainingRun:
         callbacks, budget = self.callbacks(first_callbacks, extra_callbacks)
         start = time.perf_counter()
         with self.scope():
+            # Without a distribution, TensorFlow's `fit` builds the optimizer
+            # inside its first trace of the train step, and a trace that
+            # creates variables is traced again: built here (the variables
+            # `fit` would make), the step is traced once (a small model's
+            # `fit`: 5.9 -> 3.2 s of CPU). JAX and PyTorch build it first
+            # anyway.
+            if (
+                model.built
+                and model.optimizer is not None
+                and not model.optimizer.built
+            ):
+                model.optimizer.build(model.trainable_variables)
             history = model.fit(
                 *data,
                 validation_data=validation_data,

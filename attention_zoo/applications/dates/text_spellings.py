@@ -103,6 +103,10 @@ def month_spellings_table() -> dict[str, str]:
     }
 
 
+# Cached as the table is: `normalize` runs these per text (the lexicon's
+# generator some 330,000 times), and building the patterns cost more than
+# matching them.
+@functools.lru_cache(maxsize=1)
 def month_spelling_passes() -> tuple[tuple[str, str], ...]:
     """`(pattern, replacement)` per spelling, longest first."""
     table = month_spellings_table()
@@ -112,6 +116,7 @@ def month_spelling_passes() -> tuple[tuple[str, str], ...]:
     )
 
 
+@functools.lru_cache(maxsize=1)
 def month_spelling_candidate() -> str:
     """A pattern any text a `month_spelling_passes` rewrites holds."""
     table = month_spellings_table()

@@ -39,3 +39,24 @@ def test_dates_trains_every_epoch_unless_given_a_patience(tmp_path):
     config = registry.get("dates").config_class()
     callbacks, _ = TrainingRun("dates", config, tmp_path, Distribution(), 0).callbacks()
     assert not any(isinstance(c, keras.callbacks.EarlyStopping) for c in callbacks)
+
+
+@pytest.mark.tf_only  # JAX and PyTorch trace (or call) their step their own way
+def test_fit_traces_the_train_step_once(tmp_path):
+    """`TrainingRun.fit` builds the optimizer before `fit`: on TensorFlow,
+    a first trace that creates the optimizer's variables is traced again
+    (twice the compile time of every training)."""
+    import numpy as np
+
+    config = registry.get("dates").config_class(epochs=2)
+    run = TrainingRun("dates", config, tmp_path, Distribution(), 0)
+    with run.scope():
+        inputs = keras.Input((3,))
+        model = keras.Model(inputs, keras.layers.Dense(1)(inputs))
+        model.compile("adam", "mse")
+    traces = []
+    step = model.train_step
+    model.train_step = lambda data: traces.append(1) or step(data)
+    x = np.zeros((8, 3), "float32")
+    run.fit(model, x, np.zeros((8, 1), "float32"), batch_size=4)
+    assert len(traces) == 1
