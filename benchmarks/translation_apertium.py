@@ -108,7 +108,8 @@ def apertium(texts) -> list[str]:
 
 def model_translate(translator, texts, use_mask: bool = True) -> list[str]:
     """A translator's outputs, with placeholders masked and restored."""
-    if not use_mask:
+    # A run that masks its placeholders itself (`translation.masking`).
+    if not use_mask or translator.masking:
         return translator.translations(texts)[0]
     masked = [mask(t) for t in texts]
     outputs, _ = translator.translations([m.text for m in masked])

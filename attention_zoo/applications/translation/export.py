@@ -53,8 +53,17 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
 
     from attention_zoo.export.text import StringTable, TokenTables
 
-    output = export_folder(output, "translation")
     translator = Translator(run_dir, beam_width=beam_width)
+    if translator.masking:
+        # The patterns of `placeholders` look behind (`(?<![\w-])--help`),
+        # which TensorFlow's RE2 cannot: the graph would read the raw
+        # placeholders and answer valid without the check.
+        raise ValueError(
+            f"{run_dir} masks placeholders (config.json: \"placeholders\": "
+            "\"mask\"), which the SavedModel graph does not do yet: export it "
+            "as LiteRT or ONNX, whose predictor masks in Python"
+        )
+    output = export_folder(output, "translation")
     fn = translator.search_function(translator.beam_width)
     output_tokens = [
         t if i >= len(tokenizer.SPECIALS) or t == tokenizer.UNK else ""

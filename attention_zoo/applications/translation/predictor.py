@@ -12,6 +12,12 @@ per-line messages of the command line.
 Outputs are readable text (`postprocess`): unknown words replaced from the
 source, truecased, detokenised; `Translator(..., unk_replace=False,
 truecase=False, detokenize=False)` gives the model's raw tokens.
+
+A run trained with its placeholders masked (`config.json`'s
+`"placeholders": "mask"`, `masking`) masks each input before the model
+reads it, puts the placeholders back in the output text, and answers
+`valid` False, with the check's reason naming the placeholder, for an
+output that drops, adds or changes one (`placeholder_check`).
 """
 
 from __future__ import annotations
@@ -28,8 +34,8 @@ from attention_zoo.applications.common.predictor import as_texts
 from attention_zoo.applications.common.search import ranking_scores
 from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
+from attention_zoo.applications.translation import masking, postprocess
 from attention_zoo.applications.translation import model as models
-from attention_zoo.applications.translation import postprocess
 
 MAX_SOURCE_TOKENS = 128
 MAX_OUTPUT_TOKENS = 160
@@ -64,6 +70,8 @@ class Translator(RunPredictor):
         self.unk_replace = unk_replace
         self.truecase = truecase
         self.detokenize = detokenize
+        # Runs trained before the option masked nothing.
+        self.masking = self.config.get("placeholders") == "mask"
         self.source_vocabulary = tokenizer.WordVocabulary.load(
             self.run_dir / "source_vocabulary.json"
         )
@@ -210,9 +218,17 @@ class Translator(RunPredictor):
         `detokenize=False` its tokens joined by spaces.
         """
         texts = list(texts)
-        ids, attention, _ = self.search(texts, beam_width, batch_size)
-        tokens = self.readable(texts, ids, attention)
-        return [self.join(t) for t in tokens], attention
+        masks = masking.mask_inputs(texts, self.masking)
+        read = self.model_texts(texts, masks)
+        ids, attention, _ = self.search(read, beam_width, batch_size)
+        tokens = self.readable(read, ids, attention)
+        outputs = [masking.restored(self.join(t), m) for t, m in zip(tokens, masks)]
+        return outputs, attention
+
+    @staticmethod
+    def model_texts(texts, masks) -> list[str]:
+        """What the model reads of each text: its masked form, if masked."""
+        return [t if m is None else m.text for t, m in zip(texts, masks)]
 
     def join(self, tokens) -> str:
         """Readable tokens as one string (detokenised unless `detokenize=False`)."""
@@ -262,8 +278,11 @@ class Translator(RunPredictor):
         (`<end>` included; None for an input without a word); `valid` is False, with the
         `reason`, for an input the model cannot read (no word once
         normalized, whose text is "") or one unlike the texts it was
-        trained on (`reason`); `notes` (also `problems`) name what the
-        input rules did to it.
+        trained on, or, for a run that masks placeholders, an output that
+        does not keep them (`reason`); `notes` (also `problems`) name what
+        the input rules did to it. With masking, `source_tokens`, `tokens`
+        and `attention` are the masked text's (`PH_PRINTF_1`), and `text`
+        has the placeholders back.
 
         Args:
             inputs: the texts.
@@ -276,27 +295,31 @@ class Translator(RunPredictor):
         texts = as_texts(inputs)
         if not isinstance(n_best, bool):
             raise TypeError(f"`n_best` must be a bool. Received: n_best={n_best!r}")
-        ids, attention, scores = self.search(texts, beam_width, batch_size, n_best)
+        masks = masking.mask_inputs(texts, self.masking)
+        read = self.model_texts(texts, masks)
+        ids, attention, scores = self.search(read, beam_width, batch_size, n_best)
         alternatives = None
         if n_best:
-            alternatives = self._alternatives(texts, ids, attention, scores)
+            alternatives = self._alternatives(read, masks, ids, attention, scores)
             ids, scores = ids[:, 0], scores[:, 0]
             attention = [a[0] for a in attention]
-        readable = self.readable(texts, ids, attention)
+        readable = self.readable(read, ids, attention)
         items = []
-        for text, tokens, score, weights in zip(texts, readable, scores, attention):
-            source = self.source_tokens(text)
+        rows = zip(texts, masks, read, readable, scores, attention)
+        for text, masked, model_text, tokens, score, weights in rows:
+            source = self.source_tokens(model_text)
             score = float(score) if source else None
-            reason = self.reason(text, score)
+            output = masking.restored(self.join(tokens), masked)
+            reason = self.reason(text, score, output if masked else None)
             items.append(
                 {
                     "input": text,
-                    "text": self.join(tokens),
+                    "text": output,
                     "score": score,
                     "valid": not reason,
                     "reason": reason,
-                    "notes": self.problems(text),
-                    "problems": self.problems(text),
+                    "notes": self.problems(model_text),
+                    "problems": self.problems(model_text),
                     "source_tokens": source,
                     "tokens": tokens,
                     # One row per output token and <end>, over the source.
@@ -308,9 +331,10 @@ class Translator(RunPredictor):
                 item["n_best"] = more
         return items
 
-    def _alternatives(self, texts, ids, attention, scores) -> list[list[dict]]:
+    def _alternatives(self, texts, masks, ids, attention, scores) -> list[list[dict]]:
         """`{"text", "score", "ranking_score"}` of every hypothesis per
-        text, best first (by `ranking_score`: `search.ranking_scores`)."""
+        text (as the model read it; `masks` restore the placeholders), best
+        first (by `ranking_score`: `search.ranking_scores`)."""
         out = []
         for i, text in enumerate(texts):
             rows = self.readable([text] * len(ids[i]), ids[i], attention[i])
@@ -319,7 +343,7 @@ class Translator(RunPredictor):
             out.append(
                 [
                     {
-                        "text": self.join(r),
+                        "text": masking.restored(self.join(r), masks[i]),
                         "score": float(s) if np.isfinite(s) else None,
                         "ranking_score": float(k) if np.isfinite(s) else None,
                     }
@@ -328,13 +352,19 @@ class Translator(RunPredictor):
             )
         return out
 
-    def reason(self, text: str, score: float | None = None) -> str:
-        """Why the translation of `text` is not valid ("" when it is): no
-        word to read, or a text unlike the training sources (`domain`)."""
+    def reason(
+        self, text: str, score: float | None = None, output: str | None = None
+    ) -> str:
+        """Why the translation `output` of `text` is not valid ("" when it
+        is): no word to read, a text unlike the training sources
+        (`domain`), or, given the `output` of a run that masks its
+        placeholders, one that does not keep them (`masking.reason`)."""
         if not tokenizer.tokenize(text):
             return "empty input: no words once normalized"
-        if self.domain is not None:
+        if self.domain is not None and self.domain.reason(text):
             return self.domain.reason(text)
+        if output is not None:
+            return masking.reason(text, output)
         return ""
 
     def unknown_words(self, text: str) -> list[str]:
@@ -354,6 +384,10 @@ def plot(run_dir, texts, output_dir, beam_width=None, translator=None) -> list[P
     translator = translator or Translator(run_dir, beam_width=beam_width)
     translator.check_all(texts)
     texts = list(texts)
+    # The masked text, as the model read it (`masking`).
+    texts = translator.model_texts(
+        texts, masking.mask_inputs(texts, translator.masking)
+    )
     ids, attention, _ = translator.search(texts, beam_width)
     translations = translator.readable(texts, ids, attention)
     paths = []

@@ -13,6 +13,7 @@ from attention_zoo.applications.common.text import WordVocabulary
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
 from attention_zoo.applications.common.training import config_arguments
 from attention_zoo.applications.common.training_loop import training_run
+from attention_zoo.applications.translation import masking
 from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation.batches import BUCKETS, BucketedBatches
 from attention_zoo.applications.translation.config import TrainConfig
@@ -74,6 +75,7 @@ def check(config: TrainConfig) -> None:
             f"`decoder` must be one of {models.DECODERS}. Received: "
             f"decoder={config.decoder!r}"
         )
+    masking.resolve(config)  # a wrong `placeholders` raises ValueError
 
 
 def build_model(config: TrainConfig, source_vocab_size: int, target_vocab_size: int):
@@ -92,18 +94,28 @@ def build_model(config: TrainConfig, source_vocab_size: int, target_vocab_size: 
 def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
     """Load the corpus, fit the model, save the run folder, evaluate it."""
     with training_run("translation", output, config, verbose, check) as run:
+        config = masking.resolve(config)
         train_set, validation_set, test_set = load_corpus(config)
-        source_vocabulary = WordVocabulary.from_texts(
+        # The held-out files and the domain keep the raw messages: the
+        # translator masks what it reads itself.
+        write_pairs(run.folder / "data" / "validation.tsv", validation_set)
+        write_pairs(run.folder / "data" / "test.tsv", test_set)
+        domain = fit_domain(config, train_set, validation_set)
+        if config.placeholders == "mask":
+            train_set = masking.masked_pairs(train_set)
+            validation_set = masking.masked_pairs(validation_set)
+            vocabulary = masking.vocabulary
+        else:
+            vocabulary = WordVocabulary.from_texts
+        source_vocabulary = vocabulary(
             [p.source for p in train_set], config.source_vocab_size
         )
-        target_vocabulary = WordVocabulary.from_texts(
+        target_vocabulary = vocabulary(
             [p.target for p in train_set], config.target_vocab_size
         )
         source_vocabulary.save(run.folder / "source_vocabulary.json")
         target_vocabulary.save(run.folder / "target_vocabulary.json")
         Truecaser.learn(p.target for p in train_set).save(run.folder / TRUECASE_FILE)
-        write_pairs(run.folder / "data" / "validation.tsv", validation_set)
-        write_pairs(run.folder / "data" / "test.tsv", test_set)
         run.write_json("config.json", asdict(config))
 
         def batches(pairs, seed, drop_remainder):
@@ -148,7 +160,7 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
         # the best validation epoch, however training ended (patience, epochs
         # or the budget, which validates the epoch it cuts short too).
         model.save(run.folder / "model.keras")
-        fit_domain(config, train_set, validation_set).save(run.folder / DOMAIN_FILE)
+        domain.save(run.folder / DOMAIN_FILE)
         seconds = run.training["seconds"]
         translator = Translator(run.folder)
         metrics = run.finish(
