@@ -49,9 +49,7 @@ def masked_pairs(pairs) -> list[data.Pair]:
     out = []
     for pair in pairs:
         source = mask(pair.source)
-        out.append(
-            data.Pair(source.text, mask_target(pair.target, source), pair.book)
-        )
+        out.append(data.Pair(source.text, mask_target(pair.target, source), pair.book))
     return out
 
 
@@ -66,7 +64,9 @@ def vocabulary(texts, size: int) -> WordVocabulary:
     )[: size - len(SPECIALS)]
     kept = set(reserved)
     words = sorted((w for w in counts if w not in kept), key=lambda w: (-counts[w], w))
-    return WordVocabulary(SPECIALS + reserved + words[: size - len(SPECIALS) - len(reserved)])
+    return WordVocabulary(
+        SPECIALS + reserved + words[: size - len(SPECIALS) - len(reserved)]
+    )
 
 
 def mask_inputs(texts, enabled: bool) -> list[Masked | None]:

@@ -72,6 +72,9 @@ class Translator(RunPredictor):
         self.detokenize = detokenize
         # Runs trained before the option masked nothing.
         self.masking = self.config.get("placeholders") == "mask"
+        # Copy attention (`model.build_model(copy=True)`): the search reads
+        # the source's extended ids beside its ids.
+        self.copy = bool(self.config.get("copy", False))
         self.source_vocabulary = tokenizer.WordVocabulary.load(
             self.run_dir / "source_vocabulary.json"
         )
@@ -90,8 +93,10 @@ class Translator(RunPredictor):
         """`model`: the run's Keras model, checked against its vocabularies
         (an exported translator has none: `export.ExportedTranslator`)."""
         attention, decoder = self.config["attention"], self.config["decoder"]
+        # Runs trained before copy attention have no `copy`.
+        copy = bool(self.config.get("copy", False))
         model = self.read_model_file(
-            model_names=(f"{attention}_{decoder}", "no_attention")
+            model_names=(models.model_name(attention, decoder, copy), "no_attention")
         )
         self.check_sizes(
             model,
@@ -120,7 +125,7 @@ class Translator(RunPredictor):
                 alpha=self.alpha if beam_width > 1 else 0.0,
                 keep_beams=keep_beams,
             ),
-            (None,),
+            (2, None) if self.copy else (None,),
             "int32",
         )
 
@@ -141,6 +146,22 @@ class Translator(RunPredictor):
             out[row, : len(i)] = i
         return out, lengths
 
+    def model_input(self, texts):
+        """What the search reads: `encode`'s ids `(N, T)`, or with copy
+        attention those and the extended ids over the target vocabulary
+        stacked, `(N, 2, T)` (`model.extended_ids`)."""
+        ids, _ = self.encode(texts)
+        if not self.copy:
+            return ids
+        extended = np.zeros_like(ids)
+        size = len(self.target_vocabulary)
+        for row, text in enumerate(texts):
+            tokens = tokenizer.tokenize(text)[:MAX_SOURCE_TOKENS]
+            extended[row, : len(tokens)] = models.extended_ids(
+                tokens, self.target_vocabulary.index, size
+            )
+        return np.stack([ids, extended], axis=1)
+
     def search(
         self,
         texts,
@@ -158,7 +179,9 @@ class Translator(RunPredictor):
         texts = list(texts)
         width = beam_width or self.beam_width
         fn = (
-            self.search_function(width, keep_beams) if keep_beams else self.search_function(width)
+            self.search_function(width, keep_beams)
+            if keep_beams
+            else self.search_function(width)
         )
         beams = (width,) if keep_beams else ()
         counts = [len(tokenizer.tokenize(t)) for t in texts]
@@ -167,7 +190,10 @@ class Translator(RunPredictor):
         attention = [None] * len(texts)
         scores = np.full((len(texts), *beams), -np.inf, "float32")
         batches = self.run_batches(
-            fn, order, batch_size, lambda rows: self.encode([texts[i] for i in rows])[0]
+            fn,
+            order,
+            batch_size,
+            lambda rows: self.model_input([texts[i] for i in rows]),
         )
         for rows, tokens, weights, row_scores in batches:
             for j, i in enumerate(rows):
@@ -197,18 +223,30 @@ class Translator(RunPredictor):
                     break
                 if i != START_ID:
                     steps.append(step)
-            tokens = [self.target_vocabulary.tokens[row[s]] for s in steps]
+            source = self.source_tokens(text)
+            tokens = [self.output_token(row[s], source) for s in steps]
             out.append(
                 postprocess.readable_tokens(
                     tokens,
                     weights[steps],
-                    self.source_tokens(text),
+                    source,
                     self.truecaser,
                     unk_replace=unk_replace,
                     truecase=truecase,
                 )
             )
         return out
+
+    def output_token(self, i, source_tokens) -> str:
+        """The target word of id `i`; with copy attention an id past the
+        vocabulary is the source word at that position, as written."""
+        size = len(self.target_vocabulary)
+        if i < size:
+            return self.target_vocabulary.tokens[i]
+        position = int(i) - size
+        return (
+            source_tokens[position] if position < len(source_tokens) else tokenizer.UNK
+        )
 
     def translations(self, texts, beam_width: int | None = None, batch_size: int = 64):
         """Translations and attention `(steps, source tokens)` per text,

@@ -9,7 +9,7 @@ import keras
 
 from attention_zoo.applications.common.config import saved_config
 from attention_zoo.applications.common.run_folder import set_aside
-from attention_zoo.applications.common.text import WordVocabulary
+from attention_zoo.applications.common.text import WordVocabulary, tokenize
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
 from attention_zoo.applications.common.training import config_arguments
 from attention_zoo.applications.common.training_loop import training_run
@@ -59,7 +59,7 @@ class TokenCounter(keras.callbacks.Callback):
 
     def on_train_batch_end(self, batch, logs=None):
         _, pairs = self.dataset.batches[batch]
-        self.tokens += sum(len(t) + 1 for _, t in pairs)
+        self.tokens += sum(len(pair[1]) + 1 for pair in pairs)
 
 
 def check(config: TrainConfig) -> None:
@@ -76,6 +76,10 @@ def check(config: TrainConfig) -> None:
             f"decoder={config.decoder!r}"
         )
     masking.resolve(config)  # a wrong `placeholders` raises ValueError
+    if config.copy and config.attention == "none":
+        raise ValueError(
+            "`copy` needs attention to copy by. Received: copy=True, attention='none'"
+        )
 
 
 def build_model(config: TrainConfig, source_vocab_size: int, target_vocab_size: int):
@@ -119,13 +123,31 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
         run.write_json("config.json", asdict(config))
 
         def batches(pairs, seed, drop_remainder):
+            targets = [target_vocabulary.encode(p.target) for p in pairs]
             return BucketedBatches(
                 [source_vocabulary.encode(p.source) for p in pairs],
-                [target_vocabulary.encode(p.target) for p in pairs],
+                targets,
                 config.batch_size,
                 seed=seed,
                 drop_remainder=drop_remainder,
+                copy=copy_ids(pairs, targets) if config.copy else None,
             )
+
+        def copy_ids(pairs, targets):
+            """`(source_extended, labels)` per pair (`model.extended_ids`)."""
+            size = len(target_vocabulary)
+            out = []
+            for pair, target in zip(pairs, targets):
+                source = tokenize(pair.source)
+                out.append(
+                    (
+                        models.extended_ids(source, target_vocabulary.index, size),
+                        models.extended_labels(
+                            target, tokenize(pair.target), source, size
+                        ),
+                    )
+                )
+            return out
 
         train_batches = batches(train_set, config.seed, True)
         validation_batches = batches(validation_set, config.seed + 1, False)

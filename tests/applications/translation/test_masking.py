@@ -43,7 +43,9 @@ def message_pairs() -> list[str]:
         for p in PLACEHOLDERS:
             rows.append(f"{verb.capitalize()} {p}\t{verbo.capitalize()} {p}")
             for thing, cosa in OBJECTS.items():
-                rows.append(f"Cannot {verb} the {thing} {p}\tNo se puede {verbo} el {cosa} {p}")
+                rows.append(
+                    f"Cannot {verb} the {thing} {p}\tNo se puede {verbo} el {cosa} {p}"
+                )
     return rows
 
 
@@ -106,7 +108,9 @@ def test_a_placeholder_the_source_lacks_gets_a_token_of_its_own():
 def test_masked_pairs_mask_both_sides_and_keep_the_group():
     (pair,) = masking.masked_pairs([Pair("_Open <b>%s</b>", "_Abrir <b>%s</b>", "pkg")])
     assert pair == Pair(
-        "Open PH_TAG_1 PH_PRINTF_1 PH_TAG_2", "Abrir PH_TAG_1 PH_PRINTF_1 PH_TAG_2", "pkg"
+        "Open PH_TAG_1 PH_PRINTF_1 PH_TAG_2",
+        "Abrir PH_TAG_1 PH_PRINTF_1 PH_TAG_2",
+        "pkg",
     )
 
 
@@ -147,9 +151,10 @@ def test_the_run_records_masking_and_has_the_tokens_as_words(run):
         words if isinstance(words, list) else words["tokens"]
     )
     # The held-out files keep the raw messages, which the translator masks.
-    assert "%" in (run / "data" / "test.tsv").read_text() or "{" in (
-        run / "data" / "test.tsv"
-    ).read_text()
+    assert (
+        "%" in (run / "data" / "test.tsv").read_text()
+        or "{" in (run / "data" / "test.tsv").read_text()
+    )
 
 
 TEXTS = ["Open %s", "Cannot delete the image {name}", "Save <b>", "Print %d %s"]
