@@ -6,9 +6,11 @@ import dataclasses
 import json
 
 import keras
+import numpy as np
 import pytest
 
 from attention_zoo.applications.translation import masking
+from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation.config import TrainConfig
 from attention_zoo.applications.translation.data import Pair
 from attention_zoo.applications.translation.export import export
@@ -242,3 +244,66 @@ def test_a_few_epochs_learn_to_carry_the_placeholders(pairs_file, tmp_path):
         ("Abrir %s", True),
         ("Guardar <b>", True),
     ]
+
+
+# ------------------------------------------------------------ copy attention
+
+
+def test_extended_ids_point_at_target_words_or_source_positions():
+    index = {"<pad>": 0, "<unk>": 1, "<start>": 2, "<end>": 3, "ph_printf_1": 4}
+    assert models.extended_ids(["open", "ph_printf_1", "zork", "zork"], index, 5) == [
+        5,
+        4,
+        7,
+        7,
+    ]
+    # A target word only the source holds is labelled with its position.
+    assert models.extended_labels(
+        [1, 4, 1],
+        ["zork", "ph_printf_1", "qux"],
+        [
+            "open",
+            "zork",
+        ],
+        5,
+    ) == [6, 4, 1]
+
+
+def test_copy_needs_attention():
+    with pytest.raises(ValueError, match="attention='none'"):
+        models.build_model(10, 10, attention="none", copy=True)
+
+
+def test_the_copy_model_saves_loads_and_searches_the_extended_vocabulary(tmp_path):
+    model = models.build_model(
+        12, 9, units=4, embedding_dim=4, output_units=8, copy=True
+    )
+    assert model.name == "bahdanau_parallel_copy" and models.is_copy_model(model)
+    source = np.array([[4, 5, 1, 0]], "int32")
+    extended = np.array([[4, 5, 11, 0]], "int32")  # position 2: 9 + 2
+    decoder_input = np.array([[2, 4, 1]], "int32")
+    probabilities = model.predict([source, extended, decoder_input], verbose=0)
+    assert probabilities.shape == (1, 3, 9 + 4)
+    np.testing.assert_allclose(probabilities.sum(-1), 1.0, rtol=1e-5)
+    model.save(tmp_path / "model.keras")
+    again = keras.saving.load_model(tmp_path / "model.keras")
+    np.testing.assert_allclose(
+        again.predict([source, extended, decoder_input], verbose=0), probabilities
+    )
+    translate = models.make_translate_fn(again, 6, beam_width=2)
+    tokens, attention, scores = translate(np.stack([source, extended], axis=1))
+    assert keras.ops.convert_to_numpy(tokens).max() < 9 + 4
+    assert tuple(attention.shape) == (1, 6, 4)
+
+
+@pytest.mark.slow
+def test_a_copy_run_trains_and_answers_with_its_placeholders_checked(
+    pairs_file, tmp_path
+):
+    train(tmp_path / "run", tiny_config(pairs_file, copy=True), verbose=0)
+    translator = Translator(tmp_path / "run")
+    assert translator.copy and translator.model.name == "bahdanau_parallel_copy"
+    (item,) = translator(["Open %s"])
+    assert item["reason"] == masking.reason("Open %s", item["text"])
+    with pytest.raises(ValueError, match="copy attention"):
+        export(tmp_path / "run", tmp_path / "saved")
