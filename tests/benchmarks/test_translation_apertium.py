@@ -47,3 +47,24 @@ def test_scores_count_the_messages_that_keep_their_placeholders():
     assert scores["kept_with_placeholders"] == 1 / 2
     assert scores["messages_with_placeholders"] == 2
     assert scores["bleu_signature"].startswith("nrefs:1|case:mixed")
+
+
+def test_a_translator_is_timed_after_its_search_compiled():
+    calls = []
+
+    class Stub:
+        masking = True
+
+        def shape_inputs(self):
+            return ["w " * 32]
+
+        def translations(self, texts):
+            calls.append(list(texts))
+            return [t.upper() for t in texts], None
+
+    outputs, timing = bench.timed_translate(Stub(), ["Open %s", "Quit"])
+    assert outputs == ["OPEN %S", "QUIT"]
+    # The warm-up runs first and apart from the timed batch.
+    assert calls == [["w " * 32], ["Open %s", "Quit"]]
+    assert set(timing) == {"warm_up_seconds", "seconds", "sentences_per_second"}
+    assert timing["sentences_per_second"] == 2 / timing["seconds"]
