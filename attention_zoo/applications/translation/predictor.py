@@ -23,19 +23,18 @@ output that drops, adds or changes one (`placeholder_check`).
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 
-from attention_zoo.applications.common import InputError, RunPredictor, output_folder
+from attention_zoo.applications.common import InputError, RunPredictor
 from attention_zoo.applications.common import text as tokenizer
 from attention_zoo.applications.common.errors import quoted
 from attention_zoo.applications.common.predictor import as_texts
-from attention_zoo.applications.common.search import ranking_scores
 from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
 from attention_zoo.applications.translation import masking, postprocess
 from attention_zoo.applications.translation import model as models
+from attention_zoo.applications.translation.n_best import alternatives as listed
 
 MAX_SOURCE_TOKENS = 128
 MAX_OUTPUT_TOKENS = 160
@@ -338,7 +337,7 @@ class Translator(RunPredictor):
         ids, attention, scores = self.search(read, beam_width, batch_size, n_best)
         alternatives = None
         if n_best:
-            alternatives = self._alternatives(read, masks, ids, attention, scores)
+            alternatives = listed(self, read, masks, ids, attention, scores)
             ids, scores = ids[:, 0], scores[:, 0]
             attention = [a[0] for a in attention]
         readable = self.readable(read, ids, attention)
@@ -369,27 +368,6 @@ class Translator(RunPredictor):
                 item["n_best"] = more
         return items
 
-    def _alternatives(self, texts, masks, ids, attention, scores) -> list[list[dict]]:
-        """`{"text", "score", "ranking_score"}` of every hypothesis per
-        text (as the model read it; `masks` restore the placeholders), best
-        first (by `ranking_score`: `search.ranking_scores`)."""
-        out = []
-        for i, text in enumerate(texts):
-            rows = self.readable([text] * len(ids[i]), ids[i], attention[i])
-            alpha = self.alpha if len(ids[i]) > 1 else 0.0
-            ranking = ranking_scores(scores[i], ids[i], alpha)
-            out.append(
-                [
-                    {
-                        "text": masking.restored(self.join(r), masks[i]),
-                        "score": float(s) if np.isfinite(s) else None,
-                        "ranking_score": float(k) if np.isfinite(s) else None,
-                    }
-                    for r, s, k in zip(rows, scores[i], ranking)
-                ]
-            )
-        return out
-
     def reason(
         self, text: str, score: float | None = None, output: str | None = None
     ) -> str:
@@ -409,31 +387,3 @@ class Translator(RunPredictor):
         """The words of `text` outside the source vocabulary (read as `<unk>`)."""
         vocabulary = self.source_vocabulary
         return [w for w in tokenizer.tokenize(text) if w not in vocabulary.index]
-
-
-# -------------------------------------------------------------------- plot
-
-
-def plot(run_dir, texts, output_dir, beam_width=None, translator=None) -> list[Path]:
-    """One attention heatmap PNG per text: source words x target words."""
-    from attention_zoo.plotting import save_attention_plot
-
-    output_dir = output_folder(output_dir)
-    translator = translator or Translator(run_dir, beam_width=beam_width)
-    translator.check_all(texts)
-    texts = list(texts)
-    # The masked text, as the model read it (`masking`).
-    texts = translator.model_texts(
-        texts, masking.mask_inputs(texts, translator.masking)
-    )
-    ids, attention, _ = translator.search(texts, beam_width)
-    translations = translator.readable(texts, ids, attention)
-    paths = []
-    for i, (text, translation) in enumerate(zip(texts, translations)):
-        source = postprocess.cased_tokens(text)[:MAX_SOURCE_TOKENS]
-        # A translation cut at the limit has no <end>.
-        target = [*translation, tokenizer.END][: len(attention[i])]
-        path = output_dir / f"attention_{i}.png"
-        save_attention_plot(path, attention[i], source, target)
-        paths.append(path)
-    return paths

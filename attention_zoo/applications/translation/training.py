@@ -15,6 +15,7 @@ from attention_zoo.applications.common.training import config_arguments
 from attention_zoo.applications.common.training_loop import training_run
 from attention_zoo.applications.translation import masking
 from attention_zoo.applications.translation import model as models
+from attention_zoo.applications.translation.attention_plot import plot
 from attention_zoo.applications.translation.batches import BUCKETS, BucketedBatches
 from attention_zoo.applications.translation.config import TrainConfig
 from attention_zoo.applications.translation.corpus import load_corpus, write_pairs
@@ -23,7 +24,6 @@ from attention_zoo.applications.translation.postprocess import Truecaser
 from attention_zoo.applications.translation.predictor import (
     TRUECASE_FILE,
     Translator,
-    plot,
 )
 
 
