@@ -74,3 +74,24 @@ def test_the_docs_test_drops_training_messages_and_samples_with_a_seed(monkeypat
     assert "1 dropped as training messages" in facts[0]
     sample, _ = bench.documentation(limit=3, seed=1)
     assert len(sample) == 3 and sample == bench.documentation(limit=3, seed=1)[0]
+
+
+def test_a_translator_is_timed_after_its_search_compiled():
+    calls = []
+
+    class Stub:
+        masking = True
+
+        def shape_inputs(self):
+            return ["w " * 32]
+
+        def translations(self, texts):
+            calls.append(list(texts))
+            return [t.upper() for t in texts], None
+
+    outputs, timing = bench.timed_translate(Stub(), ["Open %s", "Quit"])
+    assert outputs == ["OPEN %S", "QUIT"]
+    # The warm-up runs first and apart from the timed batch.
+    assert calls == [["w " * 32], ["Open %s", "Quit"]]
+    assert set(timing) == {"warm_up_seconds", "seconds", "sentences_per_second"}
+    assert timing["sentences_per_second"] == 2 / timing["seconds"]

@@ -35,6 +35,7 @@ def search_words(
     memory_mask=None,
     initial_state=None,
     keep_beams: bool = False,
+    extra_constants=None,
 ):
     """The best word ids for each memory of the batch, and their attention.
 
@@ -54,6 +55,8 @@ def search_words(
         initial_state: the decoder's `initial_state` argument, or None.
         keep_beams: every hypothesis, best first (`best_hypothesis`): the
             outputs gain a beam axis after the batch.
+        extra_constants: what a copy step function reads beside the
+            decoder's constants (`decode_memory`), or None.
 
     Returns:
         `(tokens (B, max_length), attention (B, max_length, Tx), scores (B,))`:
@@ -73,6 +76,7 @@ def search_words(
         pad_token=PAD_ID,
         alpha=alpha,
         keep_beams=keep_beams,
+        extra_constants=extra_constants,
     )
     scores = mean_log_prob(
         out["scores"], out["lengths"], alpha if beam_width > 1 else 0.0

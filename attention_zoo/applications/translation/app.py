@@ -1,6 +1,7 @@
 """The translator, as the registry sees it."""
 
 from attention_zoo.applications.common.application import Application
+from attention_zoo.applications.translation.attention_plot import plot
 from attention_zoo.applications.translation.cli import COMMAND
 from attention_zoo.applications.translation.config import TrainConfig
 from attention_zoo.applications.translation.evaluation import format_metrics
@@ -9,7 +10,7 @@ from attention_zoo.applications.translation.export import (
     export,
     export_core,
 )
-from attention_zoo.applications.translation.predictor import Translator, plot
+from attention_zoo.applications.translation.predictor import Translator
 from attention_zoo.applications.translation.preset import PRESETS, TEST_SLICE
 from attention_zoo.applications.translation.training import calibrate, train
 

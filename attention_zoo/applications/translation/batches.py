@@ -31,6 +31,10 @@ class BucketedBatches(keras.utils.PyDataset):
     bucket (fewer than `batch_size` pairs, a different one each epoch) is
     left out, so a compiled step sees only `len(BUCKETS)` shapes. With
     `drop_remainder=False` (validation) every pair is kept.
+
+    With `copy` (`(source_extended, labels)` per pair, for copy attention:
+    `model.extended_ids`, `model.extended_labels`), a batch is `(source,
+    source_extended, decoder_input)` and the extended labels.
     """
 
     def __init__(
@@ -40,6 +44,7 @@ class BucketedBatches(keras.utils.PyDataset):
         batch_size: int,
         seed: int = 0,
         drop_remainder: bool = True,
+        copy=None,
         **kwargs,
     ):
         super().__init__(**kwargs)
@@ -47,10 +52,12 @@ class BucketedBatches(keras.utils.PyDataset):
         self.drop_remainder = drop_remainder
         self.rng = random.Random(seed)
         self.buckets = {}
-        for s, t in zip(sources, targets):
+        self.copy = copy is not None
+        extra = copy if copy is not None else [None] * len(sources)
+        for s, t, c in zip(sources, targets, extra):
             b = _bucket(max(len(s), len(t) + 1))
             if b is not None and len(s) > 0:
-                self.buckets.setdefault(b, []).append((s, t))
+                self.buckets.setdefault(b, []).append((s, t, c))
         self.on_epoch_end()
 
     def on_epoch_end(self):
@@ -77,8 +84,13 @@ class BucketedBatches(keras.utils.PyDataset):
         source = np.zeros((n, length), "int32")
         decoder_input = np.zeros((n, length), "int32")
         labels = np.zeros((n, length), "int32")
-        for i, (s, t) in enumerate(pairs):
+        extended = np.zeros((n, length), "int32")
+        for i, (s, t, c) in enumerate(pairs):
             source[i, : len(s)] = s
             decoder_input[i, : len(t) + 1] = [START_ID, *t]
-            labels[i, : len(t) + 1] = [*t, END_ID]
+            labels[i, : len(t) + 1] = [*(t if c is None else c[1]), END_ID]
+            if c is not None:
+                extended[i, : len(s)] = c[0]
+        if self.copy:
+            return (source, extended, decoder_input), labels
         return (source, decoder_input), labels

@@ -104,6 +104,26 @@ class TrainConfig:
             "luong",
         },
     )
+    placeholders: str = field(
+        default="auto",
+        metadata={
+            "choices": ("auto", "mask", "keep"),
+            "help": "mask: placeholders, markup, paths and options become typed "
+            "tokens (PH_PRINTF_1, ...) in training, and the translator masks its "
+            "input, restores them in its output and checks them; keep: the raw "
+            "text; auto: mask for --corpus software and --po (config.json "
+            "records the choice)",
+        },
+    )
+    copy: bool = field(
+        default=False,
+        metadata={
+            "help": "copy attention (the library's PointerGenerator): each output "
+            "word is generated or copied from the source, so names, paths and "
+            "rare words come through; --decoder parallel with --attention "
+            "bahdanau or luong only",
+        },
+    )
     units: int = field(
         default=96,
         metadata={"check": positive, "help": "GRU units of the encoder per direction"},

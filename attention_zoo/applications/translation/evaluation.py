@@ -8,7 +8,7 @@ from pathlib import Path
 from attention_zoo.applications.common import text as tokenizer
 from attention_zoo.applications.common.errors import read_examples
 from attention_zoo.applications.common.search import search_name, search_names
-from attention_zoo.applications.translation import postprocess
+from attention_zoo.applications.translation import masking, postprocess
 from attention_zoo.applications.translation.corpus import read_pairs
 from attention_zoo.applications.translation.data import read_tsv_pairs
 from attention_zoo.applications.translation.predictor import Translator
@@ -95,13 +95,15 @@ def postprocessing_ablation(translator: Translator, pairs, beam_width=None) -> l
     The first row is the output of earlier versions (lower-cased tokens,
     `<unk>` kept) scored the standard way (cased, 13a).
     """
-    texts = [p.source for p in pairs]
+    sources = [p.source for p in pairs]
+    masks = masking.mask_inputs(sources, translator.masking)
+    texts = translator.model_texts(sources, masks)
     ids, attention, _ = translator.search(texts, beam_width)
     rows = []
     for label, unk_replace, truecase, detokenize in ABLATION:
         tokens = translator.readable(texts, ids, attention, unk_replace, truecase)
         join = postprocess.detokenize if detokenize else " ".join
-        hypotheses = [join(t) for t in tokens]
+        hypotheses = [masking.restored(join(t), m) for t, m in zip(tokens, masks)]
         scores = _scores(hypotheses, pairs)
         scores["unk"] = sum(t.count(tokenizer.UNK) for t in tokens)
         rows.append({"postprocessing": label, **scores})

@@ -53,8 +53,18 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
 
     from attention_zoo.export.text import StringTable, TokenTables
 
-    output = export_folder(output, "translation")
     translator = Translator(run_dir, beam_width=beam_width)
+    refuse_copy(translator, run_dir)
+    if translator.masking:
+        # The patterns of `placeholders` look behind (`(?<![\w-])--help`),
+        # which TensorFlow's RE2 cannot: the graph would read the raw
+        # placeholders and answer valid without the check.
+        raise ValueError(
+            f'{run_dir} masks placeholders (config.json: "placeholders": '
+            '"mask"), which the SavedModel graph does not do yet: export it '
+            "as LiteRT or ONNX, whose predictor masks in Python"
+        )
+    output = export_folder(output, "translation")
     fn = translator.search_function(translator.beam_width)
     output_tokens = [
         t if i >= len(tokenizer.SPECIALS) or t == tokenizer.UNK else ""
@@ -103,6 +113,16 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
     return write_text_model(
         output, serve, translator, tables, domain, "translation", [cases.table]
     )
+
+
+def refuse_copy(translator: Translator, run_dir) -> None:
+    """Copy attention's search reads the source's extended ids, which
+    neither the SavedModel graph nor the exported core computes yet."""
+    if translator.copy:
+        raise ValueError(
+            f'{run_dir} has copy attention (config.json: "copy": true), which '
+            "the export does not carry yet: serve the run folder itself"
+        )
 
 
 def _is_one_of(strings, values):
@@ -180,6 +200,7 @@ def export_core(run_dir, beam_width: int | None = None) -> CoreFunction:
     token): `model.make_translate_fn` with `beam_width` beams (default:
     the run's; 1 is greedy search), as `Translator` searches."""
     translator = Translator(run_dir, beam_width=beam_width)
+    refuse_copy(translator, run_dir)
     width = translator.beam_width
     translate = models.make_translate_fn(
         translator.model,

@@ -15,6 +15,13 @@ two flags:
   attention over all steps at once (`ParallelAttentionDecoder`, Luong's
   placement without input feeding; much faster to train).
 
+With `copy=True` the output is copy attention (the library's
+`PointerGenerator`, as the summarizer's): the model takes the source's
+extended ids (`extended_ids`) as a third input, `[source, source_extended,
+decoder_input]`, and gives probabilities over the target vocabulary and
+the source positions `(B, Ty, V + Tx)`, so a name, a path or a rare word
+can be copied from the source.
+
 Decoding (`make_translate_fn`) runs greedy or beam search from
 `attention_zoo.decoding` over the trained layers.
 """
@@ -29,13 +36,15 @@ from attention_zoo.applications.common.source_encoder import (
     encode_source,
     source_encoder,
 )
-from attention_zoo.applications.common.text import PAD_ID
+from attention_zoo.applications.common.text import PAD_ID, UNK_ID
 from attention_zoo.decoders import (
     AttentionRNNDecoder,
     FixedContextDecoder,
     ParallelAttentionDecoder,
+    PointerGenerator,
 )
-from attention_zoo.decoding import make_step_fn
+from attention_zoo.decoders.pointer_generator import extended_source_ids
+from attention_zoo.decoding import make_copy_step_fn, make_step_fn
 from attention_zoo.layers import BahdanauAttention, LuongAttention
 from attention_zoo.losses import MaskedSequenceCrossEntropy
 
@@ -60,8 +69,11 @@ def build_model(
     dropout: float = 0.2,
     seed: int = 0,
     output_units: int | None = None,
+    copy: bool = False,
 ) -> keras.Model:
-    """Training model: `[source (B, Tx), decoder_input (B, Ty)]` -> logits.
+    """Training model: `[source (B, Tx), decoder_input (B, Ty)]` -> logits;
+    with `copy`, `[source, source_extended (B, Tx), decoder_input]` ->
+    probabilities `(B, Ty, V + Tx)` (module docstring).
 
     The encoder has `units` per direction; the decoder cell has `2 * units`
     and starts from the encoder's final states. `output_units` sizes the
@@ -76,7 +88,12 @@ def build_model(
         raise ValueError(
             f"`decoder` must be one of {DECODERS}. Received: decoder={decoder!r}"
         )
+    if copy and attention == "none":
+        raise ValueError(
+            "`copy` needs attention to copy by. Received: copy=True, attention='none'"
+        )
     source = keras.Input((None,), dtype="int32", name="source")
+    extended = keras.Input((None,), dtype="int32", name="source_extended")
     decoder_input = keras.Input((None,), dtype="int32", name="decoder_input")
     memory, states = encode_source(
         source, source_vocab_size, embedding_dim, units, dropout, seed
@@ -116,13 +133,48 @@ def build_model(
                 seed=seed + 2,
                 name="decoder",
             )
-    outputs, _, _ = layer(target, memory, initial_state=states)
+    outputs, alignments, _ = layer(target, memory, initial_state=states)
     # Normalized features give the softmax layer a signal from the first
     # step: without it, training sat at the unigram loss for an epoch.
-    outputs = keras.layers.LayerNormalization(name="output_norm")(outputs)
-    logits = keras.layers.Dense(target_vocab_size, name="logits")(outputs)
-    name = f"{attention}_{decoder}" if attention != "none" else "no_attention"
-    return keras.Model([source, decoder_input], logits, name=name)
+    normed = keras.layers.LayerNormalization(name="output_norm")(outputs)
+    logits = keras.layers.Dense(target_vocab_size, name="logits")(normed)
+    name = model_name(attention, decoder, copy)
+    if not copy:
+        return keras.Model([source, decoder_input], logits, name=name)
+    probabilities = PointerGenerator(target_vocab_size, name="copy")(
+        logits, alignments, memory, outputs, target, extended
+    )
+    return keras.Model([source, extended, decoder_input], probabilities, name=name)
+
+
+def model_name(attention: str, decoder: str, copy: bool = False) -> str:
+    """What a run's model.keras is called for these settings."""
+    if attention == "none":
+        return "no_attention"
+    return f"{attention}_{decoder}" + ("_copy" if copy else "")
+
+
+def extended_ids(source_tokens, target_index: dict, target_vocab_size: int):
+    """The source's extended ids over the target vocabulary: a source word
+    the target vocabulary holds (a name, a number, `ph_printf_1`) is that
+    word's target id, any other `target_vocab_size + i`, `i` its first
+    position (`PointerGenerator`)."""
+    return extended_source_ids(source_tokens, target_index, UNK_ID, target_vocab_size)[
+        1
+    ]
+
+
+def extended_labels(target_ids, target_tokens, source_tokens, target_vocab_size: int):
+    """Copy-attention labels: the target ids, but an unknown target word
+    (`<unk>`) that the source holds is its extended id (the first position
+    of it in the source, past the vocabulary), as the copy emits it."""
+    first = {}
+    for position, token in enumerate(source_tokens):
+        first.setdefault(token, position)
+    return [
+        target_vocab_size + first[token] if i == UNK_ID and token in first else i
+        for i, token in zip(target_ids, target_tokens)
+    ]
 
 
 def compile_model(model: keras.Model, learning_rate: float = 2e-3):
@@ -134,9 +186,11 @@ def compile_model(model: keras.Model, learning_rate: float = 2e-3):
     picks XLA for TensorFlow; on a GPU machine the decoders' `supports_jit`
     turns it off).
     """
+    copy = is_copy_model(model)
     model.compile(
         keras.optimizers.Adam(learning_rate, clipnorm=1.0),
-        loss=MaskedSequenceCrossEntropy(pad_token=PAD_ID),
+        # The copy's output is probabilities, not logits.
+        loss=MaskedSequenceCrossEntropy(pad_token=PAD_ID, from_logits=not copy),
     )
     return model
 
@@ -159,18 +213,38 @@ def make_translate_fn(
     `wrap_step`, if given, maps the model's step function to the one the
     search drives (e.g. to mask tokens out of the logits); it
     must keep the step function's `shares_constants_across_beams`.
+
+    A model with copy attention (`is_copy_model`) translates `x (B, 2,
+    Tx)`, the source ids and their extended ids, to tokens over the
+    extended vocabulary: one at or past the target vocabulary's size is the
+    source word at that position.
     """
     encode = source_encoder(model, PAD_ID)
     decoder = model.get_layer("decoder")
+    embedding = model.get_layer("target_embedding")
     norm, logits = model.get_layer("output_norm"), model.get_layer("logits")
-    step_fn = make_step_fn(
-        decoder, model.get_layer("target_embedding"), lambda x: logits(norm(x))
-    )
+    copy = is_copy_model(model)
+    if copy:
+        step_fn = make_copy_step_fn(
+            decoder,
+            embedding,
+            lambda x: logits(norm(x)),
+            model.get_layer("copy"),
+            UNK_ID,
+        )
+    else:
+        step_fn = make_step_fn(decoder, embedding, lambda x: logits(norm(x)))
     if wrap_step is not None:
         step_fn = wrap_step(step_fn)
 
     def translate(source_ids):
+        extra = None
+        if copy:
+            # The copy step reads the memory and the extended ids every step.
+            source_ids, extended = source_ids[:, 0], source_ids[:, 1]
         memory, mask, states = encode(source_ids)
+        if copy:
+            extra = (memory, keras.ops.cast(extended, "int32"))
         return search_words(
             step_fn,
             decoder,
@@ -181,9 +255,15 @@ def make_translate_fn(
             memory_mask=mask,
             initial_state=states,
             keep_beams=keep_beams,
+            extra_constants=extra,
         )
 
     return translate
+
+
+def is_copy_model(model: keras.Model) -> bool:
+    """Whether `model` has copy attention (`build_model(copy=True)`)."""
+    return len(model.inputs) == 3
 
 
 def compiled(fn):

@@ -130,8 +130,13 @@ def _joins(char: str) -> bool:
     return char.isalnum() or char == "_"
 
 
-def mask(text: str, found: list[Placeholder] | None = None) -> Masked:
+def mask(
+    text: str, found: list[Placeholder] | None = None, names: dict | None = None
+) -> Masked:
     """`text` with each placeholder replaced by its token.
+
+    `names` (`{index in found: token}`) gives some placeholders the token of
+    another text's (`mask_target`); the others are numbered per kind.
 
     A token gets a space on a side where it would touch a letter, a digit or
     another token (`%sfoo` -> `PH_PRINTF_1 foo`), so the tokenizer reads it
@@ -144,7 +149,7 @@ def mask(text: str, found: list[Placeholder] | None = None) -> Masked:
     found = find(text) if found is None else found
     markers_at = {p.start for p in found if p.kind == "accelerator"}
     counts, tokens, pieces, markers, last = {}, {}, [], [], 0
-    for p in found:
+    for index, p in enumerate(found):
         pieces.append(text[last : p.start])
         last = p.end
         emitted = "".join(pieces)
@@ -152,7 +157,7 @@ def mask(text: str, found: list[Placeholder] | None = None) -> Masked:
             markers.append((p.text, len(emitted)))
             continue
         counts[p.kind] = counts.get(p.kind, 0) + 1
-        name = token_name(p.kind, counts[p.kind])
+        name = (names or {}).get(index) or token_name(p.kind, counts[p.kind])
         before = bool(emitted) and _joins(emitted[-1])
         # The letter after a removed accelerator marker touches the token.
         following = p.end + (p.end in markers_at)
@@ -166,6 +171,39 @@ def mask(text: str, found: list[Placeholder] | None = None) -> Masked:
         (marker, starts.index(at) if at in starts else 0) for marker, at in markers
     )
     return Masked(masked, tokens, accelerators)
+
+
+def mask_target(target: str, source: Masked) -> str:
+    """The masked text of `target`, a translation of the message `source`
+    masks: a placeholder that the message holds gets the message's token
+    (whatever the order the translation puts it in), so the model learns to
+    copy `PH_PRINTF_2` where the message has it; any other gets a token
+    numbered past the message's of its kind (a model that writes it has
+    added a placeholder, which `restore` leaves for the check to name).
+
+    Examples:
+        >>> source = mask("%1$s of %2$s")
+        >>> mask_target("%2$s de %1$s", source)
+        'PH_PRINTF_2 de PH_PRINTF_1'
+    """
+    free = {}  # placeholder text -> the message's tokens not yet used
+    for name, (text, _, _) in source.tokens.items():
+        free.setdefault(text, []).append(name)
+    found = find(target)
+    counts = {}
+    for name in source.tokens:
+        kind = TOKEN.fullmatch(name).group(1).lower()
+        counts[kind] = counts.get(kind, 0) + 1
+    names = {}
+    for index, p in enumerate(found):
+        if p.kind == "accelerator":
+            continue
+        if free.get(p.text):
+            names[index] = free[p.text].pop(0)
+        else:
+            counts[p.kind] = counts.get(p.kind, 0) + 1
+            names[index] = token_name(p.kind, counts[p.kind])
+    return mask(target, found, names).text
 
 
 def restore(output: str, masked: Masked) -> str:

@@ -12,24 +12,29 @@ per-line messages of the command line.
 Outputs are readable text (`postprocess`): unknown words replaced from the
 source, truecased, detokenised; `Translator(..., unk_replace=False,
 truecase=False, detokenize=False)` gives the model's raw tokens.
+
+A run trained with its placeholders masked (`config.json`'s
+`"placeholders": "mask"`, `masking`) masks each input before the model
+reads it, puts the placeholders back in the output text, and answers
+`valid` False, with the check's reason naming the placeholder, for an
+output that drops, adds or changes one (`placeholder_check`).
 """
 
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 
-from attention_zoo.applications.common import InputError, RunPredictor, output_folder
+from attention_zoo.applications.common import InputError, RunPredictor
 from attention_zoo.applications.common import text as tokenizer
 from attention_zoo.applications.common.errors import quoted
 from attention_zoo.applications.common.predictor import as_texts
-from attention_zoo.applications.common.search import ranking_scores
 from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
+from attention_zoo.applications.translation import masking, postprocess
 from attention_zoo.applications.translation import model as models
-from attention_zoo.applications.translation import postprocess
+from attention_zoo.applications.translation.n_best import alternatives as listed
 
 MAX_SOURCE_TOKENS = 128
 MAX_OUTPUT_TOKENS = 160
@@ -64,6 +69,11 @@ class Translator(RunPredictor):
         self.unk_replace = unk_replace
         self.truecase = truecase
         self.detokenize = detokenize
+        # Runs trained before the option masked nothing.
+        self.masking = self.config.get("placeholders") == "mask"
+        # Copy attention (`model.build_model(copy=True)`): the search reads
+        # the source's extended ids beside its ids.
+        self.copy = bool(self.config.get("copy", False))
         self.source_vocabulary = tokenizer.WordVocabulary.load(
             self.run_dir / "source_vocabulary.json"
         )
@@ -82,8 +92,10 @@ class Translator(RunPredictor):
         """`model`: the run's Keras model, checked against its vocabularies
         (an exported translator has none: `export.ExportedTranslator`)."""
         attention, decoder = self.config["attention"], self.config["decoder"]
+        # Runs trained before copy attention have no `copy`.
+        copy = bool(self.config.get("copy", False))
         model = self.read_model_file(
-            model_names=(f"{attention}_{decoder}", "no_attention")
+            model_names=(models.model_name(attention, decoder, copy), "no_attention")
         )
         self.check_sizes(
             model,
@@ -112,7 +124,7 @@ class Translator(RunPredictor):
                 alpha=self.alpha if beam_width > 1 else 0.0,
                 keep_beams=keep_beams,
             ),
-            (None,),
+            (2, None) if self.copy else (None,),
             "int32",
         )
 
@@ -133,6 +145,22 @@ class Translator(RunPredictor):
             out[row, : len(i)] = i
         return out, lengths
 
+    def model_input(self, texts):
+        """What the search reads: `encode`'s ids `(N, T)`, or with copy
+        attention those and the extended ids over the target vocabulary
+        stacked, `(N, 2, T)` (`model.extended_ids`)."""
+        ids, _ = self.encode(texts)
+        if not self.copy:
+            return ids
+        extended = np.zeros_like(ids)
+        size = len(self.target_vocabulary)
+        for row, text in enumerate(texts):
+            tokens = tokenizer.tokenize(text)[:MAX_SOURCE_TOKENS]
+            extended[row, : len(tokens)] = models.extended_ids(
+                tokens, self.target_vocabulary.index, size
+            )
+        return np.stack([ids, extended], axis=1)
+
     def search(
         self,
         texts,
@@ -150,7 +178,9 @@ class Translator(RunPredictor):
         texts = list(texts)
         width = beam_width or self.beam_width
         fn = (
-            self.search_function(width, keep_beams) if keep_beams else self.search_function(width)
+            self.search_function(width, keep_beams)
+            if keep_beams
+            else self.search_function(width)
         )
         beams = (width,) if keep_beams else ()
         counts = [len(tokenizer.tokenize(t)) for t in texts]
@@ -159,7 +189,10 @@ class Translator(RunPredictor):
         attention = [None] * len(texts)
         scores = np.full((len(texts), *beams), -np.inf, "float32")
         batches = self.run_batches(
-            fn, order, batch_size, lambda rows: self.encode([texts[i] for i in rows])[0]
+            fn,
+            order,
+            batch_size,
+            lambda rows: self.model_input([texts[i] for i in rows]),
         )
         for rows, tokens, weights, row_scores in batches:
             for j, i in enumerate(rows):
@@ -189,18 +222,30 @@ class Translator(RunPredictor):
                     break
                 if i != START_ID:
                     steps.append(step)
-            tokens = [self.target_vocabulary.tokens[row[s]] for s in steps]
+            source = self.source_tokens(text)
+            tokens = [self.output_token(row[s], source) for s in steps]
             out.append(
                 postprocess.readable_tokens(
                     tokens,
                     weights[steps],
-                    self.source_tokens(text),
+                    source,
                     self.truecaser,
                     unk_replace=unk_replace,
                     truecase=truecase,
                 )
             )
         return out
+
+    def output_token(self, i, source_tokens) -> str:
+        """The target word of id `i`; with copy attention an id past the
+        vocabulary is the source word at that position, as written."""
+        size = len(self.target_vocabulary)
+        if i < size:
+            return self.target_vocabulary.tokens[i]
+        position = int(i) - size
+        return (
+            source_tokens[position] if position < len(source_tokens) else tokenizer.UNK
+        )
 
     def translations(self, texts, beam_width: int | None = None, batch_size: int = 64):
         """Translations and attention `(steps, source tokens)` per text,
@@ -210,9 +255,17 @@ class Translator(RunPredictor):
         `detokenize=False` its tokens joined by spaces.
         """
         texts = list(texts)
-        ids, attention, _ = self.search(texts, beam_width, batch_size)
-        tokens = self.readable(texts, ids, attention)
-        return [self.join(t) for t in tokens], attention
+        masks = masking.mask_inputs(texts, self.masking)
+        read = self.model_texts(texts, masks)
+        ids, attention, _ = self.search(read, beam_width, batch_size)
+        tokens = self.readable(read, ids, attention)
+        outputs = [masking.restored(self.join(t), m) for t, m in zip(tokens, masks)]
+        return outputs, attention
+
+    @staticmethod
+    def model_texts(texts, masks) -> list[str]:
+        """What the model reads of each text: its masked form, if masked."""
+        return [t if m is None else m.text for t, m in zip(texts, masks)]
 
     def join(self, tokens) -> str:
         """Readable tokens as one string (detokenised unless `detokenize=False`)."""
@@ -262,8 +315,11 @@ class Translator(RunPredictor):
         (`<end>` included; None for an input without a word); `valid` is False, with the
         `reason`, for an input the model cannot read (no word once
         normalized, whose text is "") or one unlike the texts it was
-        trained on (`reason`); `notes` (also `problems`) name what the
-        input rules did to it.
+        trained on, or, for a run that masks placeholders, an output that
+        does not keep them (`reason`); `notes` (also `problems`) name what
+        the input rules did to it. With masking, `source_tokens`, `tokens`
+        and `attention` are the masked text's (`PH_PRINTF_1`), and `text`
+        has the placeholders back.
 
         Args:
             inputs: the texts.
@@ -276,27 +332,31 @@ class Translator(RunPredictor):
         texts = as_texts(inputs)
         if not isinstance(n_best, bool):
             raise TypeError(f"`n_best` must be a bool. Received: n_best={n_best!r}")
-        ids, attention, scores = self.search(texts, beam_width, batch_size, n_best)
+        masks = masking.mask_inputs(texts, self.masking)
+        read = self.model_texts(texts, masks)
+        ids, attention, scores = self.search(read, beam_width, batch_size, n_best)
         alternatives = None
         if n_best:
-            alternatives = self._alternatives(texts, ids, attention, scores)
+            alternatives = listed(self, read, masks, ids, attention, scores)
             ids, scores = ids[:, 0], scores[:, 0]
             attention = [a[0] for a in attention]
-        readable = self.readable(texts, ids, attention)
+        readable = self.readable(read, ids, attention)
         items = []
-        for text, tokens, score, weights in zip(texts, readable, scores, attention):
-            source = self.source_tokens(text)
+        rows = zip(texts, masks, read, readable, scores, attention)
+        for text, masked, model_text, tokens, score, weights in rows:
+            source = self.source_tokens(model_text)
             score = float(score) if source else None
-            reason = self.reason(text, score)
+            output = masking.restored(self.join(tokens), masked)
+            reason = self.reason(text, score, output if masked else None)
             items.append(
                 {
                     "input": text,
-                    "text": self.join(tokens),
+                    "text": output,
                     "score": score,
                     "valid": not reason,
                     "reason": reason,
-                    "notes": self.problems(text),
-                    "problems": self.problems(text),
+                    "notes": self.problems(model_text),
+                    "problems": self.problems(model_text),
                     "source_tokens": source,
                     "tokens": tokens,
                     # One row per output token and <end>, over the source.
@@ -308,60 +368,22 @@ class Translator(RunPredictor):
                 item["n_best"] = more
         return items
 
-    def _alternatives(self, texts, ids, attention, scores) -> list[list[dict]]:
-        """`{"text", "score", "ranking_score"}` of every hypothesis per
-        text, best first (by `ranking_score`: `search.ranking_scores`)."""
-        out = []
-        for i, text in enumerate(texts):
-            rows = self.readable([text] * len(ids[i]), ids[i], attention[i])
-            alpha = self.alpha if len(ids[i]) > 1 else 0.0
-            ranking = ranking_scores(scores[i], ids[i], alpha)
-            out.append(
-                [
-                    {
-                        "text": self.join(r),
-                        "score": float(s) if np.isfinite(s) else None,
-                        "ranking_score": float(k) if np.isfinite(s) else None,
-                    }
-                    for r, s, k in zip(rows, scores[i], ranking)
-                ]
-            )
-        return out
-
-    def reason(self, text: str, score: float | None = None) -> str:
-        """Why the translation of `text` is not valid ("" when it is): no
-        word to read, or a text unlike the training sources (`domain`)."""
+    def reason(
+        self, text: str, score: float | None = None, output: str | None = None
+    ) -> str:
+        """Why the translation `output` of `text` is not valid ("" when it
+        is): no word to read, a text unlike the training sources
+        (`domain`), or, given the `output` of a run that masks its
+        placeholders, one that does not keep them (`masking.reason`)."""
         if not tokenizer.tokenize(text):
             return "empty input: no words once normalized"
-        if self.domain is not None:
+        if self.domain is not None and self.domain.reason(text):
             return self.domain.reason(text)
+        if output is not None:
+            return masking.reason(text, output)
         return ""
 
     def unknown_words(self, text: str) -> list[str]:
         """The words of `text` outside the source vocabulary (read as `<unk>`)."""
         vocabulary = self.source_vocabulary
         return [w for w in tokenizer.tokenize(text) if w not in vocabulary.index]
-
-
-# -------------------------------------------------------------------- plot
-
-
-def plot(run_dir, texts, output_dir, beam_width=None, translator=None) -> list[Path]:
-    """One attention heatmap PNG per text: source words x target words."""
-    from attention_zoo.plotting import save_attention_plot
-
-    output_dir = output_folder(output_dir)
-    translator = translator or Translator(run_dir, beam_width=beam_width)
-    translator.check_all(texts)
-    texts = list(texts)
-    ids, attention, _ = translator.search(texts, beam_width)
-    translations = translator.readable(texts, ids, attention)
-    paths = []
-    for i, (text, translation) in enumerate(zip(texts, translations)):
-        source = postprocess.cased_tokens(text)[:MAX_SOURCE_TOKENS]
-        # A translation cut at the limit has no <end>.
-        target = [*translation, tokenizer.END][: len(attention[i])]
-        path = output_dir / f"attention_{i}.png"
-        save_attention_plot(path, attention[i], source, target)
-        paths.append(path)
-    return paths

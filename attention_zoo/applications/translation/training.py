@@ -9,11 +9,13 @@ import keras
 
 from attention_zoo.applications.common.config import saved_config
 from attention_zoo.applications.common.run_folder import set_aside
-from attention_zoo.applications.common.text import WordVocabulary
+from attention_zoo.applications.common.text import WordVocabulary, tokenize
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
 from attention_zoo.applications.common.training import config_arguments
 from attention_zoo.applications.common.training_loop import training_run
+from attention_zoo.applications.translation import masking
 from attention_zoo.applications.translation import model as models
+from attention_zoo.applications.translation.attention_plot import plot
 from attention_zoo.applications.translation.batches import BUCKETS, BucketedBatches
 from attention_zoo.applications.translation.config import TrainConfig
 from attention_zoo.applications.translation.corpus import load_corpus, write_pairs
@@ -22,7 +24,6 @@ from attention_zoo.applications.translation.postprocess import Truecaser
 from attention_zoo.applications.translation.predictor import (
     TRUECASE_FILE,
     Translator,
-    plot,
 )
 
 
@@ -58,7 +59,7 @@ class TokenCounter(keras.callbacks.Callback):
 
     def on_train_batch_end(self, batch, logs=None):
         _, pairs = self.dataset.batches[batch]
-        self.tokens += sum(len(t) + 1 for _, t in pairs)
+        self.tokens += sum(len(pair[1]) + 1 for pair in pairs)
 
 
 def check(config: TrainConfig) -> None:
@@ -73,6 +74,11 @@ def check(config: TrainConfig) -> None:
         raise ValueError(
             f"`decoder` must be one of {models.DECODERS}. Received: "
             f"decoder={config.decoder!r}"
+        )
+    masking.resolve(config)  # a wrong `placeholders` raises ValueError
+    if config.copy and config.attention == "none":
+        raise ValueError(
+            "`copy` needs attention to copy by. Received: copy=True, attention='none'"
         )
 
 
@@ -92,28 +98,56 @@ def build_model(config: TrainConfig, source_vocab_size: int, target_vocab_size: 
 def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
     """Load the corpus, fit the model, save the run folder, evaluate it."""
     with training_run("translation", output, config, verbose, check) as run:
+        config = masking.resolve(config)
         train_set, validation_set, test_set = load_corpus(config)
-        source_vocabulary = WordVocabulary.from_texts(
+        # The held-out files and the domain keep the raw messages: the
+        # translator masks what it reads itself.
+        write_pairs(run.folder / "data" / "validation.tsv", validation_set)
+        write_pairs(run.folder / "data" / "test.tsv", test_set)
+        domain = fit_domain(config, train_set, validation_set)
+        if config.placeholders == "mask":
+            train_set = masking.masked_pairs(train_set)
+            validation_set = masking.masked_pairs(validation_set)
+            vocabulary = masking.vocabulary
+        else:
+            vocabulary = WordVocabulary.from_texts
+        source_vocabulary = vocabulary(
             [p.source for p in train_set], config.source_vocab_size
         )
-        target_vocabulary = WordVocabulary.from_texts(
+        target_vocabulary = vocabulary(
             [p.target for p in train_set], config.target_vocab_size
         )
         source_vocabulary.save(run.folder / "source_vocabulary.json")
         target_vocabulary.save(run.folder / "target_vocabulary.json")
         Truecaser.learn(p.target for p in train_set).save(run.folder / TRUECASE_FILE)
-        write_pairs(run.folder / "data" / "validation.tsv", validation_set)
-        write_pairs(run.folder / "data" / "test.tsv", test_set)
         run.write_json("config.json", asdict(config))
 
         def batches(pairs, seed, drop_remainder):
+            targets = [target_vocabulary.encode(p.target) for p in pairs]
             return BucketedBatches(
                 [source_vocabulary.encode(p.source) for p in pairs],
-                [target_vocabulary.encode(p.target) for p in pairs],
+                targets,
                 config.batch_size,
                 seed=seed,
                 drop_remainder=drop_remainder,
+                copy=copy_ids(pairs, targets) if config.copy else None,
             )
+
+        def copy_ids(pairs, targets):
+            """`(source_extended, labels)` per pair (`model.extended_ids`)."""
+            size = len(target_vocabulary)
+            out = []
+            for pair, target in zip(pairs, targets):
+                source = tokenize(pair.source)
+                out.append(
+                    (
+                        models.extended_ids(source, target_vocabulary.index, size),
+                        models.extended_labels(
+                            target, tokenize(pair.target), source, size
+                        ),
+                    )
+                )
+            return out
 
         train_batches = batches(train_set, config.seed, True)
         validation_batches = batches(validation_set, config.seed + 1, False)
@@ -148,7 +182,7 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
         # the best validation epoch, however training ended (patience, epochs
         # or the budget, which validates the epoch it cuts short too).
         model.save(run.folder / "model.keras")
-        fit_domain(config, train_set, validation_set).save(run.folder / DOMAIN_FILE)
+        domain.save(run.folder / DOMAIN_FILE)
         seconds = run.training["seconds"]
         translator = Translator(run.folder)
         metrics = run.finish(

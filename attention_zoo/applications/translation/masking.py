@@ -1,0 +1,86 @@
+"""Placeholders masked in a translation run: the training pairs, the
+vocabularies that keep every typed token, and the predictor's answers.
+
+A run's `config.json` says `"placeholders": "mask"` when its data step
+masked them (`resolve`: by default for `--corpus software` and `--po`);
+its `Translator` then masks each input (`placeholders.mask`), decodes,
+restores the placeholders in the output (`placeholders.restore`) and runs
+`placeholder_check.problems` on the answer.
+"""
+
+from __future__ import annotations
+
+import collections
+from dataclasses import replace
+
+from attention_zoo.applications.common.text import SPECIALS, WordVocabulary, tokenize
+from attention_zoo.applications.translation import data
+from attention_zoo.applications.translation.placeholder_check import problems
+from attention_zoo.applications.translation.placeholders import (
+    TOKEN,
+    Masked,
+    mask,
+    mask_target,
+    restore,
+)
+
+# The corpora of software messages, masked unless the config says "keep".
+MASKED_CORPORA = ("software", "po")
+MODES = ("auto", "mask", "keep")
+
+
+def resolve(config):
+    """`config` with `placeholders` "mask" or "keep" (not "auto"): what
+    the run's `config.json` records."""
+    if config.placeholders not in MODES:
+        raise ValueError(
+            f"`placeholders` must be one of {MODES}. Received: "
+            f"placeholders={config.placeholders!r}"
+        )
+    if config.placeholders != "auto":
+        return config
+    mode = "mask" if config.corpus in MASKED_CORPORA else "keep"
+    return replace(config, placeholders=mode)
+
+
+def masked_pairs(pairs) -> list[data.Pair]:
+    """`pairs` with the placeholders of each source masked, and those of its
+    target masked with the source's tokens (`placeholders.mask_target`)."""
+    out = []
+    for pair in pairs:
+        source = mask(pair.source)
+        out.append(data.Pair(source.text, mask_target(pair.target, source), pair.book))
+    return out
+
+
+def vocabulary(texts, size: int) -> WordVocabulary:
+    """`WordVocabulary.from_texts(texts, size)`, but every typed token of
+    `texts` a word of it first (however rare `PH_PRINTF_7` is, an `<unk>`
+    in its place could not be restored), then the most frequent words."""
+    texts = list(texts)
+    counts = collections.Counter(t for text in texts for t in tokenize(text))
+    reserved = sorted(
+        (w for w in counts if TOKEN.fullmatch(w)), key=lambda w: (-counts[w], w)
+    )[: size - len(SPECIALS)]
+    kept = set(reserved)
+    words = sorted((w for w in counts if w not in kept), key=lambda w: (-counts[w], w))
+    return WordVocabulary(
+        SPECIALS + reserved + words[: size - len(SPECIALS) - len(reserved)]
+    )
+
+
+def mask_inputs(texts, enabled: bool) -> list[Masked | None]:
+    """The masked form of each text, or None for each when not `enabled`."""
+    return [mask(t) if enabled else None for t in texts]
+
+
+def restored(output: str, masked: Masked | None) -> str:
+    """`output` with the placeholders of `masked` put back (as it is for None)."""
+    return output if masked is None else restore(output, masked)
+
+
+def reason(source: str, output: str) -> str:
+    """Why `output` does not keep the placeholders of `source` ("" when it
+    does): the check's reasons, each naming the placeholder."""
+    found = problems(source, output)
+    return "placeholders: " + "; ".join(found) if found else ""

@@ -1,0 +1,61 @@
+"""The software_en_es preset: its domain check and its placeholders, on
+text written for these tests (its fixed outputs and slice are checked with
+every preset's in test_shipped_presets.py)."""
+
+import pytest
+
+from attention_zoo.applications.translation.placeholder_check import problems
+from attention_zoo.applications.translation.predictor import Translator
+
+pytestmark = pytest.mark.tf_only
+
+SOFTWARE = [
+    "Could not save the file.",
+    "Delete the selected items?",
+    "Show hidden files",
+    "The connection to the server was lost.",
+    "Select a folder to import",
+    "Print the document",
+]
+# Bible verses, the text its domain is contrasted with (`--contrast-with
+# bible_en_es`). Everyday English mostly passes: docs/translation.md.
+OTHER = [
+    "And the LORD said unto Moses, Stretch out thine hand over the sea.",
+    "And he went up into the mountain, and the people followed him.",
+    "Blessed are they that mourn: for they shall be comforted.",
+]
+PLACEHOLDERS = [
+    "Could not open %s: %s",
+    "Copy %1$s to %2$s",
+    "Press <b>Enter</b> to continue",
+    "File {name} was saved to $HOME",
+    "Run 'apt --help' for more options",
+    "_Save As...",
+]
+
+
+@pytest.fixture(scope="module")
+def translator():
+    return Translator.from_preset("software_en_es")
+
+
+def test_software_messages_are_in_its_domain(translator):
+    answers = translator.predict_items(SOFTWARE)
+    assert [a["valid"] for a in answers] == [True] * len(SOFTWARE), answers
+
+
+def test_bible_verses_are_flagged_by_its_domain(translator):
+    for answer in translator.predict_items(OTHER):
+        assert answer["valid"] is False, answer
+        assert "training texts" in answer["reason"], answer
+
+
+def test_an_answer_is_valid_only_with_its_placeholders(translator):
+    answers = translator.predict_items(PLACEHOLDERS)
+    for text, answer in zip(PLACEHOLDERS, answers):
+        found = problems(text, answer["text"])
+        assert answer["valid"] is not bool(found), answer
+        if found:
+            assert answer["reason"].startswith("placeholders: "), answer
+    # Most of these come through whole.
+    assert sum(a["valid"] for a in answers) >= 4, answers
