@@ -10,11 +10,15 @@ from attention_zoo.serving.batcher import MicroBatcher
 
 def test_a_small_request_goes_between_the_calls_of_a_large_one():
     calls = []
-    first_call = threading.Event()
+    first_call, small_queued = threading.Event(), threading.Event()
 
     def predict(inputs):
         calls.append(list(inputs))
         first_call.set()
+        # The first call is held until the small request is queued: on a
+        # loaded machine the large request's four calls could otherwise
+        # all be answered before the test's loop submits the small one.
+        small_queued.wait(timeout=30)
         return [x * 10 for x in inputs]
 
     async def main():
@@ -23,8 +27,11 @@ def test_a_small_request_goes_between_the_calls_of_a_large_one():
         large = asyncio.ensure_future(batcher.submit(list(range(8))))
         while not first_call.is_set():
             await asyncio.sleep(0.001)
-        small = await batcher.submit([100])
-        answers = await large
+        small = asyncio.ensure_future(batcher.submit([100]))
+        while batcher._queue.qsize() == 0:
+            await asyncio.sleep(0.001)
+        small_queued.set()
+        answers, small = await large, await small
         await batcher.stop()
         return answers, small
 
