@@ -112,8 +112,8 @@ class TrainConfig:
         metadata={
             "check": _languages,
             "help": "comma-separated languages whose date formats to train on "
-            "(default all: en,fr,de,es,it,pt,nl); all-numeric dates are always "
-            "in. Validity then reads month words of these languages only",
+            "(default all 27: en,fr,de,es,it,pt,nl,pl,cs,sv,da,nb,fi,tr,hu,ro,id,"
+            "vi,ru,uk,el,zh,ja,ko,ar,hi,he); all-numeric dates are always in. Validity then reads month words of these languages only",
         },
     )
     target: str = field(

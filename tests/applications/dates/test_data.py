@@ -286,3 +286,15 @@ def _without_numerals(text):
     from attention_zoo.applications.dates.text import _ASCII_DIGITS, _WHITESPACE
 
     return _WHITESPACE.sub(" ", text.lower().translate(_ASCII_DIGITS)).strip()
+
+
+def test_the_languages_help_names_every_language_trained_by_default():
+    # The help is written out (the command line answers --help without
+    # importing the generator); it said seven languages when there were 27.
+    from dataclasses import fields
+
+    from attention_zoo.applications.dates.config import TrainConfig
+    from attention_zoo.applications.dates.formats import LANGUAGES
+
+    (languages,) = [f for f in fields(TrainConfig) if f.name == "languages"]
+    assert f"all {len(LANGUAGES)}: {','.join(LANGUAGES)})" in languages.metadata["help"]
