@@ -1,0 +1,341 @@
+"""The grounding of a form in its text: every number and word the form uses
+must be written in the text, for every kind of form.
+
+A run of the forms target writes a form (`forms.py`) that the resolver
+computes whatever the text said; a short run answered "yesterday" with
+`easter -2`, confident. So a form is valid only where the text
+(`data.normalize`d: native digits and CJK numerals read as digits, lower
+case) writes what the form uses, by these rules (`form_disagreement`
+names the first part that fails: "the form's '3' is not written in the
+text"):
+
+- a number of the form (a day of the month, an amount `day -3`, an hour, a
+  minute, a second, a rank `nth 3`) is a run of digits of the text with its
+  value, or a day word of the lexicon naming that number alone (`twenty`);
+  a four-digit year is a run of that value, a two-digit year (`'79`) a run
+  of two digits; a minute 00 may go unwritten (`5 pm`);
+- a month is named by a month word of the lexicon (`mai`, `9月`: the month
+  words `lexicon.month_disagreement` reads) or, where the text names none,
+  written as its number;
+- an hour written on a 12-hour clock (`5` for 17) needs a period of the
+  text that CLDR writes with that hour (`pm`, `in the evening`, `下午`:
+  `form_words.period_phrases`), and an hour no period of the text is
+  written with is refused (`5:30 pm` is not 05:30);
+- a zone: `Z` needs `z`, `utc` or `gmt`; an offset its sign and digits or
+  an abbreviation written for it (`EST`); a zone name its city;
+- a relative form is named by CLDR's relative texts of the 27 languages
+  (`form_words.relative_phrases`): `shift day -1` by "yesterday", "ayer";
+  `shift day -3` by a pattern of days in the past ("ago", "hace", "vor")
+  and the number 3; `cycle week +1` by "next week"; `weekday +2 FRI` by
+  "in {0} Fridays" and 2; otherwise a weekday form needs the weekday's name
+  (`form_words.weekday_phrases`) and, for a selector, a word of its
+  direction ("last", "this", "next": `form_words.direction_phrases`), as
+  a selected date or month (`date -1 --12-25`, `month +1 --03`) does;
+- `nth N DOW ...` needs the ordinal word of N (`form_words.rank_phrases`:
+  "the third", "le dernier"), the weekday's name, the month and the year;
+- `easter N` and a fixed holiday's `date --12-25` need a holiday name that
+  means them (`form_words.holiday_phrases`: "Good Friday" is `easter -2`;
+  "Christmas" `date --12-25`), a name inside a longer one found not
+  counting (`easter` in `easter monday`);
+- an interval grounds both its ends, a day form `at` a time both parts.
+
+A part the text does not write (the year of `date --05-03`) is no number
+of the form, and the answer's `parts` name it as the reference's
+(`resolver`). A `date YYYY-MM-DD` that no holiday name grounds is checked
+as an ISO date (`checks.CHECKS`, `form_answers.form_checks`) instead.
+Python only: a forms run is answered by the predictor.
+"""
+
+from __future__ import annotations
+
+import re
+
+from attention_zoo.applications.dates import form_words
+from attention_zoo.applications.dates.data import normalize
+from attention_zoo.applications.dates.form_parser import parse_form
+from attention_zoo.applications.dates.forms import (
+    WEEKDAYS,
+    At,
+    Clock,
+    Cycle,
+    Date,
+    DateTime,
+    Easter,
+    Interval,
+    Month,
+    Nth,
+    Shift,
+    Time,
+    Weekday,
+    Year,
+    YearForm,
+)
+from attention_zoo.applications.dates.text_words import mark_months, words
+
+_RUNS = re.compile(r"[0-9]+")
+_DIRECTIONS = {-1: "last", 0: "this", 1: "next"}
+
+
+class _Text:
+    """What the rules read of one text: its numbers, words and phrases."""
+
+    def __init__(self, text: str, lexicon, days):
+        self.text = re.sub(r"\s+", " ", normalize(text))
+        self.runs = _RUNS.findall(self.text)
+        self.numbers = {int(r) for r in self.runs}
+        found = words(mark_months(self.text))
+        self.months = {m for w in found for m in (lexicon.get(w) or ())}
+        self.days = days
+        named = [set(days[w]) for w in found if w in days]
+        # A day written in words names the days every one of its words
+        # names (`twenty-eighth`: 20-29 and 8, 18, 28: the 28th).
+        self.day_words = set.intersection(*named) if named else set()
+
+    def writes(self, n: int, run: str | None = None) -> bool:
+        """Whether the text writes the number `n`; `run`: only as that run
+        (digits, or a day word)."""
+        if run is None:
+            return n in self.numbers or n in self.day_words
+        if run.isdigit():
+            return int(run) == n
+        return tuple(self.days.get(run, ())) == (n,)
+
+    def found(self, table) -> set[str]:
+        return form_words.found(self.text, table)
+
+    def named(self, table) -> set:
+        """The union of what the phrases of `table` found in the text name."""
+        out = set()
+        for p in self.found(table):
+            value = table[p]
+            out |= value if isinstance(value, frozenset) else {value}
+        return out
+
+
+def _missing(what: str) -> str:
+    return f"the form's {what} is not written in the text"
+
+
+def _number(t: _Text, n: int, what: str) -> str:
+    if t.writes(n):
+        return ""
+    return _missing(f"{what} {n!r}")
+
+
+def _year(t: _Text, year: Year) -> str:
+    if year.short:
+        ok = any(len(r) == 2 and int(r) == year.value for r in t.runs)
+    else:
+        ok = year.value in t.numbers
+    return "" if ok else _missing(f"year {str(year)!r}")
+
+
+def _month(t: _Text, month: int) -> str:
+    if t.months:
+        if month in t.months:
+            return ""
+        return (
+            f"the form's month {month:02d} is not the month the text names "
+            f"({'/'.join(f'{m:02d}' for m in sorted(t.months))})"
+        )
+    return "" if month in t.numbers else _missing(f"month {month:02d}")
+
+
+def _select(t: _Text, select: int | None) -> str:
+    if select is None:
+        return ""
+    sign = (select > 0) - (select < 0)
+    if abs(select) > 1:
+        reason = _number(t, abs(select), "count")
+        if reason:
+            return reason
+    if t.found(form_words.direction_phrases()[sign]):
+        return ""
+    return (
+        f"the form's selector {select:+d} is not written in the text: no word "
+        f"of a taught language says {_DIRECTIONS[sign]!r} there"
+    )
+
+
+def _holiday(t: _Text, meaning: tuple) -> bool:
+    return meaning in t.named(form_words.holiday_phrases())
+
+
+def _date(t: _Text, date: Date) -> str:
+    reasons = []
+    if not _holiday(t, ("date", date.month, date.day)):
+        reasons += [_number(t, date.day, "day"), _month(t, date.month)]
+    if date.year is not None:
+        reasons.append(_year(t, date.year))
+    reasons.append(_select(t, date.select))
+    return next((r for r in reasons if r), "")
+
+
+def _zone(t: _Text, zone: str | None) -> str:
+    if zone is None:
+        return ""
+    abbreviations = {
+        w for w in words(t.text) if zone in form_words.ZONE_ABBREVIATIONS.get(w, ())
+    }
+    if abbreviations:
+        return ""
+    if zone == "Z":
+        return _missing("zone 'Z' (z, utc or gmt)")
+    if zone[0] in "+-":
+        hours, minutes = int(zone[1:3]), int(zone[4:6])
+        sign = "[+]" if zone[0] == "+" else "[-\u2212]"
+        tail = "" if minutes == 0 else rf":?0*{minutes}(?![0-9])"
+        if re.search(rf"{sign} ?0*{hours}(?![0-9]){tail}", t.text):
+            return ""
+        return _missing(f"offset {zone!r}")
+    city = zone.rsplit("/", 1)[-1].replace("_", " ").lower()
+    return "" if city in t.text else _missing(f"zone {zone!r}")
+
+
+def _clock(t: _Text, clock: Clock) -> str:
+    hour = clock.hour
+    periods = t.found(form_words.period_phrases())
+    hours = t.named({p: form_words.period_phrases()[p] for p in periods})
+    if periods and hour not in hours:
+        return (
+            f"the form's hour {hour:02d} disagrees with the text's "
+            f"{sorted(periods)[0]!r}"
+        )
+    twelve = hour % 12 or 12
+    if hour not in t.numbers and not (twelve in t.numbers and hour in hours):
+        return _missing(f"hour {hour:02d}")
+    reasons = [
+        "" if clock.minute == 0 else _number(t, clock.minute, "minute"),
+        "" if clock.second is None else _number(t, clock.second, "second"),
+        _zone(t, clock.zone),
+    ]
+    return next((r for r in reasons if r), "")
+
+
+def _relative(t: _Text, form) -> bool:
+    """Whether a named relative text of the form is in the text."""
+    return str(form) in t.named(form_words.relative_phrases())
+
+
+def _counted(t: _Text, field: str, amount: int) -> bool:
+    """Whether a counted pattern of `field` in the direction of `amount` is
+    in the text with the number `abs(amount)` in its slot."""
+    sign = 1 if amount > 0 else -1
+    table = form_words.relative_phrases()
+    return any(
+        (field, sign) in table[p] and n is not None and t.writes(abs(amount), n)
+        for _, _, p, n in form_words.spans(t.text, table)
+    )
+
+
+def _shift(t: _Text, shift: Shift) -> str:
+    if _relative(t, shift):
+        return ""
+    for unit, amount in shift.steps:
+        step = f"{unit} {amount:+d}" if amount else f"{unit} 0"
+        if amount == 0 or not _counted(t, unit, amount):
+            return (
+                f"the form's {step!r} is not written in the text: no word of a "
+                "taught language names it with its number (yesterday, 3 days "
+                "ago, hace 3 días, in ...)"
+            )
+    return ""
+
+
+def _cycle(t: _Text, cycle: Cycle) -> str:
+    if _relative(t, cycle):
+        return ""
+    return (
+        f"the form's {str(cycle)!r} is not written in the text: no word of a "
+        "taught language names it (this week, next month, last year ...)"
+    )
+
+
+def _weekday_named(t: _Text, weekday: int) -> str:
+    named = t.named(form_words.weekday_phrases())
+    if weekday in named:
+        return ""
+    return _missing(f"weekday {WEEKDAYS[weekday]!r}")
+
+
+def _weekday(t: _Text, form: Weekday) -> str:
+    if _relative(t, form):
+        return ""
+    name = WEEKDAYS[form.weekday]
+    if form.select and _counted(t, name, form.select):
+        return ""
+    return _weekday_named(t, form.weekday) or _select(t, form.select)
+
+
+def _nth(t: _Text, form: Nth) -> str:
+    if form.n not in t.named(form_words.rank_phrases()):
+        return _missing(f"rank {form.n!r} (an ordinal word: the third, the last)")
+    reasons = [_weekday_named(t, form.weekday), _month(t, form.month)]
+    if form.year is not None:
+        reasons.append(_year(t, form.year))
+    return next((r for r in reasons if r), "")
+
+
+def _easter(t: _Text, form: Easter) -> str:
+    keyword = "orthodox-easter" if form.orthodox else "easter"
+    if not _holiday(t, (keyword, form.days)):
+        head = str(form) if form.year is None else str(form).rsplit(" ", 1)[0]
+        return (
+            f"the form's {head!r} is not written in the text: no holiday name "
+            "of a taught language means it"
+        )
+    return "" if form.year is None else _year(t, form.year)
+
+
+def _point(t: _Text, form) -> str:
+    if isinstance(form, Date):
+        return _date(t, form)
+    if isinstance(form, Month):
+        return (
+            _month(t, form.month)
+            or ("" if form.year is None else _year(t, form.year))
+            or _select(t, form.select)
+        )
+    if isinstance(form, YearForm):
+        return _year(t, form.year)
+    if isinstance(form, Time):
+        return _clock(t, form.clock)
+    if isinstance(form, DateTime):
+        return _date(t, form.date) or _clock(t, form.clock)
+    if isinstance(form, Shift):
+        return _shift(t, form)
+    if isinstance(form, Cycle):
+        return _cycle(t, form)
+    if isinstance(form, Weekday):
+        return _weekday(t, form)
+    if isinstance(form, Nth):
+        return _nth(t, form)
+    if isinstance(form, Easter):
+        return _easter(t, form)
+    if isinstance(form, At):
+        return _point(t, form.day) or _clock(t, form.clock)
+    raise TypeError(f"form must be a form of forms.py. Received: {form!r:.80}")
+
+
+def form_disagreement(text: str, form: str, lexicon, days) -> str:
+    """Why `form` (a text of the grammar) is not grounded in `text` (the
+    input, as written), "" when it is (module docstring). `lexicon` and
+    `days`: the run's month and day words (`lexicon.load`, `load_days`).
+
+    Raises:
+        FormError: when `form` is outside the grammar.
+    """
+    parsed = parse_form(form)
+    t = _Text(text, lexicon, days)
+    if isinstance(parsed, Interval):
+        return _point(t, parsed.start) or _point(t, parsed.end)
+    return _point(t, parsed)
+
+
+def holiday_day(text: str, form: str) -> bool:
+    """Whether a `date` form's month and day are a holiday's that `text`
+    names ("Christmas 2015": `date 2015-12-25`), so grounded by its name."""
+    parsed = parse_form(form)
+    if not isinstance(parsed, Date):
+        return False
+    return _holiday(_Text(text, {}, {}), ("date", parsed.month, parsed.day))
