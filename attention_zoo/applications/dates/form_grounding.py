@@ -48,11 +48,13 @@ Python only: a forms run is answered by the predictor.
 
 from __future__ import annotations
 
+import collections
 import re
 
 from attention_zoo.applications.dates import form_words
 from attention_zoo.applications.dates.data import normalize
 from attention_zoo.applications.dates.form_parser import parse_form
+from attention_zoo.applications.dates.formats import LANGUAGES
 from attention_zoo.applications.dates.forms import (
     WEEKDAYS,
     At,
@@ -69,27 +71,81 @@ from attention_zoo.applications.dates.forms import (
     Weekday,
     Year,
     YearForm,
+    full_year,
 )
+from attention_zoo.applications.dates.grounding import _compact as _compact_forms
 from attention_zoo.applications.dates.text_words import mark_months, words
 
 _RUNS = re.compile(r"[0-9]+")
+# A number and the numbers a clock writes after it (`5`, `5:30`, `17h30`).
+_TOKEN = re.compile(r"(?<![0-9])([0-9]+)((?:[:.h][0-9]+)*)")
+_DIGIT = re.compile("[0-9]")
 _DIRECTIONS = {-1: "last", 0: "this", 1: "next"}
 
 
 class _Text:
     """What the rules read of one text: its numbers, words and phrases."""
 
-    def __init__(self, text: str, lexicon, days):
+    def __init__(self, text: str, lexicon, days, languages=LANGUAGES):
         self.text = re.sub(r"\s+", " ", normalize(text))
+        self.languages = tuple(languages)
         self.runs = _RUNS.findall(self.text)
         self.numbers = {int(r) for r in self.runs}
         found = words(mark_months(self.text))
         self.months = {m for w in found for m in (lexicon.get(w) or ())}
+        self.months |= self.named(form_words.month_phrases(self.languages))
         self.days = days
-        named = [set(days[w]) for w in found if w in days]
-        # A day written in words names the days every one of its words
-        # names (`twenty-eighth`: 20-29 and 8, 18, 28: the 28th).
-        self.day_words = set.intersection(*named) if named else set()
+        # A day written in words names the days every one of its words, side
+        # by side, names (`twenty-eighth`: 21-29 and 8, 28: the 28th).
+        self.day_words, group = set(), []
+        for w in [*found, ""]:
+            if w in days:
+                group.append(set(days[w]))
+            elif group:
+                self.day_words |= set.intersection(*group)
+                group = []
+        # `{(part, values): None}`: the numbers the form's parts took from
+        # the text's digits, in order; one key for the year both ends of
+        # an interval share.
+        self.claims: dict[tuple[str, frozenset[int]], None] = {}
+        self.interval = False  # set while an interval's ends are read
+
+    def claim(self, part: str, *values: int) -> None:
+        """Note that the form's `part` is one of the text's runs of digits
+        of one of `values`."""
+        self.claims[(part, frozenset(values))] = None
+
+    def overclaimed(self) -> str:
+        """ "" when each claim can take a run of digits of its own, else the
+        reason: `8:25 a.m. Dec. 12, 2014` writes 25 once, not as a minute
+        and a day."""
+        supply = collections.Counter(int(r) for r in self.runs)
+        claims = list(self.claims)
+
+        def assign(i: int) -> bool:
+            if i == len(claims):
+                return True
+            for value in sorted(claims[i][1]):
+                if supply[value]:
+                    supply[value] -= 1
+                    if assign(i + 1):
+                        return True
+                    supply[value] += 1
+            return False
+
+        if assign(0):
+            return ""
+        for value, count in collections.Counter(
+            next(iter(v)) for _, v in claims if len(v) == 1
+        ).items():
+            if count > supply[value]:
+                parts = [p for p, v in claims if v == frozenset((value,))]
+                return (
+                    f"the form uses the text's number {value} as its "
+                    f"{' and its '.join(parts)}, but the text writes it "
+                    f"{supply[value]} time(s)"
+                )
+        return "the form uses the text's numbers more times than it writes them"
 
     def writes(self, n: int, run: str | None = None) -> bool:
         """Whether the text writes the number `n`; `run`: only as that run
@@ -102,6 +158,10 @@ class _Text:
 
     def found(self, table) -> set[str]:
         return form_words.found(self.text, table)
+
+    def table(self, name: str):
+        """The table `form_words.<name>` of the run's languages."""
+        return getattr(form_words, name)(self.languages)
 
     def named(self, table) -> set:
         """The union of what the phrases of `table` found in the text name."""
@@ -117,7 +177,10 @@ def _missing(what: str) -> str:
 
 
 def _number(t: _Text, n: int, what: str) -> str:
-    if t.writes(n):
+    if n in t.numbers:
+        t.claim(what, n)
+        return ""
+    if n in t.day_words:
         return ""
     return _missing(f"{what} {n!r}")
 
@@ -127,7 +190,10 @@ def _year(t: _Text, year: Year) -> str:
         ok = any(len(r) == 2 and int(r) == year.value for r in t.runs)
     else:
         ok = year.value in t.numbers
-    return "" if ok else _missing(f"year {str(year)!r}")
+    if ok:
+        t.claim("year", year.value)
+        return ""
+    return _missing(f"year {str(year)!r}")
 
 
 def _month(t: _Text, month: int) -> str:
@@ -138,7 +204,10 @@ def _month(t: _Text, month: int) -> str:
             f"the form's month {month:02d} is not the month the text names "
             f"({'/'.join(f'{m:02d}' for m in sorted(t.months))})"
         )
-    return "" if month in t.numbers else _missing(f"month {month:02d}")
+    if month in t.numbers:
+        t.claim("month", month)
+        return ""
+    return _missing(f"month {month:02d}")
 
 
 def _select(t: _Text, select: int | None) -> str:
@@ -149,7 +218,7 @@ def _select(t: _Text, select: int | None) -> str:
         reason = _number(t, abs(select), "count")
         if reason:
             return reason
-    if t.found(form_words.direction_phrases()[sign]):
+    if t.found(t.table("direction_phrases")[sign]):
         return ""
     return (
         f"the form's selector {select:+d} is not written in the text: no word "
@@ -158,11 +227,22 @@ def _select(t: _Text, select: int | None) -> str:
 
 
 def _holiday(t: _Text, meaning: tuple) -> bool:
-    return meaning in t.named(form_words.holiday_phrases())
+    return meaning in t.named(t.table("holiday_phrases"))
+
+
+def _compact(t: _Text, date: Date) -> bool:
+    """Whether the text writes the date as one run of digits (`250481`)."""
+    if date.year is None:
+        return False
+    return bool(
+        set(t.runs) & _compact_forms(full_year(date.year), date.month, date.day)
+    )
 
 
 def _date(t: _Text, date: Date) -> str:
     reasons = []
+    if _compact(t, date):  # a run the numeric rule reads: not claimed
+        return _select(t, date.select)
     if not _holiday(t, ("date", date.month, date.day)):
         reasons += [_number(t, date.day, "day"), _month(t, date.month)]
     if date.year is not None:
@@ -192,18 +272,45 @@ def _zone(t: _Text, zone: str | None) -> str:
     return "" if city in t.text else _missing(f"zone {zone!r}")
 
 
+def _periods(t: _Text, values: set[int]) -> dict[str, frozenset[int]]:
+    """The periods of the text (`form_words.period_phrases`) beside a number
+    of `values` with nothing but spaces, punctuation and the words of a
+    clock between (`5:30 pm`, `午前1時`, `4 Uhr nachm.`), preferring a number written as a clock (`03:30` in `через 3
+    дня в 03:30`, where `3 дня` is three days)."""
+    tokens = [m for m in _TOKEN.finditer(t.text) if int(m[1]) in values]
+    tokens = [m for m in tokens if m[2]] or tokens
+    table = t.table("period_phrases")
+    out = {}
+    for start, end, p, _ in form_words.spans(t.text, table):
+        for m in tokens:
+            if end <= m.start():
+                gap = t.text[end : m.start()]
+            elif m.end() <= start:
+                gap = t.text[m.end() : start]
+            else:
+                continue
+            if set(words(gap)) <= t.table("clock_words") and not _DIGIT.search(gap):
+                out[p] = table[p]
+    if not out and t.interval:  # `10:55 – 11:55 p.m.`: one period for both
+        out = {p: table[p] for p in t.found(table)}
+    return out
+
+
 def _clock(t: _Text, clock: Clock) -> str:
     hour = clock.hour
-    periods = t.found(form_words.period_phrases())
-    hours = t.named({p: form_words.period_phrases()[p] for p in periods})
-    if periods and hour not in hours:
-        return (
-            f"the form's hour {hour:02d} disagrees with the text's "
-            f"{sorted(periods)[0]!r}"
-        )
-    twelve = hour % 12 or 12
-    if hour not in t.numbers and not (twelve in t.numbers and hour in hours):
-        return _missing(f"hour {hour:02d}")
+    # A 12-hour clock writes 17 as 5, and 12 as 12 or 0 (Japanese 午後0時).
+    twelve = {hour % 12, hour % 12 or 12}
+    periods = _periods(t, twelve | {hour})
+    hours = set().union(*periods.values())
+    if hour <= 12 or hour not in t.numbers:  # 13-23 written as such need none
+        if periods and hour not in hours:
+            return (
+                f"the form's hour {hour:02d} disagrees with the text's "
+                f"{sorted(periods)[0]!r}"
+            )
+        if hour not in t.numbers and not (twelve & t.numbers and hour in hours):
+            return _missing(f"hour {hour:02d}")
+    t.claim("hour", hour, *(twelve if hour in hours else ()))
     reasons = [
         "" if clock.minute == 0 else _number(t, clock.minute, "minute"),
         "" if clock.second is None else _number(t, clock.second, "second"),
@@ -214,18 +321,20 @@ def _clock(t: _Text, clock: Clock) -> str:
 
 def _relative(t: _Text, form) -> bool:
     """Whether a named relative text of the form is in the text."""
-    return str(form) in t.named(form_words.relative_phrases())
+    return str(form) in t.named(t.table("relative_phrases"))
 
 
 def _counted(t: _Text, field: str, amount: int) -> bool:
     """Whether a counted pattern of `field` in the direction of `amount` is
     in the text with the number `abs(amount)` in its slot."""
     sign = 1 if amount > 0 else -1
-    table = form_words.relative_phrases()
-    return any(
-        (field, sign) in table[p] and n is not None and t.writes(abs(amount), n)
-        for _, _, p, n in form_words.spans(t.text, table)
-    )
+    table = t.table("relative_phrases")
+    for _, _, p, n in form_words.spans(t.text, table):
+        if (field, sign) in table[p] and n is not None and t.writes(abs(amount), n):
+            if n.isdigit():
+                t.claim("count", abs(amount))
+            return True
+    return False
 
 
 def _shift(t: _Text, shift: Shift) -> str:
@@ -252,7 +361,7 @@ def _cycle(t: _Text, cycle: Cycle) -> str:
 
 
 def _weekday_named(t: _Text, weekday: int) -> str:
-    named = t.named(form_words.weekday_phrases())
+    named = t.named(t.table("weekday_phrases"))
     if weekday in named:
         return ""
     return _missing(f"weekday {WEEKDAYS[weekday]!r}")
@@ -268,7 +377,7 @@ def _weekday(t: _Text, form: Weekday) -> str:
 
 
 def _nth(t: _Text, form: Nth) -> str:
-    if form.n not in t.named(form_words.rank_phrases()):
+    if form.n not in t.named(t.table("rank_phrases")):
         return _missing(f"rank {form.n!r} (an ordinal word: the third, the last)")
     reasons = [_weekday_named(t, form.weekday), _month(t, form.month)]
     if form.year is not None:
@@ -317,25 +426,30 @@ def _point(t: _Text, form) -> str:
     raise TypeError(f"form must be a form of forms.py. Received: {form!r:.80}")
 
 
-def form_disagreement(text: str, form: str, lexicon, days) -> str:
+def form_disagreement(text: str, form: str, lexicon, days, languages=LANGUAGES) -> str:
     """Why `form` (a text of the grammar) is not grounded in `text` (the
     input, as written), "" when it is (module docstring). `lexicon` and
-    `days`: the run's month and day words (`lexicon.load`, `load_days`).
+    `days`: the run's month and day words (`lexicon.load`, `load_days`);
+    `languages`: the run's, whose words the phrases are (`form_words`).
 
     Raises:
         FormError: when `form` is outside the grammar.
     """
     parsed = parse_form(form)
-    t = _Text(text, lexicon, days)
+    t = _Text(text, lexicon, days, languages)
     if isinstance(parsed, Interval):
-        return _point(t, parsed.start) or _point(t, parsed.end)
-    return _point(t, parsed)
+        t.interval = True
+        reason = _point(t, parsed.start) or _point(t, parsed.end)
+    else:
+        reason = _point(t, parsed)
+    return reason or t.overclaimed()
 
 
-def holiday_day(text: str, form: str) -> bool:
+def holiday_day(text: str, form: str, languages=LANGUAGES) -> bool:
     """Whether a `date` form's month and day are a holiday's that `text`
     names ("Christmas 2015": `date 2015-12-25`), so grounded by its name."""
     parsed = parse_form(form)
     if not isinstance(parsed, Date):
         return False
-    return _holiday(_Text(text, {}, {}), ("date", parsed.month, parsed.day))
+    t = _Text(text, {}, {}, languages)
+    return _holiday(t, ("date", parsed.month, parsed.day))

@@ -39,7 +39,7 @@ import re
 import unicodedata
 
 from attention_zoo.applications.dates.data import normalize
-from attention_zoo.applications.dates.formats import LOCALES
+from attention_zoo.applications.dates.formats import LANGUAGES, LOCALES
 
 # Abbreviations of zones people write after a time, with the offset (or
 # `Z`) a form writes for them. Standard and summer names of the zones of
@@ -80,11 +80,12 @@ def _letter(ch: str) -> bool:
 SLOT = "#"  # where a counted pattern writes its number
 
 
-def phrase(text: str, ends: str = " ,.;:-–—\u200f\u200e") -> str:
+def phrase(text: str, ends: str = " ,.;:-–—\u200f\u200e", slot: bool = False) -> str:
     """`text` as a phrase: normalized, single spaces, without the characters
-    `ends` at either end; a number (`{0}`, or digits) is the slot `#`."""
-    out = normalize(text.replace("{0}", " 0 ")) or text.casefold()
-    out = re.sub(r"[0-9]+(?:[.,][0-9]+)*", f" {SLOT} ", out)
+    `ends` at either end; with `slot`, a number (digits) is the slot `#`."""
+    out = normalize(text) or text.casefold()
+    if slot:
+        out = re.sub(r"[0-9]+(?:[.,][0-9]+)*", f" {SLOT} ", out)
     return re.sub(r"\s+", " ", out).strip(ends)
 
 
@@ -146,11 +147,12 @@ def _add(table: dict, key: str, value) -> None:
         table.setdefault(key, set()).add(value)
 
 
-@functools.lru_cache(maxsize=1)
-def relative_phrases() -> dict[str, frozenset]:
-    """`{phrase: names}`: a form (str) for a named text, `(field, sign)`
-    for a counted pattern (`field` a unit of `expressions.UNITS` or a
-    weekday of `forms.WEEKDAYS`)."""
+@functools.lru_cache(maxsize=8)
+def relative_phrases(languages=LANGUAGES) -> dict[str, frozenset]:
+    """`{phrase: names}`: a form (str) for a named text (or a counted one
+    that writes its number in words: Arabic خلال يومين, in two days),
+    `(field, sign)` for a counted pattern (`field` a unit of
+    `expressions.UNITS` or a weekday of `forms.WEEKDAYS`)."""
     from attention_zoo.applications.dates.expressions import (
         WEEKDAY_FIELDS,
         _candidates,
@@ -159,31 +161,33 @@ def relative_phrases() -> dict[str, frozenset]:
     from attention_zoo.applications.dates.forms import WEEKDAYS
 
     table: dict[str, set] = {}
-    for language in LOCALES:
+    for language in languages:
         unclear = ambiguous(language)
         for e in _candidates(language):
             if e.text.casefold() in unclear:
                 continue
             field, how = e.kind.split(" ")[:2]
-            if how == "relative":
+            if how == "relative" or not re.search("[0-9]", normalize(e.text)):
                 _add(table, phrase(e.text), e.form)
                 continue
             if field in WEEKDAY_FIELDS:
                 field = WEEKDAYS[WEEKDAY_FIELDS.index(field)]
             sign = 1 if how == "future" else -1
-            _add(table, phrase(e.text), (field, sign))
+            _add(table, phrase(e.text, slot=True), (field, sign))
         for text, days in _words()(language).get("named_days", {}).items():
-            _add(table, phrase(text), "shift day " + ("0" if days == 0 else f"{days:+d}"))
+            _add(
+                table, phrase(text), "shift day " + ("0" if days == 0 else f"{days:+d}")
+            )
     return {p: frozenset(v) for p, v in table.items()}
 
 
-@functools.lru_cache(maxsize=1)
-def direction_phrases() -> dict[int, frozenset[str]]:
+@functools.lru_cache(maxsize=8)
+def direction_phrases(languages=LANGUAGES) -> dict[int, frozenset[str]]:
     """`{-1: words, 0: words, +1: words}` (module docstring)."""
     from attention_zoo.applications.dates.expressions import _candidates
 
     out: dict[int, set[str]] = {-1: set(), 0: set(), 1: set()}
-    for language in LOCALES:
+    for language in languages:
         texts: dict[str, dict[int, set[str]]] = {}
         for e in _candidates(language):
             field, how, *offset = e.kind.split(" ")
@@ -194,21 +198,19 @@ def direction_phrases() -> dict[int, frozenset[str]]:
             for offset, words in by_offset.items():
                 if offset not in out:
                     continue
-                others = set().union(
-                    *(w for o, w in by_offset.items() if o != offset)
-                )
+                others = set().union(*(w for o, w in by_offset.items() if o != offset))
                 out[offset] |= {w for w in words - others if w}
     return {k: frozenset(v) for k, v in out.items()}
 
 
-@functools.lru_cache(maxsize=1)
-def weekday_phrases() -> dict[str, int]:
+@functools.lru_cache(maxsize=8)
+def weekday_phrases(languages=LANGUAGES) -> dict[str, int]:
     """`{phrase: weekday}` (Monday 0): CLDR's names of one weekday only."""
     from babel import Locale
 
     table: dict[str, set[int]] = {}
-    for code in LOCALES.values():
-        days = Locale.parse(code).days
+    for language in languages:
+        days = Locale.parse(LOCALES[language]).days
         for context in ("format", "stand-alone"):
             for width in ("wide", "abbreviated"):
                 for weekday, name in days[context][width].items():
@@ -217,13 +219,13 @@ def weekday_phrases() -> dict[str, int]:
     return {p: next(iter(d)) for p, d in table.items() if len(d) == 1}
 
 
-@functools.lru_cache(maxsize=1)
-def holiday_phrases() -> dict[str, frozenset[tuple]]:
+@functools.lru_cache(maxsize=8)
+def holiday_phrases(languages=LANGUAGES) -> dict[str, frozenset[tuple]]:
     """`{phrase: meanings}` of the hand-written holiday names."""
     from attention_zoo.applications.dates.expr_computed import HOLIDAY_MEANINGS
 
     table: dict[str, set] = {}
-    for language in LOCALES:
+    for language in languages:
         names = _words()(language).get("holidays", {}).get("names", {})
         for name, spellings in names.items():
             for spelling in spellings:
@@ -231,11 +233,11 @@ def holiday_phrases() -> dict[str, frozenset[tuple]]:
     return {p: frozenset(v) for p, v in table.items()}
 
 
-@functools.lru_cache(maxsize=1)
-def rank_phrases() -> dict[str, frozenset[int]]:
+@functools.lru_cache(maxsize=8)
+def rank_phrases(languages=LANGUAGES) -> dict[str, frozenset[int]]:
     """`{phrase: ranks}` of the hand-written ordinal words (1-5, -1 the last)."""
     table: dict[str, set[int]] = {}
-    for language in LOCALES:
+    for language in languages:
         data = _words()(language).get("nth")
         if not data:
             continue
@@ -247,14 +249,15 @@ def rank_phrases() -> dict[str, frozenset[int]]:
     return {p: frozenset(v) for p, v in table.items()}
 
 
-@functools.lru_cache(maxsize=1)
-def period_phrases() -> dict[str, frozenset[int]]:
+@functools.lru_cache(maxsize=8)
+def period_phrases(languages=LANGUAGES) -> dict[str, frozenset[int]]:
     """`{phrase: hours}`: each a.m./p.m. or day period, with the hours
     (0-23) it is written with."""
     from babel.dates import format_time
 
     table: dict[str, set[int]] = {}
-    for language, code in LOCALES.items():
+    for language in languages:
+        code = LOCALES[language]
         for hour in range(24):
             for minute in (0, 30):
                 at = dt.time(hour, minute)
@@ -268,3 +271,47 @@ def period_phrases() -> dict[str, frozenset[int]]:
                 for hour in hours:
                     _add(table, phrase(spelling, " "), hour)
     return {p: frozenset(v) for p, v in table.items()}
+
+
+@functools.lru_cache(maxsize=8)
+def month_phrases(languages=LANGUAGES) -> dict[str, frozenset[int]]:
+    """`{phrase: months}`: CLDR's month names (wide, abbreviated; format and
+    stand-alone: Polish `marzec` beside `marca`), which the generated months
+    and intervals write beside the lexicon's words; a name written with
+    digits (`3月`) is the lexicon's month marker's."""
+    from babel import Locale
+
+    table: dict[str, set[int]] = {}
+    for language in languages:
+        months = Locale.parse(LOCALES[language]).months
+        for context in ("format", "stand-alone"):
+            for width in ("wide", "abbreviated"):
+                for month, name in months[context][width].items():
+                    written = phrase(name)
+                    if len(written) > 1 and not re.search("[0-9]", written):
+                        _add(table, written, month)
+    return {p: frozenset(v) for p, v in table.items()}
+
+
+@functools.lru_cache(maxsize=8)
+def clock_words(languages=LANGUAGES) -> frozenset[str]:
+    """The words CLDR's clocks write beside the hour that are no period
+    (`uhr` in `4 Uhr nachm.`, `時`, `点`): a period may stand past them."""
+    from babel.dates import format_skeleton
+
+    from attention_zoo.applications.dates.text_words import words
+
+    periods = period_phrases(languages)
+    out = set()
+    for language in languages:
+        for skeleton in ("h", "hm", "H", "Hm", "Bh", "Bhm"):
+            for hour in (5, 17):
+                written = normalize(
+                    format_skeleton(
+                        skeleton, dt.time(hour, 30), locale=LOCALES[language]
+                    )
+                )
+                for start, end, _, _ in spans(written, periods):
+                    written = written[:start] + " " * (end - start) + written[end:]
+                out |= set(words(written))
+    return frozenset(out)

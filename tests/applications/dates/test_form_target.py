@@ -93,18 +93,19 @@ def _answer(text, form, score=-0.1, prefer="future"):
 
 
 @pytest.mark.parametrize(
-    "form, text, kind, parts",
+    "written, form, text, kind, parts",
     [
-        ("shift day -1", "2026-01-14", "date", {"day": "reference"}),
-        ("weekday +1 FRI", "2026-01-16", "date", {"day": "reference"}),
-        ("month 2015-03", "2015-03", "month", {}),
-        ("date --03-03", "2026-03-03", "date", {"year": "reference"}),
-        ("time 17:30", "2026-01-15T17:30", "datetime", {"day": "reference"}),
-        ("date 1979-05-03 / date 1979-05-07", "1979-05-03/1979-05-07", "interval", {}),
+        ("yesterday", "shift day -1", "2026-01-14", "date", {"day": "reference"}),
+        ("next Friday", "weekday +1 FRI", "2026-01-16", "date", {"day": "reference"}),
+        ("March 2015", "month 2015-03", "2015-03", "month", {}),
+        ("3 March", "date --03-03", "2026-03-03", "date", {"year": "reference"}),
+        ("5:30 pm", "time 17:30", "2026-01-15T17:30", "datetime", {"day": "reference"}),
+        ("3-7 May 1979", "date 1979-05-03 / date 1979-05-07", "1979-05-03/1979-05-07",
+         "interval", {}),
     ],
-)
-def test_a_form_is_resolved_against_the_reference(form, text, kind, parts):
-    got = _answer("whatever", form)
+)  # fmt: skip
+def test_a_form_is_resolved_against_the_reference(written, form, text, kind, parts):
+    got = _answer(written, form)
     assert (got["text"], got["kind"], got["form"], got["valid"]) == (
         text,
         kind,
