@@ -88,6 +88,7 @@ class _Text:
 
     def __init__(self, text: str, lexicon, days, languages=LANGUAGES):
         self.text = re.sub(r"\s+", " ", normalize(text))
+        self._spans: dict[int, tuple] = {}  # the table kept: its id stays its
         self.languages = tuple(languages)
         self.runs = _RUNS.findall(self.text)
         self.numbers = {int(r) for r in self.runs}
@@ -156,8 +157,15 @@ class _Text:
             return int(run) == n
         return tuple(self.days.get(run, ())) == (n,)
 
+    def spans(self, table) -> list:
+        """`form_words.spans` of `table` in the text, read once per table."""
+        key = id(table)
+        if key not in self._spans:
+            self._spans[key] = (table, form_words.spans(self.text, table))
+        return self._spans[key][1]
+
     def found(self, table) -> set[str]:
-        return form_words.found(self.text, table)
+        return {h[2] for h in self.spans(table)}
 
     def table(self, name: str):
         """The table `form_words.<name>` of the run's languages."""
@@ -281,7 +289,7 @@ def _periods(t: _Text, values: set[int]) -> dict[str, frozenset[int]]:
     tokens = [m for m in tokens if m[2]] or tokens
     table = t.table("period_phrases")
     out = {}
-    for start, end, p, _ in form_words.spans(t.text, table):
+    for start, end, p, _ in t.spans(table):
         for m in tokens:
             if end <= m.start():
                 gap = t.text[end : m.start()]
@@ -329,7 +337,7 @@ def _counted(t: _Text, field: str, amount: int) -> bool:
     in the text with the number `abs(amount)` in its slot."""
     sign = 1 if amount > 0 else -1
     table = t.table("relative_phrases")
-    for _, _, p, n in form_words.spans(t.text, table):
+    for _, _, p, n in t.spans(table):
         if (field, sign) in table[p] and n is not None and t.writes(abs(amount), n):
             if n.isdigit():
                 t.claim("count", abs(amount))
@@ -373,6 +381,10 @@ def _weekday(t: _Text, form: Weekday) -> str:
     name = WEEKDAYS[form.weekday]
     if form.select and _counted(t, name, form.select):
         return ""
+    table = t.table("relative_phrases")
+    sign = 1 if (form.select or 0) > 0 else -1
+    if form.select and any((name, sign) in table[p] for p in t.found(table)):
+        return _missing(f"count {abs(form.select)} (of {name})")
     return _weekday_named(t, form.weekday) or _select(t, form.select)
 
 

@@ -80,6 +80,7 @@ def _letter(ch: str) -> bool:
 SLOT = "#"  # where a counted pattern writes its number
 
 
+@functools.lru_cache(maxsize=65536)
 def phrase(text: str, ends: str = " ,.;:-–—\u200f\u200e", slot: bool = False) -> str:
     """`text` as a phrase: normalized, single spaces, without the characters
     `ends` at either end; with `slot`, a number (digits) is the slot `#`."""
@@ -104,10 +105,12 @@ def _pattern(words: str) -> re.Pattern:
     return re.compile(head + body + tail)
 
 
-def _maybe_in(p: str, text: str) -> bool:
-    # A substring test first: most phrases are not in a text, and it is far
-    # cheaper than the phrase's pattern.
-    return all(part.strip() in text for part in p.split(SLOT))
+@functools.lru_cache(maxsize=64)
+def _screens(phrases: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each phrase with the parts a text that holds it holds as they are."""
+    return tuple(
+        (p, tuple(q.strip() for q in p.split(SLOT) if q.strip())) for p in phrases if p
+    )
 
 
 def spans(text: str, phrases) -> list[tuple[int, int, str, str | None]]:
@@ -116,8 +119,13 @@ def spans(text: str, phrases) -> list[tuple[int, int, str, str | None]]:
     word; None without a slot), but those inside a longer one found
     (`easter` inside `easter monday`)."""
     hits = []
-    for p in phrases:
-        if p and _maybe_in(p, text):
+    # A substring test first: most phrases are not in a text, and it is far
+    # cheaper than the phrase's pattern.
+    for p, parts in _screens(tuple(phrases)):
+        for part in parts:
+            if part not in text:
+                break
+        else:
             hits += [
                 (m.start(), m.end(), p, m.groupdict().get("n"))
                 for m in _pattern(p).finditer(text)
@@ -156,24 +164,28 @@ def relative_phrases(languages=LANGUAGES) -> dict[str, frozenset]:
     from attention_zoo.applications.dates.expressions import (
         WEEKDAY_FIELDS,
         _candidates,
-        ambiguous,
     )
     from attention_zoo.applications.dates.forms import WEEKDAYS
 
     table: dict[str, set] = {}
     for language in languages:
-        unclear = ambiguous(language)
-        for e in _candidates(language):
-            if e.text.casefold() in unclear:
+        found = _candidates(language)
+        forms: dict[str, set[str]] = {}
+        for e in found:  # as `expressions.ambiguous`
+            forms.setdefault(e.text.casefold(), set()).add(e.form)
+        for e in found:
+            if len(forms[e.text.casefold()]) > 1:
                 continue
             field, how = e.kind.split(" ")[:2]
-            if how == "relative" or not re.search("[0-9]", normalize(e.text)):
+            if how == "relative" or not re.search(r"\d", e.text):
                 _add(table, phrase(e.text), e.form)
                 continue
             if field in WEEKDAY_FIELDS:
                 field = WEEKDAYS[WEEKDAY_FIELDS.index(field)]
             sign = 1 if how == "future" else -1
-            _add(table, phrase(e.text, slot=True), (field, sign))
+            # One pattern, whatever its number: one phrase to normalize.
+            pattern = re.sub(r"\d+(?:[.,\u066c\u00a0\u202f ]\d+)*", "0", e.text)
+            _add(table, phrase(pattern, slot=True), (field, sign))
         for text, days in _words()(language).get("named_days", {}).items():
             _add(
                 table, phrase(text), "shift day " + ("0" if days == 0 else f"{days:+d}")
@@ -246,6 +258,16 @@ def rank_phrases(languages=LANGUAGES) -> dict[str, frozenset[int]]:
                 _add(table, phrase(text), rank)
         for text in data["last"].values():
             _add(table, phrase(text), -1)
+    # The ordinal without its article ("third" of "the third"), where it is
+    # one rank's only.
+    bare: dict[str, set[int]] = {}
+    for p, ranks in table.items():
+        if " " in p:
+            for rank in ranks:
+                _add(bare, p.rsplit(" ", 1)[1], rank)
+    for word, ranks in bare.items():
+        if len(ranks) == 1:
+            table.setdefault(word, set()).update(ranks)
     return {p: frozenset(v) for p, v in table.items()}
 
 
