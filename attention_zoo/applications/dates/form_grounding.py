@@ -48,12 +48,11 @@ Python only: a forms run is answered by the predictor.
 
 from __future__ import annotations
 
-import collections
 import re
 
 from attention_zoo.applications.dates import form_words
-from attention_zoo.applications.dates.data import normalize
 from attention_zoo.applications.dates.form_parser import parse_form
+from attention_zoo.applications.dates.form_text import FormText
 from attention_zoo.applications.dates.formats import LANGUAGES
 from attention_zoo.applications.dates.forms import (
     WEEKDAYS,
@@ -74,117 +73,19 @@ from attention_zoo.applications.dates.forms import (
     full_year,
 )
 from attention_zoo.applications.dates.grounding import _compact as _compact_forms
-from attention_zoo.applications.dates.text_words import mark_months, words
+from attention_zoo.applications.dates.text_words import words
 
-_RUNS = re.compile(r"[0-9]+")
 # A number and the numbers a clock writes after it (`5`, `5:30`, `17h30`).
 _TOKEN = re.compile(r"(?<![0-9])([0-9]+)((?:[:.h][0-9]+)*)")
 _DIGIT = re.compile("[0-9]")
 _DIRECTIONS = {-1: "last", 0: "this", 1: "next"}
 
 
-class _Text:
-    """What the rules read of one text: its numbers, words and phrases."""
-
-    def __init__(self, text: str, lexicon, days, languages=LANGUAGES):
-        self.text = re.sub(r"\s+", " ", normalize(text))
-        self._spans: dict[int, tuple] = {}  # the table kept: its id stays its
-        self.languages = tuple(languages)
-        self.runs = _RUNS.findall(self.text)
-        self.numbers = {int(r) for r in self.runs}
-        found = words(mark_months(self.text))
-        self.months = {m for w in found for m in (lexicon.get(w) or ())}
-        self.months |= self.named(form_words.month_phrases(self.languages))
-        self.days = days
-        # A day written in words names the days every one of its words, side
-        # by side, names (`twenty-eighth`: 21-29 and 8, 28: the 28th).
-        self.day_words, group = set(), []
-        for w in [*found, ""]:
-            if w in days:
-                group.append(set(days[w]))
-            elif group:
-                self.day_words |= set.intersection(*group)
-                group = []
-        # `{(part, values): None}`: the numbers the form's parts took from
-        # the text's digits, in order; one key for the year both ends of
-        # an interval share.
-        self.claims: dict[tuple[str, frozenset[int]], None] = {}
-        self.interval = False  # set while an interval's ends are read
-
-    def claim(self, part: str, *values: int) -> None:
-        """Note that the form's `part` is one of the text's runs of digits
-        of one of `values`."""
-        self.claims[(part, frozenset(values))] = None
-
-    def overclaimed(self) -> str:
-        """ "" when each claim can take a run of digits of its own, else the
-        reason: `8:25 a.m. Dec. 12, 2014` writes 25 once, not as a minute
-        and a day."""
-        supply = collections.Counter(int(r) for r in self.runs)
-        claims = list(self.claims)
-
-        def assign(i: int) -> bool:
-            if i == len(claims):
-                return True
-            for value in sorted(claims[i][1]):
-                if supply[value]:
-                    supply[value] -= 1
-                    if assign(i + 1):
-                        return True
-                    supply[value] += 1
-            return False
-
-        if assign(0):
-            return ""
-        for value, count in collections.Counter(
-            next(iter(v)) for _, v in claims if len(v) == 1
-        ).items():
-            if count > supply[value]:
-                parts = [p for p, v in claims if v == frozenset((value,))]
-                return (
-                    f"the form uses the text's number {value} as its "
-                    f"{' and its '.join(parts)}, but the text writes it "
-                    f"{supply[value]} time(s)"
-                )
-        return "the form uses the text's numbers more times than it writes them"
-
-    def writes(self, n: int, run: str | None = None) -> bool:
-        """Whether the text writes the number `n`; `run`: only as that run
-        (digits, or a day word)."""
-        if run is None:
-            return n in self.numbers or n in self.day_words
-        if run.isdigit():
-            return int(run) == n
-        return tuple(self.days.get(run, ())) == (n,)
-
-    def spans(self, table) -> list:
-        """`form_words.spans` of `table` in the text, read once per table."""
-        key = id(table)
-        if key not in self._spans:
-            self._spans[key] = (table, form_words.spans(self.text, table))
-        return self._spans[key][1]
-
-    def found(self, table) -> set[str]:
-        return {h[2] for h in self.spans(table)}
-
-    def table(self, name: str):
-        """The table `form_words.<name>` of the run's languages."""
-        return getattr(form_words, name)(self.languages)
-
-    def named(self, table) -> set:
-        """The union of what the phrases of `table` found in the text name."""
-        out = set()
-        for p in self.found(table):
-            value = table[p]
-            out |= value if isinstance(value, frozenset) else {value}
-        return out
-
-
 def _missing(what: str) -> str:
     return f"the form's {what} is not written in the text"
 
 
-def _number(t: _Text, n: int, what: str) -> str:
+def _number(t: FormText, n: int, what: str) -> str:
     if n in t.numbers:
         t.claim(what, n)
         return ""
@@ -193,7 +94,7 @@ def _number(t: _Text, n: int, what: str) -> str:
     return _missing(f"{what} {n!r}")
 
 
-def _year(t: _Text, year: Year) -> str:
+def _year(t: FormText, year: Year) -> str:
     if year.short:
         ok = any(len(r) == 2 and int(r) == year.value for r in t.runs)
     else:
@@ -204,7 +105,7 @@ def _year(t: _Text, year: Year) -> str:
     return _missing(f"year {str(year)!r}")
 
 
-def _month(t: _Text, month: int) -> str:
+def _month(t: FormText, month: int) -> str:
     if t.months:
         if month in t.months:
             return ""
@@ -218,7 +119,7 @@ def _month(t: _Text, month: int) -> str:
     return _missing(f"month {month:02d}")
 
 
-def _select(t: _Text, select: int | None) -> str:
+def _select(t: FormText, select: int | None) -> str:
     if select is None:
         return ""
     sign = (select > 0) - (select < 0)
@@ -234,11 +135,11 @@ def _select(t: _Text, select: int | None) -> str:
     )
 
 
-def _holiday(t: _Text, meaning: tuple) -> bool:
+def _holiday(t: FormText, meaning: tuple) -> bool:
     return meaning in t.named(t.table("holiday_phrases"))
 
 
-def _compact(t: _Text, date: Date) -> bool:
+def _compact(t: FormText, date: Date) -> bool:
     """Whether the text writes the date as one run of digits (`250481`)."""
     if date.year is None:
         return False
@@ -247,7 +148,7 @@ def _compact(t: _Text, date: Date) -> bool:
     )
 
 
-def _date(t: _Text, date: Date) -> str:
+def _date(t: FormText, date: Date) -> str:
     reasons = []
     if _compact(t, date):  # a run the numeric rule reads: not claimed
         return _select(t, date.select)
@@ -259,7 +160,7 @@ def _date(t: _Text, date: Date) -> str:
     return next((r for r in reasons if r), "")
 
 
-def _zone(t: _Text, zone: str | None) -> str:
+def _zone(t: FormText, zone: str | None) -> str:
     if zone is None:
         return ""
     abbreviations = {
@@ -280,7 +181,7 @@ def _zone(t: _Text, zone: str | None) -> str:
     return "" if city in t.text else _missing(f"zone {zone!r}")
 
 
-def _periods(t: _Text, values: set[int]) -> dict[str, frozenset[int]]:
+def _periods(t: FormText, values: set[int]) -> dict[str, frozenset[int]]:
     """The periods of the text (`form_words.period_phrases`) beside a number
     of `values` with nothing but spaces, punctuation and the words of a
     clock between (`5:30 pm`, `午前1時`, `4 Uhr nachm.`), preferring a number written as a clock (`03:30` in `через 3
@@ -304,7 +205,7 @@ def _periods(t: _Text, values: set[int]) -> dict[str, frozenset[int]]:
     return out
 
 
-def _clock(t: _Text, clock: Clock) -> str:
+def _clock(t: FormText, clock: Clock) -> str:
     hour = clock.hour
     # A 12-hour clock writes 17 as 5, and 12 as 12 or 0 (Japanese 午後0時).
     twelve = {hour % 12, hour % 12 or 12}
@@ -327,12 +228,12 @@ def _clock(t: _Text, clock: Clock) -> str:
     return next((r for r in reasons if r), "")
 
 
-def _relative(t: _Text, form) -> bool:
+def _relative(t: FormText, form) -> bool:
     """Whether a named relative text of the form is in the text."""
     return str(form) in t.named(t.table("relative_phrases"))
 
 
-def _counted(t: _Text, field: str, amount: int) -> bool:
+def _counted(t: FormText, field: str, amount: int) -> bool:
     """Whether a counted pattern of `field` in the direction of `amount` is
     in the text with the number `abs(amount)` in its slot."""
     sign = 1 if amount > 0 else -1
@@ -345,7 +246,7 @@ def _counted(t: _Text, field: str, amount: int) -> bool:
     return False
 
 
-def _shift(t: _Text, shift: Shift) -> str:
+def _shift(t: FormText, shift: Shift) -> str:
     if _relative(t, shift):
         return ""
     for unit, amount in shift.steps:
@@ -359,7 +260,7 @@ def _shift(t: _Text, shift: Shift) -> str:
     return ""
 
 
-def _cycle(t: _Text, cycle: Cycle) -> str:
+def _cycle(t: FormText, cycle: Cycle) -> str:
     if _relative(t, cycle):
         return ""
     return (
@@ -368,14 +269,14 @@ def _cycle(t: _Text, cycle: Cycle) -> str:
     )
 
 
-def _weekday_named(t: _Text, weekday: int) -> str:
+def _weekday_named(t: FormText, weekday: int) -> str:
     named = t.named(t.table("weekday_phrases"))
     if weekday in named:
         return ""
     return _missing(f"weekday {WEEKDAYS[weekday]!r}")
 
 
-def _weekday(t: _Text, form: Weekday) -> str:
+def _weekday(t: FormText, form: Weekday) -> str:
     if _relative(t, form):
         return ""
     name = WEEKDAYS[form.weekday]
@@ -388,7 +289,7 @@ def _weekday(t: _Text, form: Weekday) -> str:
     return _weekday_named(t, form.weekday) or _select(t, form.select)
 
 
-def _nth(t: _Text, form: Nth) -> str:
+def _nth(t: FormText, form: Nth) -> str:
     if form.n not in t.named(t.table("rank_phrases")):
         return _missing(f"rank {form.n!r} (an ordinal word: the third, the last)")
     reasons = [_weekday_named(t, form.weekday), _month(t, form.month)]
@@ -397,7 +298,7 @@ def _nth(t: _Text, form: Nth) -> str:
     return next((r for r in reasons if r), "")
 
 
-def _easter(t: _Text, form: Easter) -> str:
+def _easter(t: FormText, form: Easter) -> str:
     keyword = "orthodox-easter" if form.orthodox else "easter"
     if not _holiday(t, (keyword, form.days)):
         head = str(form) if form.year is None else str(form).rsplit(" ", 1)[0]
@@ -408,7 +309,7 @@ def _easter(t: _Text, form: Easter) -> str:
     return "" if form.year is None else _year(t, form.year)
 
 
-def _point(t: _Text, form) -> str:
+def _point(t: FormText, form) -> str:
     if isinstance(form, Date):
         return _date(t, form)
     if isinstance(form, Month):
@@ -448,7 +349,7 @@ def form_disagreement(text: str, form: str, lexicon, days, languages=LANGUAGES) 
         FormError: when `form` is outside the grammar.
     """
     parsed = parse_form(form)
-    t = _Text(text, lexicon, days, languages)
+    t = FormText(text, lexicon, days, languages)
     if isinstance(parsed, Interval):
         t.interval = True
         reason = _point(t, parsed.start) or _point(t, parsed.end)
@@ -463,5 +364,5 @@ def holiday_day(text: str, form: str, languages=LANGUAGES) -> bool:
     parsed = parse_form(form)
     if not isinstance(parsed, Date):
         return False
-    t = _Text(text, {}, {}, languages)
+    t = FormText(text, {}, {}, languages)
     return _holiday(t, ("date", parsed.month, parsed.day))
