@@ -108,6 +108,7 @@ def _year(t: FormText, year: Year) -> str:
 def _month(t: FormText, month: int) -> str:
     if t.months:
         if month in t.months:
+            t.allowed.add(month)  # the digits of a month marker, `9月`
             return ""
         return (
             f"the form's month {month:02d} is not the month the text names "
@@ -143,9 +144,10 @@ def _compact(t: FormText, date: Date) -> bool:
     """Whether the text writes the date as one run of digits (`250481`)."""
     if date.year is None:
         return False
-    return bool(
-        set(t.runs) & _compact_forms(full_year(date.year), date.month, date.day)
-    )
+    runs = set(t.runs) & _compact_forms(full_year(date.year), date.month, date.day)
+    for run in runs:
+        t.claim("date", int(run))
+    return bool(runs)
 
 
 def _date(t: FormText, date: Date) -> str:
@@ -168,6 +170,8 @@ def _zone(t: FormText, zone: str | None) -> str:
     }
     if abbreviations:
         return ""
+    if zone[0] in "+-":
+        t.allowed |= {int(zone[1:3]), int(zone[4:6])}
     if zone == "Z":
         return _missing("zone 'Z' (z, utc or gmt)")
     if zone[0] in "+-":
@@ -175,6 +179,7 @@ def _zone(t: FormText, zone: str | None) -> str:
         sign = "[+]" if zone[0] == "+" else "[-\u2212]"
         tail = "" if minutes == 0 else rf":?0*{minutes}(?![0-9])"
         if re.search(rf"{sign} ?0*{hours}(?![0-9]){tail}", t.text):
+            t.allowed |= {hours, minutes}
             return ""
         return _missing(f"offset {zone!r}")
     city = zone.rsplit("/", 1)[-1].replace("_", " ").lower()
@@ -220,6 +225,8 @@ def _clock(t: FormText, clock: Clock) -> str:
         if hour not in t.numbers and not (twelve & t.numbers and hour in hours):
             return _missing(f"hour {hour:02d}")
     t.claim("hour", hour, *(twelve if hour in hours else ()))
+    if clock.minute == 0:
+        t.allowed.add(0)  # `17:00` beside `5 pm`
     reasons = [
         "" if clock.minute == 0 else _number(t, clock.minute, "minute"),
         "" if clock.second is None else _number(t, clock.second, "second"),
@@ -355,7 +362,7 @@ def form_disagreement(text: str, form: str, lexicon, days, languages=LANGUAGES) 
         reason = _point(t, parsed.start) or _point(t, parsed.end)
     else:
         reason = _point(t, parsed)
-    return reason or t.overclaimed()
+    return reason or t.overclaimed() or t.unused()
 
 
 def holiday_day(text: str, form: str, languages=LANGUAGES) -> bool:

@@ -11,9 +11,12 @@ import re
 from attention_zoo.applications.dates import form_words
 from attention_zoo.applications.dates.data import normalize
 from attention_zoo.applications.dates.formats import LANGUAGES
+from attention_zoo.applications.dates.grounding import NOTE
 from attention_zoo.applications.dates.text_words import mark_months, words
 
 _RUNS = re.compile(r"[0-9]+")
+_DIGIT = re.compile("[0-9]")
+_NOTE = re.compile(NOTE)
 
 
 class FormText:
@@ -22,12 +25,20 @@ class FormText:
     def __init__(self, text: str, lexicon, days, languages=LANGUAGES):
         self.text = re.sub(r"\s+", " ", normalize(text))
         self._spans: dict[int, tuple] = {}  # the table kept: its id stays its
+        # Numbers the text may write beside what the parts claim: a month
+        # marker's (`9月`), an offset's, the 00 of a whole hour.
+        self.allowed: set[int] = set()
+        # Where a run of digits is a phrase's (`第3`, `1. weihnachtstag`) or
+        # a note's (`[12]`), no number of the form's.
+        self.covered = [m.span() for m in _NOTE.finditer(self.text)]
         self.languages = tuple(languages)
         self.runs = _RUNS.findall(self.text)
         self.numbers = {int(r) for r in self.runs}
         found = words(mark_months(self.text))
         self.months = {m for w in found for m in (lexicon.get(w) or ())}
         self.months |= self.named(form_words.month_phrases(self.languages))
+        # A weekday's digit is its name's (Vietnamese `thứ 3`, Tuesday).
+        self.spans(form_words.weekday_phrases(self.languages))
         self.days = days
         # A day written in words names the days every one of its words, side
         # by side, names (`twenty-eighth`: 21-29 and 8, 28: the 28th).
@@ -48,6 +59,20 @@ class FormText:
         """Note that the form's `part` is one of the text's runs of digits
         of one of `values`."""
         self.claims[(part, frozenset(values))] = None
+
+    def unused(self) -> str:
+        """ "" when every run of digits of the text is a number of the form
+        (claimed or allowed), else the reason: `vendredi 13 novembre 2015 à
+        21 h 20` is no interval of the 13th to the 21st."""
+        used = self.allowed.union(*(values for _, values in self.claims))
+        for m in _RUNS.finditer(self.text):
+            inside = any(a <= m.start() and m.end() <= b for a, b in self.covered)
+            if not inside and int(m[0]) not in used:
+                return (
+                    f"the text writes the number {m[0]}, which the form does "
+                    "not use (a time, a second date, a count?)"
+                )
+        return ""
 
     def overclaimed(self) -> str:
         """ "" when each claim can take a run of digits of its own, else the
@@ -94,7 +119,9 @@ class FormText:
         """`form_words.spans` of `table` in the text, read once per table."""
         key = id(table)
         if key not in self._spans:
-            self._spans[key] = (table, form_words.spans(self.text, table))
+            hits = form_words.spans(self.text, table)
+            self._spans[key] = (table, hits)
+            self.covered += [h[:2] for h in hits if _DIGIT.search(h[2])]
         return self._spans[key][1]
 
     def found(self, table) -> set[str]:

@@ -104,6 +104,10 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("8:25 a.m. Dec. 12, 2014", "datetime 2014-12-25T08:25", "number 25"),
         ("2:21 p.m., December 11, 2014", "datetime 2014-12-21T14:21", "number 21"),
         ("8:25 a.m. Dec. 12, 2014", "datetime 2014-12-12T20:25", "hour 20"),
+        # every number of the text is the form's: a time is no second day
+        ("vendredi 13 novembre 2015 à 21 h 20", "date 2015-11-13 / date 2015-11-21",
+         "number 20, which the form does not use"),
+        ("2019-06-01 10:00 +02:00", "datetime 2019-06-01T10:00", "number 02"),
         # intervals: each end
         ("13 - 15 de julio de 2013", "date 2013-07-13 / date 2013-07-16", "day 16"),
         ("May 2015 – June 2016", "month 2015-05 / month 2016-07", "month 07"),
@@ -120,7 +124,7 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("Пасха", "easter 0", "'easter 0'"),  # the Orthodox one
         ("Christmas", "date --12-24", "day 24"),
     ],
-)
+)  # fmt: skip
 def test_a_form_the_text_does_not_write_is_refused_naming_what(text, form, named):
     reason = _reason(text, form)
     assert reason and named in reason, reason
