@@ -155,6 +155,11 @@ def _date(t: FormText, date: Date) -> str:
     if _compact(t, date):  # a run the numeric rule reads: not claimed
         return _select(t, date.select)
     if not _holiday(t, ("date", date.month, date.day)):
+        if t.hours_only(date.day):
+            return (
+                f"the form's day {date.day} is written only as a time's number "
+                "(before a clock word or a period: 10 Uhr, 8 a.m.)"
+            )
         reasons += [_number(t, date.day, "day"), _month(t, date.month)]
     if date.year is not None:
         reasons.append(_year(t, date.year))

@@ -23,7 +23,7 @@ class FormText:
     """What the rules read of one text: its numbers, words and phrases."""
 
     def __init__(self, text: str, lexicon, days, languages=LANGUAGES):
-        self.text = re.sub(r"\s+", " ", normalize(text))
+        self.text = form_words.apostrophes(re.sub(r"\s+", " ", normalize(text)))
         self._spans: dict[int, tuple] = {}  # the table kept: its id stays its
         # Numbers the text may write beside what the parts claim: a month
         # marker's (`9月`), an offset's, the 00 of a whole hour.
@@ -54,6 +54,24 @@ class FormText:
         # an interval share.
         self.claims: dict[tuple[str, frozenset[int]], None] = {}
         self.interval = False  # set while an interval's ends are read
+
+    def hours_only(self, n: int) -> bool:
+        """Whether every run of digits of value `n` is an hour's: followed by
+        a clock word or a period (`10 Uhr`, `8 утра`), so no day's."""
+        periods = self.spans(form_words.period_phrases(self.languages))
+        starts = {start for start, _, _, _ in periods}
+        clock = form_words.clock_words(self.languages)
+        runs = [m for m in _RUNS.finditer(self.text) if int(m[0]) == n]
+
+        def hour(m) -> bool:
+            rest = self.text[m.end() :]
+            gap = len(rest) - len(rest.lstrip(" "))
+            word = re.match(r"[^\W\d_]+", rest[gap:])
+            return m.end() + gap in starts or bool(
+                word and len(word[0]) > 1 and word[0] in clock
+            )
+
+        return bool(runs) and all(hour(m) for m in runs)
 
     def claim(self, part: str, *values: int) -> None:
         """Note that the form's `part` is one of the text's runs of digits

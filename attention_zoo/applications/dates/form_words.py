@@ -78,13 +78,19 @@ def _letter(ch: str) -> bool:
 
 
 SLOT = "#"  # where a counted pattern writes its number
+_APOSTROPHES = str.maketrans({c: "'" for c in "\u2019\u02bc\u2018`\u00b4"})
+
+
+def apostrophes(text: str) -> str:
+    """`text` with one apostrophe: people write `l'an` for CLDR's `l\u2019an`."""
+    return text.translate(_APOSTROPHES)
 
 
 @functools.lru_cache(maxsize=65536)
 def phrase(text: str, ends: str = " ,.;:-–—\u200f\u200e", slot: bool = False) -> str:
     """`text` as a phrase: normalized, single spaces, without the characters
     `ends` at either end; with `slot`, a number (digits) is the slot `#`."""
-    out = normalize(text) or text.casefold()
+    out = apostrophes(normalize(text) or text.casefold())
     if slot:
         out = re.sub(r"[0-9]+(?:[.,][0-9]+)*", f" {SLOT} ", out)
     return re.sub(r"\s+", " ", out).strip(ends)

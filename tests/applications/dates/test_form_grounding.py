@@ -63,6 +63,7 @@ def _reason(text, form, languages=None):
         ("Good Friday", "easter -2"),
         ("Пасха 2021", "orthodox-easter 0 2021"),
         ("Christmas", "date --12-25"),
+        ("le jour de l'an", "date --01-01"),  # the words write l\u2019an
         ("Christmas 2015", "date 2015-12-25"),
         ("last Christmas", "date -1 --12-25"),
         ("the twenty-eighth of June", "date --06-28"),  # a day in words
@@ -101,13 +102,16 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("17:30", "time 17:30Z", "zone 'Z'"),
         ("17:30 +01:00", "time 17:30+02:00", "offset '+02:00'"),
         # a date with a time: the minutes are not the day as well
-        ("8:25 a.m. Dec. 12, 2014", "datetime 2014-12-25T08:25", "number 25"),
-        ("2:21 p.m., December 11, 2014", "datetime 2014-12-21T14:21", "number 21"),
+        ("8:25 a.m. Dec. 12, 2014", "datetime 2014-12-25T08:25", "day 25 is written only as a time"),
+        ("2:21 p.m., December 11, 2014", "datetime 2014-12-21T14:21", "day 21 is written only"),
+        ("2014-12-12 08:12", "datetime 2014-12-08T08:12", "number 8 as its day and its hour"),
         ("8:25 a.m. Dec. 12, 2014", "datetime 2014-12-12T20:25", "hour 20"),
         # every number of the text is the form's: a time is no second day
         ("vendredi 13 novembre 2015 à 21 h 20", "date 2015-11-13 / date 2015-11-21",
          "number 20, which the form does not use"),
         ("2019-06-01 10:00 +02:00", "datetime 2019-06-01T10:00", "number 02"),
+        ("3. Oktober 2020, 10 Uhr", "date 2020-10-03 / date 2020-10-10", "day 10 is written only"),
+        ("1 сентября 2023 г. в 8 утра", "date 2023-09-01 / date 2023-09-08", "day 8 is written only"),
         # intervals: each end
         ("13 - 15 de julio de 2013", "date 2013-07-13 / date 2013-07-16", "day 16"),
         ("May 2015 – June 2016", "month 2015-05 / month 2016-07", "month 07"),
