@@ -37,7 +37,15 @@ text"):
   means them (`form_words.holiday_phrases`: "Good Friday" is `easter -2`;
   "Christmas" `date --12-25`), a name inside a longer one found not
   counting (`easter` in `easter monday`);
-- an interval grounds both its ends, a day form `at` a time both parts.
+- an interval grounds both its ends, a day form `at` a time both parts;
+- each number of the text is used once and is the form's: the parts that
+  take their number from its digits each find a run of their own
+  (`FormText.overclaimed`: `2014-12-12 08:12` is not the 8th at 08:12), a
+  day is not a number written only as a time's (`10 Uhr`, `8 a.m.`), and
+  every run of digits is a number of the form, of a phrase (`第3`), of a
+  note, of a written offset or month marker, or the 00 of a whole hour
+  (`FormText.unused`: `vendredi 13 novembre 2015 à 21 h 20` is no
+  interval of the 13th to the 21st).
 
 A part the text does not write (the year of `date --05-03`) is no number
 of the form, and the answer's `parts` name it as the reference's

@@ -176,6 +176,22 @@ def test_a_forms_run_answers_with_its_form_and_reference(tiny):
 
 
 @pytest.mark.tf_only
+def test_a_forms_run_with_languages_it_does_not_know_is_refused(tiny, tmp_path):
+    import shutil
+
+    from attention_zoo.applications.common.errors import MalformedFileError
+
+    folder = tmp_path / "run"
+    shutil.copytree(tiny["forms"].run_dir, folder)
+    config = json.loads((folder / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**config, "languages": "en,xx"}))
+    with pytest.raises(MalformedFileError, match="languages='en,xx'"):
+        Normalizer(folder)
+    (folder / "config.json").write_text(json.dumps({**config, "languages": "en,es"}))
+    assert Normalizer(folder).languages == ("en", "es")
+
+
+@pytest.mark.tf_only
 def test_a_run_of_iso_dates_answers_as_before_whatever_the_reference(tiny):
     dates = tiny["dates"]
     plain = dates(["3 May 1979"])[0]
