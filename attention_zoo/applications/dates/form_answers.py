@@ -15,7 +15,11 @@ under the caller's policy (`prefer`), and the answer carries
   checks added: a form outside the grammar is not valid, the reason naming
   its token; a `date YYYY-MM-DD` form passes the checks an ISO date passes
   (`checks.CHECKS`: its numbers, year, month word and weekday against the
-  text); a resolution that fails (a fifth Tuesday) gives the resolver's reason.
+  text), but where a holiday name gives its month and day ("Christmas
+  2015"); every other form is grounded in the text by `form_grounding`
+  (each of its numbers and words written there), its reason naming what
+  is missing; a resolution that fails (a fifth Tuesday) gives the
+  resolver's reason.
 """
 
 from __future__ import annotations
@@ -25,7 +29,12 @@ import re
 
 from attention_zoo.applications.dates import checks, data, passes
 from attention_zoo.applications.dates.eras import era_disagreement
+from attention_zoo.applications.dates.form_grounding import (
+    form_disagreement,
+    holiday_day,
+)
 from attention_zoo.applications.dates.form_parser import parse_form
+from attention_zoo.applications.dates.formats import LANGUAGES
 from attention_zoo.applications.dates.forms import FormError
 from attention_zoo.applications.dates.resolver import PREFER, resolve
 
@@ -47,16 +56,36 @@ def absolute_day(form: str) -> str | None:
     return match.group(1) if match else None
 
 
-def form_checks(text: str, form: str, lexicon, days) -> bool:
-    """Whether `form` passes what needs no reference: the grammar, and, for
-    an absolute day, the checks of an ISO date against `text`."""
+def iso_day(text: str, form: str, languages=LANGUAGES) -> str | None:
+    """The ISO date of a `date YYYY-MM-DD` form checked as an ISO date:
+    None for any other form, and for a holiday's day that `text` names
+    (`form_grounding` grounds it by the name: "Christmas 2015" writes no
+    month)."""
+    day = absolute_day(form)
+    return None if day is None or holiday_day(text, form, languages) else day
+
+
+def grounding_reason(text: str, form: str, lexicon, days, languages=LANGUAGES) -> str:
+    """Why `form` (of the grammar) is not grounded in `text` by
+    `form_grounding` in the run's `languages`, "" when it is or when it is
+    checked as an ISO date (`iso_day`)."""
+    if iso_day(text, form, languages) is not None:
+        return ""
+    return form_disagreement(text, form, lexicon, days, languages)
+
+
+def form_checks(text: str, form: str, lexicon, days, languages=LANGUAGES) -> bool:
+    """Whether `form` passes what needs no reference: the grammar, the
+    checks of an ISO date against `text` for an absolute day (`iso_day`),
+    and the grounding of every other form (`form_grounding`) in the words
+    of the run's `languages`."""
     try:
         parse_form(form)
     except FormError:
         return False
-    day = absolute_day(form)
+    day = iso_day(text, form, languages)
     if day is None:
-        return True
+        return not form_disagreement(text, form, lexicon, days, languages)
     normalized = data.normalize(text)
     return checks.python_valid(
         normalized, passes.view(normalized, lexicon), day, lexicon, days
@@ -84,12 +113,16 @@ def answer(
     prefer: str,
     threshold: float,
     date_reason,
+    grounding=None,
+    languages=LANGUAGES,
 ) -> dict:
     """`item` (a predictor's answer to the decoded `form`, whose `valid`
     holds the score against `threshold` and `form_checks`) answered as a form.
 
     `date_reason(iso, score, text)` is the run's reason for an ISO date
-    (`Normalizer.reason`), asked for an absolute day.
+    (`Normalizer.reason`), asked for an absolute day (`iso_day`);
+    `grounding(text, form)` the run's `grounding_reason` for any other
+    form (None: not asked).
     """
     text, score = item["input"], item["score"]
     resolution = resolve(form, moment, prefer=prefer)
@@ -116,8 +149,10 @@ def answer(
     elif not resolution.valid:
         out["reason"] = resolution.reason
     else:
-        day = absolute_day(form)
-        out["reason"] = (day and date_reason(day, score, text)) or (
-            f"low confidence (score {score:.2f} < {threshold:.2f})"
+        day = iso_day(text, form, languages)
+        out["reason"] = (
+            (day and date_reason(day, score, text))
+            or (day is None and grounding is not None and grounding(text, form))
+            or f"low confidence (score {score:.2f} < {threshold:.2f})"
         )
     return out

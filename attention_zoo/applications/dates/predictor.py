@@ -22,6 +22,7 @@ from attention_zoo.applications.dates import (
 from attention_zoo.applications.dates import model as models
 from attention_zoo.applications.dates.config import TARGETS
 from attention_zoo.applications.dates.eras import era_disagreement
+from attention_zoo.applications.dates.formats import LANGUAGES
 from attention_zoo.applications.dates.grounding import (
     number_disagreement,
     weekday_disagreement,
@@ -74,6 +75,14 @@ class Normalizer(RunPredictor):
             )
         self.iso = forms_data.FormVocabulary() if self.forms else data.IsoVocabulary()
         self.lexicon, self.days = lexicon.load(), lexicon.load_days()
+        # A forms run grounds its forms in the words of these (`form_words`).
+        written = self.config.get("languages") or ",".join(LANGUAGES)
+        self.languages = tuple(str(written).split(","))
+        if not set(self.languages) <= set(LANGUAGES):
+            raise MalformedFileError(
+                f"{self.run_dir / 'config.json'}: languages must be languages of "
+                f"{','.join(LANGUAGES)}. Received: languages={written!r:.80}"
+            )
         if (self.run_dir / lexicon.RUN_FILE).is_file():
             with self.reading(lexicon.RUN_FILE):
                 self.lexicon = lexicon.load(self.run_dir / lexicon.RUN_FILE)
@@ -158,7 +167,9 @@ class Normalizer(RunPredictor):
         if self.forms:  # what needs no reference: `form_answers.answer` resolves
             valid = np.array(
                 [
-                    form_answers.form_checks(text, form, self.lexicon, self.days)
+                    form_answers.form_checks(
+                        text, form, self.lexicon, self.days, self.languages
+                    )
                     for text, form in zip(texts, isos)
                 ],
                 bool,
@@ -246,10 +257,18 @@ class Normalizer(RunPredictor):
             }
             if self.forms:
                 item = form_answers.answer(
-                    item, iso, moment, prefer, self.threshold, self.reason
-                )
+                    item, iso, moment, prefer, self.threshold, self.reason,
+                    self.grounding_reason, self.languages,
+                )  # fmt: skip
             items.append(item)
         return items
+
+    def grounding_reason(self, text: str, form: str) -> str:
+        """Why a form other than an absolute day is not grounded in `text`
+        (`form_answers.grounding_reason`), "" when it is."""
+        return form_answers.grounding_reason(
+            text, form, self.lexicon, self.days, self.languages
+        )
 
     def reason(self, iso: str, score: float, text: str) -> str:
         """Why the answer `iso` (to the input `text`) is not valid ("" when

@@ -93,18 +93,19 @@ def _answer(text, form, score=-0.1, prefer="future"):
 
 
 @pytest.mark.parametrize(
-    "form, text, kind, parts",
+    "written, form, text, kind, parts",
     [
-        ("shift day -1", "2026-01-14", "date", {"day": "reference"}),
-        ("weekday +1 FRI", "2026-01-16", "date", {"day": "reference"}),
-        ("month 2015-03", "2015-03", "month", {}),
-        ("date --03-03", "2026-03-03", "date", {"year": "reference"}),
-        ("time 17:30", "2026-01-15T17:30", "datetime", {"day": "reference"}),
-        ("date 1979-05-03 / date 1979-05-07", "1979-05-03/1979-05-07", "interval", {}),
+        ("yesterday", "shift day -1", "2026-01-14", "date", {"day": "reference"}),
+        ("next Friday", "weekday +1 FRI", "2026-01-16", "date", {"day": "reference"}),
+        ("March 2015", "month 2015-03", "2015-03", "month", {}),
+        ("3 March", "date --03-03", "2026-03-03", "date", {"year": "reference"}),
+        ("5:30 pm", "time 17:30", "2026-01-15T17:30", "datetime", {"day": "reference"}),
+        ("3-7 May 1979", "date 1979-05-03 / date 1979-05-07", "1979-05-03/1979-05-07",
+         "interval", {}),
     ],
-)
-def test_a_form_is_resolved_against_the_reference(form, text, kind, parts):
-    got = _answer("whatever", form)
+)  # fmt: skip
+def test_a_form_is_resolved_against_the_reference(written, form, text, kind, parts):
+    got = _answer(written, form)
     assert (got["text"], got["kind"], got["form"], got["valid"]) == (
         text,
         kind,
@@ -172,6 +173,22 @@ def test_a_forms_run_answers_with_its_form_and_reference(tiny):
     assert not item["valid"] and item["reason"] and item["text"] == ""
     assert unreadable["score"] == -math.inf and "empty input" in unreadable["reason"]
     assert np.asarray(item["attention"]).shape == (forms_data.TY_FORMS, data.TX)
+
+
+@pytest.mark.tf_only
+def test_a_forms_run_with_languages_it_does_not_know_is_refused(tiny, tmp_path):
+    import shutil
+
+    from attention_zoo.applications.common.errors import MalformedFileError
+
+    folder = tmp_path / "run"
+    shutil.copytree(tiny["forms"].run_dir, folder)
+    config = json.loads((folder / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**config, "languages": "en,xx"}))
+    with pytest.raises(MalformedFileError, match="languages='en,xx'"):
+        Normalizer(folder)
+    (folder / "config.json").write_text(json.dumps({**config, "languages": "en,es"}))
+    assert Normalizer(folder).languages == ("en", "es")
 
 
 @pytest.mark.tf_only

@@ -228,3 +228,44 @@ def test_relative_values_are_computed_from_the_reference():
 def test_a_language_it_does_not_read_is_named():
     with pytest.raises(ValueError, match="Received: language='xx'"):
         time_expressions.pairs("xx")
+
+
+GROUNDED_PER_KIND = 6  # texts of each kind and language, seeded
+
+
+def _ungrounded(pairs):
+    from attention_zoo.applications.dates import form_answers, lexicon
+
+    # An absolute day (`date 1979-05-03`) is checked as an ISO date, by
+    # the checks of test_grounding.py and test_months.py; every other form
+    # by form_grounding.
+    words = lexicon.load(), lexicon.load_days()
+    found = [
+        (p.text, p.form, form_answers.grounding_reason(p.text, p.form, *words))
+        for p in pairs
+    ]
+    return [f for f in found if f[2]]
+
+
+def test_every_kind_of_every_language_is_grounded_in_its_text(every_language):
+    # form_grounding: a generated text writes every number and word of its
+    # form, so a run that reads it right is not refused. A seeded sample of
+    # each kind of each language (every text: the slow test below).
+    import random
+
+    sample = []
+    for language, pairs in every_language.items():
+        by_kind = {}
+        for pair in pairs:
+            by_kind.setdefault(pair.kind, []).append(pair)
+        for kind, found in sorted(by_kind.items()):
+            r = random.Random(f"grounded/{language}/{kind}")
+            sample += r.sample(found, min(GROUNDED_PER_KIND, len(found)))
+    assert len(sample) > 1500
+    assert _ungrounded(sample) == []
+
+
+@pytest.mark.slow
+def test_every_generated_text_is_grounded_in_its_text(every_language):
+    every = [p for pairs in every_language.values() for p in pairs]
+    assert _ungrounded(every) == []

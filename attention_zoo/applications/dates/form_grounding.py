@@ -1,0 +1,388 @@
+"""The grounding of a form in its text: every number and word the form uses
+must be written in the text, for every kind of form.
+
+A run of the forms target writes a form (`forms.py`) that the resolver
+computes whatever the text said; a short run answered "yesterday" with
+`easter -2`, confident. So a form is valid only where the text
+(`data.normalize`d: native digits and CJK numerals read as digits, lower
+case) writes what the form uses, by these rules (`form_disagreement`
+names the first part that fails: "the form's '3' is not written in the
+text"):
+
+- a number of the form (a day of the month, an amount `day -3`, an hour, a
+  minute, a second, a rank `nth 3`) is a run of digits of the text with its
+  value, or a day word of the lexicon naming that number alone (`twenty`);
+  a four-digit year is a run of that value, a two-digit year (`'79`) a run
+  of two digits; a minute 00 may go unwritten (`5 pm`);
+- a month is named by a month word of the lexicon (`mai`, `9月`: the month
+  words `lexicon.month_disagreement` reads) or, where the text names none,
+  written as its number;
+- an hour written on a 12-hour clock (`5` for 17) needs a period of the
+  text that CLDR writes with that hour (`pm`, `in the evening`, `下午`:
+  `form_words.period_phrases`), and an hour no period of the text is
+  written with is refused (`5:30 pm` is not 05:30);
+- a zone: `Z` needs `z`, `utc` or `gmt`; an offset its sign and digits or
+  an abbreviation written for it (`EST`); a zone name its city;
+- a relative form is named by CLDR's relative texts of the 27 languages
+  (`form_words.relative_phrases`): `shift day -1` by "yesterday", "ayer";
+  `shift day -3` by a pattern of days in the past ("ago", "hace", "vor")
+  and the number 3; `cycle week +1` by "next week"; `weekday +2 FRI` by
+  "in {0} Fridays" and 2; otherwise a weekday form needs the weekday's name
+  (`form_words.weekday_phrases`) and, for a selector, a word of its
+  direction ("last", "this", "next": `form_words.direction_phrases`), as
+  a selected date or month (`date -1 --12-25`, `month +1 --03`) does;
+- `nth N DOW ...` needs the ordinal word of N (`form_words.rank_phrases`:
+  "the third", "le dernier"), the weekday's name, the month and the year;
+- `easter N` and a fixed holiday's `date --12-25` need a holiday name that
+  means them (`form_words.holiday_phrases`: "Good Friday" is `easter -2`;
+  "Christmas" `date --12-25`), a name inside a longer one found not
+  counting (`easter` in `easter monday`);
+- an interval grounds both its ends, a day form `at` a time both parts;
+- each number of the text is used once and is the form's: the parts that
+  take their number from its digits each find a run of their own
+  (`FormText.overclaimed`: `2014-12-12 08:12` is not the 8th at 08:12), a
+  day is not a number written only as a time's (`10 Uhr`, `8 a.m.`), and
+  every run of digits is a number of the form, of a phrase (`第3`), of a
+  note, of a written offset or month marker, or the 00 of a whole hour
+  (`FormText.unused`: `vendredi 13 novembre 2015 à 21 h 20` is no
+  interval of the 13th to the 21st).
+
+A part the text does not write (the year of `date --05-03`) is no number
+of the form, and the answer's `parts` name it as the reference's
+(`resolver`). A `date YYYY-MM-DD` that no holiday name grounds is checked
+as an ISO date (`checks.CHECKS`, `form_answers.form_checks`) instead.
+Python only: a forms run is answered by the predictor.
+"""
+
+from __future__ import annotations
+
+import re
+
+from attention_zoo.applications.dates import form_words
+from attention_zoo.applications.dates.form_parser import parse_form
+from attention_zoo.applications.dates.form_text import FormText
+from attention_zoo.applications.dates.formats import LANGUAGES
+from attention_zoo.applications.dates.forms import (
+    WEEKDAYS,
+    At,
+    Clock,
+    Cycle,
+    Date,
+    DateTime,
+    Easter,
+    Interval,
+    Month,
+    Nth,
+    Shift,
+    Time,
+    Weekday,
+    Year,
+    YearForm,
+    full_year,
+)
+from attention_zoo.applications.dates.grounding import _compact as _compact_forms
+from attention_zoo.applications.dates.text_words import words
+
+# A number and the numbers a clock writes after it (`5`, `5:30`, `17h30`).
+_TOKEN = re.compile(r"(?<![0-9])([0-9]+)((?:[:.h][0-9]+)*)")
+_DIGIT = re.compile("[0-9]")
+_DIRECTIONS = {-1: "last", 0: "this", 1: "next"}
+
+
+def _missing(what: str) -> str:
+    return f"the form's {what} is not written in the text"
+
+
+def _number(t: FormText, n: int, what: str) -> str:
+    if n in t.numbers:
+        t.claim(what, n)
+        return ""
+    if n in t.day_words:
+        return ""
+    return _missing(f"{what} {n!r}")
+
+
+def _year(t: FormText, year: Year) -> str:
+    if year.short:
+        ok = any(len(r) == 2 and int(r) == year.value for r in t.runs)
+    else:
+        ok = year.value in t.numbers
+    if ok:
+        t.claim("year", year.value)
+        return ""
+    return _missing(f"year {str(year)!r}")
+
+
+def _month(t: FormText, month: int) -> str:
+    if t.months:
+        if month in t.months:
+            t.allowed.add(month)  # the digits of a month marker, `9月`
+            return ""
+        return (
+            f"the form's month {month:02d} is not the month the text names "
+            f"({'/'.join(f'{m:02d}' for m in sorted(t.months))})"
+        )
+    if month in t.numbers:
+        t.claim("month", month)
+        return ""
+    return _missing(f"month {month:02d}")
+
+
+def _select(t: FormText, select: int | None) -> str:
+    if select is None:
+        return ""
+    sign = (select > 0) - (select < 0)
+    if abs(select) > 1:
+        reason = _number(t, abs(select), "count")
+        if reason:
+            return reason
+    if t.found(t.table("direction_phrases")[sign]):
+        return ""
+    return (
+        f"the form's selector {select:+d} is not written in the text: no word "
+        f"of a taught language says {_DIRECTIONS[sign]!r} there"
+    )
+
+
+def _holiday(t: FormText, meaning: tuple) -> bool:
+    return meaning in t.named(t.table("holiday_phrases"))
+
+
+def _compact(t: FormText, date: Date) -> bool:
+    """Whether the text writes the date as one run of digits (`250481`)."""
+    if date.year is None:
+        return False
+    runs = set(t.runs) & _compact_forms(full_year(date.year), date.month, date.day)
+    for run in runs:
+        t.claim("date", int(run))
+    return bool(runs)
+
+
+def _date(t: FormText, date: Date) -> str:
+    reasons = []
+    if _compact(t, date):  # a run the numeric rule reads: not claimed
+        return _select(t, date.select)
+    if not _holiday(t, ("date", date.month, date.day)):
+        if t.hours_only(date.day):
+            return (
+                f"the form's day {date.day} is written only as a time's number "
+                "(before a clock word or a period: 10 Uhr, 8 a.m.)"
+            )
+        reasons += [_number(t, date.day, "day"), _month(t, date.month)]
+    if date.year is not None:
+        reasons.append(_year(t, date.year))
+    reasons.append(_select(t, date.select))
+    return next((r for r in reasons if r), "")
+
+
+def _zone(t: FormText, zone: str | None) -> str:
+    if zone is None:
+        return ""
+    abbreviations = {
+        w for w in words(t.text) if zone in form_words.ZONE_ABBREVIATIONS.get(w, ())
+    }
+    if abbreviations:
+        return ""
+    if zone[0] in "+-":
+        t.allowed |= {int(zone[1:3]), int(zone[4:6])}
+    if zone == "Z":
+        return _missing("zone 'Z' (z, utc or gmt)")
+    if zone[0] in "+-":
+        hours, minutes = int(zone[1:3]), int(zone[4:6])
+        sign = "[+]" if zone[0] == "+" else "[-\u2212]"
+        tail = "" if minutes == 0 else rf":?0*{minutes}(?![0-9])"
+        if re.search(rf"{sign} ?0*{hours}(?![0-9]){tail}", t.text):
+            t.allowed |= {hours, minutes}
+            return ""
+        return _missing(f"offset {zone!r}")
+    city = zone.rsplit("/", 1)[-1].replace("_", " ").lower()
+    return "" if city in t.text else _missing(f"zone {zone!r}")
+
+
+def _periods(t: FormText, values: set[int]) -> dict[str, frozenset[int]]:
+    """The periods of the text (`form_words.period_phrases`) beside a number
+    of `values` with nothing but spaces, punctuation and the words of a
+    clock between (`5:30 pm`, `午前1時`, `4 Uhr nachm.`), preferring a number written as a clock (`03:30` in `через 3
+    дня в 03:30`, where `3 дня` is three days)."""
+    tokens = [m for m in _TOKEN.finditer(t.text) if int(m[1]) in values]
+    tokens = [m for m in tokens if m[2]] or tokens
+    table = t.table("period_phrases")
+    out = {}
+    for start, end, p, _ in t.spans(table):
+        for m in tokens:
+            if end <= m.start():
+                gap = t.text[end : m.start()]
+            elif m.end() <= start:
+                gap = t.text[m.end() : start]
+            else:
+                continue
+            if set(words(gap)) <= t.table("clock_words") and not _DIGIT.search(gap):
+                out[p] = table[p]
+    if not out and t.interval:  # `10:55 – 11:55 p.m.`: one period for both
+        out = {p: table[p] for p in t.found(table)}
+    return out
+
+
+def _clock(t: FormText, clock: Clock) -> str:
+    hour = clock.hour
+    # A 12-hour clock writes 17 as 5, and 12 as 12 or 0 (Japanese 午後0時).
+    twelve = {hour % 12, hour % 12 or 12}
+    periods = _periods(t, twelve | {hour})
+    hours = set().union(*periods.values())
+    if hour <= 12 or hour not in t.numbers:  # 13-23 written as such need none
+        if periods and hour not in hours:
+            return (
+                f"the form's hour {hour:02d} disagrees with the text's "
+                f"{sorted(periods)[0]!r}"
+            )
+        if hour not in t.numbers and not (twelve & t.numbers and hour in hours):
+            return _missing(f"hour {hour:02d}")
+    t.claim("hour", hour, *(twelve if hour in hours else ()))
+    if clock.minute == 0:
+        t.allowed.add(0)  # `17:00` beside `5 pm`
+    reasons = [
+        "" if clock.minute == 0 else _number(t, clock.minute, "minute"),
+        "" if clock.second is None else _number(t, clock.second, "second"),
+        _zone(t, clock.zone),
+    ]
+    return next((r for r in reasons if r), "")
+
+
+def _relative(t: FormText, form) -> bool:
+    """Whether a named relative text of the form is in the text."""
+    return str(form) in t.named(t.table("relative_phrases"))
+
+
+def _counted(t: FormText, field: str, amount: int) -> bool:
+    """Whether a counted pattern of `field` in the direction of `amount` is
+    in the text with the number `abs(amount)` in its slot."""
+    sign = 1 if amount > 0 else -1
+    table = t.table("relative_phrases")
+    for _, _, p, n in t.spans(table):
+        if (field, sign) in table[p] and n is not None and t.writes(abs(amount), n):
+            if n.isdigit():
+                t.claim("count", abs(amount))
+            return True
+    return False
+
+
+def _shift(t: FormText, shift: Shift) -> str:
+    if _relative(t, shift):
+        return ""
+    for unit, amount in shift.steps:
+        step = f"{unit} {amount:+d}" if amount else f"{unit} 0"
+        if amount == 0 or not _counted(t, unit, amount):
+            return (
+                f"the form's {step!r} is not written in the text: no word of a "
+                "taught language names it with its number (yesterday, 3 days "
+                "ago, hace 3 días, in ...)"
+            )
+    return ""
+
+
+def _cycle(t: FormText, cycle: Cycle) -> str:
+    if _relative(t, cycle):
+        return ""
+    return (
+        f"the form's {str(cycle)!r} is not written in the text: no word of a "
+        "taught language names it (this week, next month, last year ...)"
+    )
+
+
+def _weekday_named(t: FormText, weekday: int) -> str:
+    named = t.named(t.table("weekday_phrases"))
+    if weekday in named:
+        return ""
+    return _missing(f"weekday {WEEKDAYS[weekday]!r}")
+
+
+def _weekday(t: FormText, form: Weekday) -> str:
+    if _relative(t, form):
+        return ""
+    name = WEEKDAYS[form.weekday]
+    if form.select and _counted(t, name, form.select):
+        return ""
+    table = t.table("relative_phrases")
+    sign = 1 if (form.select or 0) > 0 else -1
+    if form.select and any((name, sign) in table[p] for p in t.found(table)):
+        return _missing(f"count {abs(form.select)} (of {name})")
+    return _weekday_named(t, form.weekday) or _select(t, form.select)
+
+
+def _nth(t: FormText, form: Nth) -> str:
+    if form.n not in t.named(t.table("rank_phrases")):
+        return _missing(f"rank {form.n!r} (an ordinal word: the third, the last)")
+    reasons = [_weekday_named(t, form.weekday), _month(t, form.month)]
+    if form.year is not None:
+        reasons.append(_year(t, form.year))
+    return next((r for r in reasons if r), "")
+
+
+def _easter(t: FormText, form: Easter) -> str:
+    keyword = "orthodox-easter" if form.orthodox else "easter"
+    if not _holiday(t, (keyword, form.days)):
+        head = str(form) if form.year is None else str(form).rsplit(" ", 1)[0]
+        return (
+            f"the form's {head!r} is not written in the text: no holiday name "
+            "of a taught language means it"
+        )
+    return "" if form.year is None else _year(t, form.year)
+
+
+def _point(t: FormText, form) -> str:
+    if isinstance(form, Date):
+        return _date(t, form)
+    if isinstance(form, Month):
+        return (
+            _month(t, form.month)
+            or ("" if form.year is None else _year(t, form.year))
+            or _select(t, form.select)
+        )
+    if isinstance(form, YearForm):
+        return _year(t, form.year)
+    if isinstance(form, Time):
+        return _clock(t, form.clock)
+    if isinstance(form, DateTime):
+        return _date(t, form.date) or _clock(t, form.clock)
+    if isinstance(form, Shift):
+        return _shift(t, form)
+    if isinstance(form, Cycle):
+        return _cycle(t, form)
+    if isinstance(form, Weekday):
+        return _weekday(t, form)
+    if isinstance(form, Nth):
+        return _nth(t, form)
+    if isinstance(form, Easter):
+        return _easter(t, form)
+    if isinstance(form, At):
+        return _point(t, form.day) or _clock(t, form.clock)
+    raise TypeError(f"form must be a form of forms.py. Received: {form!r:.80}")
+
+
+def form_disagreement(text: str, form: str, lexicon, days, languages=LANGUAGES) -> str:
+    """Why `form` (a text of the grammar) is not grounded in `text` (the
+    input, as written), "" when it is (module docstring). `lexicon` and
+    `days`: the run's month and day words (`lexicon.load`, `load_days`);
+    `languages`: the run's, whose words the phrases are (`form_words`).
+
+    Raises:
+        FormError: when `form` is outside the grammar.
+    """
+    parsed = parse_form(form)
+    t = FormText(text, lexicon, days, languages)
+    if isinstance(parsed, Interval):
+        t.interval = True
+        reason = _point(t, parsed.start) or _point(t, parsed.end)
+    else:
+        reason = _point(t, parsed)
+    return reason or t.overclaimed() or t.unused()
+
+
+def holiday_day(text: str, form: str, languages=LANGUAGES) -> bool:
+    """Whether a `date` form's month and day are a holiday's that `text`
+    names ("Christmas 2015": `date 2015-12-25`), so grounded by its name."""
+    parsed = parse_form(form)
+    if not isinstance(parsed, Date):
+        return False
+    t = FormText(text, {}, {}, languages)
+    return _holiday(t, ("date", parsed.month, parsed.day))

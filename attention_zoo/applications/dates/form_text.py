@@ -1,0 +1,158 @@
+"""What the grounding of a form reads of its text (`form_grounding`): its
+runs of digits, month words, day words and phrases, and the numbers the
+form's parts take from it (`claim`), each run to one part (`overclaimed`).
+"""
+
+from __future__ import annotations
+
+import collections
+import re
+
+from attention_zoo.applications.dates import form_words
+from attention_zoo.applications.dates.data import normalize
+from attention_zoo.applications.dates.formats import LANGUAGES
+from attention_zoo.applications.dates.grounding import NOTE
+from attention_zoo.applications.dates.text_words import mark_months, words
+
+_RUNS = re.compile(r"[0-9]+")
+_DIGIT = re.compile("[0-9]")
+_NOTE = re.compile(NOTE)
+
+
+class FormText:
+    """What the rules read of one text: its numbers, words and phrases."""
+
+    def __init__(self, text: str, lexicon, days, languages=LANGUAGES):
+        self.text = form_words.apostrophes(re.sub(r"\s+", " ", normalize(text)))
+        self._spans: dict[int, tuple] = {}  # the table kept: its id stays its
+        # Numbers the text may write beside what the parts claim: a month
+        # marker's (`9月`), an offset's, the 00 of a whole hour.
+        self.allowed: set[int] = set()
+        # Where a run of digits is a phrase's (`第3`, `1. weihnachtstag`) or
+        # a note's (`[12]`), no number of the form's.
+        self.covered = [m.span() for m in _NOTE.finditer(self.text)]
+        self.languages = tuple(languages)
+        self.runs = _RUNS.findall(self.text)
+        self.numbers = {int(r) for r in self.runs}
+        found = words(mark_months(self.text))
+        self.months = {m for w in found for m in (lexicon.get(w) or ())}
+        self.months |= self.named(form_words.month_phrases(self.languages))
+        # A weekday's digit is its name's (Vietnamese `thứ 3`, Tuesday).
+        self.spans(form_words.weekday_phrases(self.languages))
+        self.days = days
+        # A day written in words names the days every one of its words, side
+        # by side, names (`twenty-eighth`: 21-29 and 8, 28: the 28th).
+        self.day_words, group = set(), []
+        for w in [*found, ""]:
+            if w in days:
+                group.append(set(days[w]))
+            elif group:
+                self.day_words |= set.intersection(*group)
+                group = []
+        # `{(part, values): None}`: the numbers the form's parts took from
+        # the text's digits, in order; one key for the year both ends of
+        # an interval share.
+        self.claims: dict[tuple[str, frozenset[int]], None] = {}
+        self.interval = False  # set while an interval's ends are read
+
+    def hours_only(self, n: int) -> bool:
+        """Whether every run of digits of value `n` is an hour's: followed by
+        a clock word or a period (`10 Uhr`, `8 утра`), so no day's."""
+        periods = self.spans(form_words.period_phrases(self.languages))
+        starts = {start for start, _, _, _ in periods}
+        clock = form_words.clock_words(self.languages)
+        runs = [m for m in _RUNS.finditer(self.text) if int(m[0]) == n]
+
+        def hour(m) -> bool:
+            rest = self.text[m.end() :]
+            gap = len(rest) - len(rest.lstrip(" "))
+            word = re.match(r"[^\W\d_]+", rest[gap:])
+            return m.end() + gap in starts or bool(
+                word and len(word[0]) > 1 and word[0] in clock
+            )
+
+        return bool(runs) and all(hour(m) for m in runs)
+
+    def claim(self, part: str, *values: int) -> None:
+        """Note that the form's `part` is one of the text's runs of digits
+        of one of `values`."""
+        self.claims[(part, frozenset(values))] = None
+
+    def unused(self) -> str:
+        """ "" when every run of digits of the text is a number of the form
+        (claimed or allowed), else the reason: `vendredi 13 novembre 2015 à
+        21 h 20` is no interval of the 13th to the 21st."""
+        used = self.allowed.union(*(values for _, values in self.claims))
+        for m in _RUNS.finditer(self.text):
+            inside = any(a <= m.start() and m.end() <= b for a, b in self.covered)
+            if not inside and int(m[0]) not in used:
+                return (
+                    f"the text writes the number {m[0]}, which the form does "
+                    "not use (a time, a second date, a count?)"
+                )
+        return ""
+
+    def overclaimed(self) -> str:
+        """ "" when each claim can take a run of digits of its own, else the
+        reason: `8:25 a.m. Dec. 12, 2014` writes 25 once, not as a minute
+        and a day."""
+        supply = collections.Counter(int(r) for r in self.runs)
+        claims = list(self.claims)
+
+        def assign(i: int) -> bool:
+            if i == len(claims):
+                return True
+            for value in sorted(claims[i][1]):
+                if supply[value]:
+                    supply[value] -= 1
+                    if assign(i + 1):
+                        return True
+                    supply[value] += 1
+            return False
+
+        if assign(0):
+            return ""
+        for value, count in collections.Counter(
+            next(iter(v)) for _, v in claims if len(v) == 1
+        ).items():
+            if count > supply[value]:
+                parts = [p for p, v in claims if v == frozenset((value,))]
+                return (
+                    f"the form uses the text's number {value} as its "
+                    f"{' and its '.join(parts)}, but the text writes it "
+                    f"{supply[value]} time(s)"
+                )
+        return "the form uses the text's numbers more times than it writes them"
+
+    def writes(self, n: int, run: str | None = None) -> bool:
+        """Whether the text writes the number `n`; `run`: only as that run
+        (digits, or a day word)."""
+        if run is None:
+            return n in self.numbers or n in self.day_words
+        if run.isdigit():
+            return int(run) == n
+        return tuple(self.days.get(run, ())) == (n,)
+
+    def spans(self, table) -> list:
+        """`form_words.spans` of `table` in the text, read once per table."""
+        key = id(table)
+        if key not in self._spans:
+            hits = form_words.spans(self.text, table)
+            self._spans[key] = (table, hits)
+            self.covered += [h[:2] for h in hits if _DIGIT.search(h[2])]
+        return self._spans[key][1]
+
+    def found(self, table) -> set[str]:
+        return {h[2] for h in self.spans(table)}
+
+    def table(self, name: str):
+        """The table `form_words.<name>` of the run's languages."""
+        return getattr(form_words, name)(self.languages)
+
+    def named(self, table) -> set:
+        """The union of what the phrases of `table` found in the text name."""
+        out = set()
+        for p in self.found(table):
+            value = table[p]
+            out |= value if isinstance(value, frozenset) else {value}
+        return out

@@ -1,0 +1,345 @@
+"""The words a form's grounding looks for in a text (`form_grounding`), by
+what they name, built from what the generator writes in the 27 languages.
+
+Every table is a list of phrases, each normalized as the model's input is
+(`data.normalize`: lower case, native digits and CJK numerals read), with
+what it names:
+
+- `relative_phrases()`: CLDR's relative fields as `expressions` reads them
+  (Babel) and the hand-written named days (`expression_words.json`): a named
+  text names its form ("ayer": `shift day -1`, "next week": `cycle week
+  +1`), a counted pattern names its unit or weekday and direction with its
+  number left to the text ("hace {0} días": `("day", -1)`). The texts CLDR
+  writes for two forms in a language (Hindi कल) name neither;
+- `direction_phrases()`: for -1, 0 and +1, the words of CLDR's "last week",
+  "this week", "next week" (and month, year) that the language's other two
+  texts of the unit do not write ("last", "pasada", "próxima", "this");
+- `weekday_phrases()`: CLDR's weekday names (wide, abbreviated; format and
+  stand-alone) of the 27 languages, but a name of two weekdays;
+- `holiday_phrases()`: the hand-written holiday names with their meaning
+  (`expr_computed.HOLIDAY_MEANINGS`: `("date", 12, 25)`, `("easter", 1)`);
+- `rank_phrases()`: the hand-written ordinal words of the nth weekday of a
+  month (`-1`: "the last");
+- `period_phrases()`: the a.m./p.m. and day periods CLDR writes with a
+  12-hour clock ("pm", "in the evening", "下午"), and the hand-written
+  spellings, each with the hours it is written with;
+- `ZONE_ABBREVIATIONS`: the zone abbreviations a text may write for an
+  offset (`EST`: `-05:00`).
+
+A phrase is found in a text (`found`) where its words are words of the
+text, in order, side by side: in a script written without spaces (Han,
+kana) it is a part of a run of letters.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import re
+import unicodedata
+
+from attention_zoo.applications.dates.data import normalize
+from attention_zoo.applications.dates.formats import LANGUAGES, LOCALES
+
+# Abbreviations of zones people write after a time, with the offset (or
+# `Z`) a form writes for them. Standard and summer names of the zones of
+# `forms.ZONES` that have a well-known one.
+ZONE_ABBREVIATIONS = {
+    "utc": ("Z", "+00:00"),
+    "gmt": ("Z", "+00:00"),
+    "z": ("Z", "+00:00"),
+    "est": ("-05:00",),
+    "edt": ("-04:00",),
+    "cst": ("-06:00",),
+    "cdt": ("-05:00",),
+    "mst": ("-07:00",),
+    "mdt": ("-06:00",),
+    "pst": ("-08:00",),
+    "pdt": ("-07:00",),
+    "bst": ("+01:00",),
+    "cet": ("+01:00",),
+    "cest": ("+02:00",),
+    "eet": ("+02:00",),
+    "eest": ("+03:00",),
+    "msk": ("+03:00",),
+    "ist": ("+05:30",),
+    "jst": ("+09:00",),
+    "kst": ("+09:00",),
+}
+
+
+def _unspaced(ch: str) -> bool:
+    """Whether `ch` is of a script written without spaces between words."""
+    return unicodedata.name(ch, "").startswith(("CJK", "HIRAGANA", "KATAKANA"))
+
+
+def _letter(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "LM"
+
+
+SLOT = "#"  # where a counted pattern writes its number
+_APOSTROPHES = str.maketrans({c: "'" for c in "\u2019\u02bc\u2018`\u00b4"})
+
+
+def apostrophes(text: str) -> str:
+    """`text` with one apostrophe: people write `l'an` for CLDR's `l\u2019an`."""
+    return text.translate(_APOSTROPHES)
+
+
+@functools.lru_cache(maxsize=65536)
+def phrase(text: str, ends: str = " ,.;:-–—\u200f\u200e", slot: bool = False) -> str:
+    """`text` as a phrase: normalized, single spaces, without the characters
+    `ends` at either end; with `slot`, a number (digits) is the slot `#`."""
+    out = apostrophes(normalize(text) or text.casefold())
+    if slot:
+        out = re.sub(r"[0-9]+(?:[.,][0-9]+)*", f" {SLOT} ", out)
+    return re.sub(r"\s+", " ", out).strip(ends)
+
+
+@functools.lru_cache(maxsize=4096)
+def _pattern(words: str) -> re.Pattern:
+    # A phrase's ends are word ends unless they are letters of a script
+    # without spaces; its inner spaces stand for any run of spaces.
+    head = "" if _unspaced(words[0]) or not _letter(words[0]) else r"(?<![^\W\d_])"
+    tail = "" if _unspaced(words[-1]) or not _letter(words[-1]) else r"(?![^\W\d_])"
+    tokens = words.split(" ")
+    body = ""
+    for i, w in enumerate(tokens):
+        if i:  # beside the number, the space is optional (`3天前`, `3 días`)
+            body += r"\s*" if SLOT in (w, tokens[i - 1]) else r"\s+"
+        body += r"(?<![0-9])(?P<n>[0-9]+|[^\W\d_]+)" if w == SLOT else re.escape(w)
+    return re.compile(head + body + tail)
+
+
+@functools.lru_cache(maxsize=64)
+def _screens(phrases: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each phrase with the parts a text that holds it holds as they are."""
+    return tuple(
+        (p, tuple(q.strip() for q in p.split(SLOT) if q.strip())) for p in phrases if p
+    )
+
+
+def spans(text: str, phrases) -> list[tuple[int, int, str, str | None]]:
+    """`(start, end, phrase, number)` of each of `phrases` found in `text`
+    (normalized, single spaces), `number` what its slot holds (digits or a
+    word; None without a slot), but those inside a longer one found
+    (`easter` inside `easter monday`)."""
+    hits = []
+    # A substring test first: most phrases are not in a text, and it is far
+    # cheaper than the phrase's pattern.
+    for p, parts in _screens(tuple(phrases)):
+        for part in parts:
+            if part not in text:
+                break
+        else:
+            hits += [
+                (m.start(), m.end(), p, m.groupdict().get("n"))
+                for m in _pattern(p).finditer(text)
+            ]
+    return [
+        h
+        for h in hits
+        if not any(
+            o[0] <= h[0] and h[1] <= o[1] and o[1] - o[0] > h[1] - h[0] for o in hits
+        )
+    ]
+
+
+def found(text: str, phrases) -> set[str]:
+    """The phrases of `phrases` found in `text` (normalized), as `spans`."""
+    return {h[2] for h in spans(text, phrases)}
+
+
+def _words():
+    from attention_zoo.applications.dates.expression_pairs import words
+
+    return words
+
+
+def _add(table: dict, key: str, value) -> None:
+    if key:
+        table.setdefault(key, set()).add(value)
+
+
+@functools.lru_cache(maxsize=8)
+def relative_phrases(languages=LANGUAGES) -> dict[str, frozenset]:
+    """`{phrase: names}`: a form (str) for a named text (or a counted one
+    that writes its number in words: Arabic خلال يومين, in two days),
+    `(field, sign)` for a counted pattern (`field` a unit of
+    `expressions.UNITS` or a weekday of `forms.WEEKDAYS`)."""
+    from attention_zoo.applications.dates.expressions import (
+        WEEKDAY_FIELDS,
+        _candidates,
+    )
+    from attention_zoo.applications.dates.forms import WEEKDAYS
+
+    table: dict[str, set] = {}
+    for language in languages:
+        found = _candidates(language)
+        forms: dict[str, set[str]] = {}
+        for e in found:  # as `expressions.ambiguous`
+            forms.setdefault(e.text.casefold(), set()).add(e.form)
+        for e in found:
+            if len(forms[e.text.casefold()]) > 1:
+                continue
+            field, how = e.kind.split(" ")[:2]
+            if how == "relative" or not re.search(r"\d", e.text):
+                _add(table, phrase(e.text), e.form)
+                continue
+            if field in WEEKDAY_FIELDS:
+                field = WEEKDAYS[WEEKDAY_FIELDS.index(field)]
+            sign = 1 if how == "future" else -1
+            # One pattern, whatever its number: one phrase to normalize.
+            pattern = re.sub(r"\d+(?:[.,\u066c\u00a0\u202f ]\d+)*", "0", e.text)
+            _add(table, phrase(pattern, slot=True), (field, sign))
+        for text, days in _words()(language).get("named_days", {}).items():
+            _add(
+                table, phrase(text), "shift day " + ("0" if days == 0 else f"{days:+d}")
+            )
+    return {p: frozenset(v) for p, v in table.items()}
+
+
+@functools.lru_cache(maxsize=8)
+def direction_phrases(languages=LANGUAGES) -> dict[int, frozenset[str]]:
+    """`{-1: words, 0: words, +1: words}` (module docstring)."""
+    from attention_zoo.applications.dates.expressions import _candidates
+
+    out: dict[int, set[str]] = {-1: set(), 0: set(), 1: set()}
+    for language in languages:
+        texts: dict[str, dict[int, set[str]]] = {}
+        for e in _candidates(language):
+            field, how, *offset = e.kind.split(" ")
+            if how == "relative" and field in ("week", "month", "year"):
+                words = set(phrase(e.text).split(" "))
+                texts.setdefault(field, {})[int(offset[0])] = words
+        for by_offset in texts.values():
+            for offset, words in by_offset.items():
+                if offset not in out:
+                    continue
+                others = set().union(*(w for o, w in by_offset.items() if o != offset))
+                out[offset] |= {w for w in words - others if w}
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+@functools.lru_cache(maxsize=8)
+def weekday_phrases(languages=LANGUAGES) -> dict[str, int]:
+    """`{phrase: weekday}` (Monday 0): CLDR's names of one weekday only."""
+    from babel import Locale
+
+    table: dict[str, set[int]] = {}
+    for language in languages:
+        days = Locale.parse(LOCALES[language]).days
+        for context in ("format", "stand-alone"):
+            for width in ("wide", "abbreviated"):
+                for weekday, name in days[context][width].items():
+                    if len(name) > 1:
+                        _add(table, phrase(name), weekday)
+    return {p: next(iter(d)) for p, d in table.items() if len(d) == 1}
+
+
+@functools.lru_cache(maxsize=8)
+def holiday_phrases(languages=LANGUAGES) -> dict[str, frozenset[tuple]]:
+    """`{phrase: meanings}` of the hand-written holiday names."""
+    from attention_zoo.applications.dates.expr_computed import HOLIDAY_MEANINGS
+
+    table: dict[str, set] = {}
+    for language in languages:
+        names = _words()(language).get("holidays", {}).get("names", {})
+        for name, spellings in names.items():
+            for spelling in spellings:
+                _add(table, phrase(spelling), HOLIDAY_MEANINGS[name])
+    return {p: frozenset(v) for p, v in table.items()}
+
+
+@functools.lru_cache(maxsize=8)
+def rank_phrases(languages=LANGUAGES) -> dict[str, frozenset[int]]:
+    """`{phrase: ranks}` of the hand-written ordinal words (1-5, -1 the last)."""
+    table: dict[str, set[int]] = {}
+    for language in languages:
+        data = _words()(language).get("nth")
+        if not data:
+            continue
+        for ordinals in data["ordinals"].values():
+            for rank, text in enumerate(ordinals, 1):
+                _add(table, phrase(text), rank)
+        for text in data["last"].values():
+            _add(table, phrase(text), -1)
+    # The ordinal without its article ("third" of "the third"), where it is
+    # one rank's only.
+    bare: dict[str, set[int]] = {}
+    for p, ranks in table.items():
+        if " " in p:
+            for rank in ranks:
+                _add(bare, p.rsplit(" ", 1)[1], rank)
+    for word, ranks in bare.items():
+        if len(ranks) == 1:
+            table.setdefault(word, set()).update(ranks)
+    return {p: frozenset(v) for p, v in table.items()}
+
+
+@functools.lru_cache(maxsize=8)
+def period_phrases(languages=LANGUAGES) -> dict[str, frozenset[int]]:
+    """`{phrase: hours}`: each a.m./p.m. or day period, with the hours
+    (0-23) it is written with."""
+    from babel.dates import format_time
+
+    table: dict[str, set[int]] = {}
+    for language in languages:
+        code = LOCALES[language]
+        for hour in range(24):
+            for minute in (0, 30):
+                at = dt.time(hour, minute)
+                for pattern in ("a", "B", "BBBB"):
+                    written = format_time(at, pattern, locale=code)
+                    _add(table, phrase(written, " "), hour)
+        periods = _words()(language).get("periods", {})
+        for half, spellings in periods.items():
+            hours = range(12) if half == "am" else range(12, 24)
+            for spelling in spellings:
+                for hour in hours:
+                    _add(table, phrase(spelling, " "), hour)
+    return {p: frozenset(v) for p, v in table.items()}
+
+
+@functools.lru_cache(maxsize=8)
+def month_phrases(languages=LANGUAGES) -> dict[str, frozenset[int]]:
+    """`{phrase: months}`: CLDR's month names (wide, abbreviated; format and
+    stand-alone: Polish `marzec` beside `marca`), which the generated months
+    and intervals write beside the lexicon's words; a name written with
+    digits (`3月`) is the lexicon's month marker's."""
+    from babel import Locale
+
+    table: dict[str, set[int]] = {}
+    for language in languages:
+        months = Locale.parse(LOCALES[language]).months
+        for context in ("format", "stand-alone"):
+            for width in ("wide", "abbreviated"):
+                for month, name in months[context][width].items():
+                    written = phrase(name)
+                    if len(written) > 1 and not re.search("[0-9]", written):
+                        _add(table, written, month)
+    return {p: frozenset(v) for p, v in table.items()}
+
+
+@functools.lru_cache(maxsize=8)
+def clock_words(languages=LANGUAGES) -> frozenset[str]:
+    """The words CLDR's clocks write beside the hour that are no period
+    (`uhr` in `4 Uhr nachm.`, `時`, `点`): a period may stand past them."""
+    from babel.dates import format_skeleton
+
+    from attention_zoo.applications.dates.text_words import words
+
+    periods = period_phrases(languages)
+    out = set()
+    for language in languages:
+        for skeleton in ("h", "hm", "H", "Hm", "Bh", "Bhm"):
+            for hour in (5, 17):
+                written = normalize(
+                    format_skeleton(
+                        skeleton, dt.time(hour, 30), locale=LOCALES[language]
+                    )
+                )
+                for start, end, _, _ in spans(written, periods):
+                    written = written[:start] + " " * (end - start) + written[end:]
+                out |= set(words(written))
+    return frozenset(out)

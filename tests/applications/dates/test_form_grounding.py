@@ -1,0 +1,190 @@
+"""The grounding of a forms run's answer in its text (form_grounding.py,
+form_words.py): for each kind of form, a text that writes it passes, and a
+form whose number or word the text does not write is refused, naming it.
+Every generated text passes its own form's check in
+test_time_expressions.py (the generator's pools, every language)."""
+
+import pytest
+
+from attention_zoo.applications.dates import form_answers, lexicon
+from attention_zoo.applications.dates.form_grounding import form_disagreement
+from attention_zoo.applications.dates.forms import FormError
+from attention_zoo.applications.dates.reference import parse_reference
+
+pytestmark = pytest.mark.backend_free
+
+WORDS = lexicon.load(), lexicon.load_days()
+
+
+def _reason(text, form, languages=None):
+    if languages is None:
+        return form_disagreement(text, form, *WORDS)
+    return form_disagreement(text, form, *WORDS, languages)
+
+
+@pytest.mark.parametrize(
+    "text, form",
+    [
+        ("yesterday", "shift day -1"),
+        ("ayer", "shift day -1"),
+        ("in 3 days", "shift day +3"),
+        ("hace 3 días", "shift day -3"),
+        ("vor 2 Wochen", "shift week -2"),
+        ("三天前", "shift day -3"),  # the numeral read as 3
+        ("the day after tomorrow", "shift day +2"),
+        ("next week", "cycle week +1"),
+        ("el mes pasado", "cycle month -1"),
+        ("this Friday", "weekday 0 FRI"),
+        ("next Friday", "weekday +1 FRI"),
+        ("Friday", "weekday FRI"),
+        ("in 2 Fridays", "weekday +2 FRI"),
+        ("March 2015", "month 2015-03"),
+        ("marzec 2015", "month 2015-03"),  # Polish nominative, CLDR's
+        ("last March", "month -1 --03"),
+        ("1987", "year 1987"),
+        ("3 May", "date --05-03"),
+        ("3/5/79", "date '79-05-03"),
+        ("5:30 pm", "time 17:30"),
+        ("17h30", "time 17:30"),
+        ("8 in the evening", "time 20:00"),
+        ("午後3時", "time 15:00"),
+        ("17:30 UTC", "time 17:30Z"),
+        ("8:25 a.m. Dec. 12, 2014", "datetime 2014-12-12T08:25"),
+        ("2014-12-12T08:25:00Z", "datetime 2014-12-12T08:25:00Z"),
+        ("2014-12-12T08:25-05:00", "datetime 2014-12-12T08:25-05:00"),
+        ("8:25 EST Dec 12 2014", "datetime 2014-12-12T08:25-05:00"),
+        ("tomorrow at 5 pm", "shift day +1 at 17:00"),
+        ("13 - 15 de julio de 2013", "date 2013-07-13 / date 2013-07-15"),
+        ("May 2015 – June 2016", "month 2015-05 / month 2016-06"),
+        ("10:55 – 11:55 p.m.", "time 22:55 / time 23:55"),
+        ("third Tuesday of September 2014", "nth 3 TUE 2014-09"),
+        ("the last Sunday of March", "nth -1 SUN --03"),
+        ("Easter Monday 2021", "easter +1 2021"),
+        ("Good Friday", "easter -2"),
+        ("Пасха 2021", "orthodox-easter 0 2021"),
+        ("Christmas", "date --12-25"),
+        ("le jour de l'an", "date --01-01"),  # the words write l\u2019an
+        ("Christmas 2015", "date 2015-12-25"),
+        ("last Christmas", "date -1 --12-25"),
+        ("the twenty-eighth of June", "date --06-28"),  # a day in words
+    ],
+)
+def test_a_form_the_text_writes_is_grounded(text, form):
+    assert _reason(text, form) == ""
+
+
+@pytest.mark.parametrize(
+    "text, form, named",
+    [
+        # relative: the amount, the unit and the direction
+        ("in 3 days", "shift day +4", "'day +4'"),
+        ("3 days ago", "shift day +3", "'day +3'"),
+        ("in 3 days", "shift week +3", "'week +3'"),
+        ("yesterday", "shift day -2", "'day -2'"),
+        ("next week", "cycle week -1", "'cycle week -1'"),
+        ("next month", "cycle week +1", "'cycle week +1'"),
+        # weekday: its name and its selector
+        ("next Friday", "weekday +1 THU", "weekday 'THU'"),
+        ("Friday", "weekday +1 FRI", "selector +1"),
+        ("in 2 Fridays", "weekday +3 FRI", "count 3"),
+        # month, year, day and month
+        ("March 2015", "month 2015-04", "month 04"),
+        ("March 2015", "month 2016-03", "year '2016'"),
+        ("March", "month +1 --03", "selector +1"),
+        ("1987", "year 1988", "year '1988'"),
+        ("3 May", "date --05-04", "day 4"),
+        ("3/5/79", "date '78-05-03", 'year "\'78"'),
+        # times: the hour, its period, the minute, the zone
+        ("5:30 pm", "time 05:30", "hour 05 disagrees with the text's 'pm'"),
+        ("5:30", "time 17:30", "hour 17"),
+        ("17:30", "time 17:45", "minute 45"),
+        ("17:30:12", "time 17:30:13", "second 13"),
+        ("17:30", "time 17:30Z", "zone 'Z'"),
+        ("17:30 +01:00", "time 17:30+02:00", "offset '+02:00'"),
+        # a date with a time: the minutes are not the day as well
+        ("8:25 a.m. Dec. 12, 2014", "datetime 2014-12-25T08:25", "day 25 is written only as a time"),
+        ("2:21 p.m., December 11, 2014", "datetime 2014-12-21T14:21", "day 21 is written only"),
+        ("2014-12-12 08:12", "datetime 2014-12-08T08:12", "number 8 as its day and its hour"),
+        ("8:25 a.m. Dec. 12, 2014", "datetime 2014-12-12T20:25", "hour 20"),
+        # every number of the text is the form's: a time is no second day
+        ("vendredi 13 novembre 2015 à 21 h 20", "date 2015-11-13 / date 2015-11-21",
+         "number 20, which the form does not use"),
+        ("2019-06-01 10:00 +02:00", "datetime 2019-06-01T10:00", "number 02"),
+        ("3. Oktober 2020, 10 Uhr", "date 2020-10-03 / date 2020-10-10", "day 10 is written only"),
+        ("1 сентября 2023 г. в 8 утра", "date 2023-09-01 / date 2023-09-08", "day 8 is written only"),
+        # intervals: each end
+        ("13 - 15 de julio de 2013", "date 2013-07-13 / date 2013-07-16", "day 16"),
+        ("May 2015 – June 2016", "month 2015-05 / month 2016-07", "month 07"),
+        # computed days: the rank, the weekday, the month
+        ("third Tuesday of September 2014", "nth 2 TUE 2014-09", "rank 2"),
+        ("third Tuesday of September 2014", "nth 3 WED 2014-09", "weekday 'WED'"),
+        ("third Tuesday of September 2014", "nth 3 TUE 2014-10", "month 10"),
+        ("last Sunday of March", "nth -2 SUN --03", "rank -2"),
+        # holidays: the name means the form
+        ("yesterday", "easter -2", "'easter -2'"),
+        ("Easter", "easter -2", "'easter -2'"),
+        ("Easter Monday", "easter 0", "'easter 0'"),  # not the `easter` inside
+        ("Easter Monday 2021", "easter +1 2022", "year '2022'"),
+        ("Пасха", "easter 0", "'easter 0'"),  # the Orthodox one
+        ("Christmas", "date --12-24", "day 24"),
+    ],
+)  # fmt: skip
+def test_a_form_the_text_does_not_write_is_refused_naming_what(text, form, named):
+    reason = _reason(text, form)
+    assert reason and named in reason, reason
+
+
+def test_the_words_are_the_run_languages():
+    assert _reason("vor 3 Tagen", "shift day -3", ("de",)) == ""
+    # A run taught English and Spanish does not read German's "vor".
+    assert "'day -3'" in _reason("vor 3 Tagen", "shift day -3", ("en", "es"))
+    assert "'easter +1'" in _reason("Ostermontag", "easter +1", ("en",))
+    assert _reason("Ostermontag", "easter +1", ("de",)) == ""
+
+
+def test_a_form_outside_the_grammar_is_the_parsers():
+    with pytest.raises(FormError):
+        _reason("yesterday", "shift dya -1")
+
+
+def _answer(text, form, score=-0.1):
+    ok = form_answers.form_checks(text, form, *WORDS) and score > -1
+    item = {"input": text, "text": form, "score": score, "valid": ok, "reason": ""}
+    return form_answers.answer(
+        item,
+        form,
+        parse_reference("2026-01-15T09:00:00"),
+        "future",
+        -1.0,
+        lambda *a: "an ISO date's reason",
+        lambda t, f: form_answers.grounding_reason(t, f, *WORDS),
+    )
+
+
+def test_an_ungrounded_form_is_not_valid_and_the_answer_says_why():
+    got = _answer("yesterday", "easter -2")
+    assert not got["valid"] and got["text"] == ""
+    assert got["form"] == "easter -2"
+    assert got["reason"].startswith("the form's 'easter -2' is not written")
+    assert _answer("Good Friday", "easter -2")["valid"]
+
+
+def test_a_holiday_by_name_is_grounded_by_the_name_not_as_an_iso_date():
+    # `Christmas 2015` names no month: the ISO date's checks refuse it.
+    assert form_answers.form_checks("Christmas 2015", "date 2015-12-25", *WORDS)
+    got = _answer("Christmas 2015", "date 2016-12-25")
+    assert not got["valid"] and "year '2016'" in got["reason"]
+    # Any other absolute day is still an ISO date's, with its reason.
+    assert _answer("3 May 1979", "date 1989-05-03")["reason"] == "an ISO date's reason"
+
+
+def test_a_part_the_text_does_not_write_is_named_as_the_references():
+    for text, form, part in [
+        ("3 May", "date --05-03", "year"),
+        ("March", "month --03", "year"),
+        ("5:30 pm", "time 17:30", "day"),
+        ("Good Friday", "easter -2", "year"),
+        ("the last Sunday of March", "nth -1 SUN --03", "year"),
+    ]:
+        got = _answer(text, form)
+        assert got["valid"] and got["parts"].get(part) == "reference", (form, got)
