@@ -1,0 +1,277 @@
+"""`constrain_copies`: the searches copy each controlled token exactly as
+often as the source holds it, checked against NumPy references."""
+
+import itertools
+
+import keras
+import numpy as np
+import pytest
+
+from attention_zoo.decoding import (
+    StepFunction,
+    beam_search,
+    constrain_copies,
+    copy_budget,
+    greedy_search,
+)
+from attention_zoo.decoding._common import NEG_INF
+from tests.helpers import to_numpy
+
+PAD, START, END = 0, 1, 2
+V, MAX_LENGTH = 8, 7
+CONTROLLED = [5, 6, 7]
+# Row 0 must copy 5 and 6, row 1 copies 6 twice, row 2 copies nothing.
+REQUIRED = np.array([[5, 3, 6, PAD], [6, 6, PAD, PAD], [3, 4, PAD, PAD]], "int32")
+
+
+def table(seed=0):
+    """Logits `(MAX_LENGTH, V, V)` by step and previous token that lose
+    placeholders unconstrained: 5 is preferred at every step (duplicated),
+    7, in no source, next, and `<end>` after the first step (a dropped 6)."""
+    rng = np.random.default_rng(seed)
+    logits = rng.normal(scale=0.5, size=(MAX_LENGTH, V, V))
+    logits[:, :, 5] += 4.0
+    logits[:, :, 7] += 3.0
+    logits[1:, :, END] += 3.5
+    logits[:, :, 6] += 1.5
+    return logits.astype("float32")
+
+
+class TableStep:
+    """`logits[t, previous token]`, the state the step index `t` `(B,)`."""
+
+    def __init__(self, logits):
+        self.logits = logits
+        self.flat = keras.ops.convert_to_tensor(logits.reshape(-1, logits.shape[-1]))
+
+    def __call__(self, tokens, state, constants):
+        (t,) = state
+        t = keras.ops.minimum(t, self.logits.shape[0] - 1)
+        row = t * self.logits.shape[1] + keras.ops.cast(tokens, "int32")
+        attention = keras.ops.ones((keras.ops.shape(tokens)[0], 2)) / 2
+        return keras.ops.take(self.flat, row, axis=0), (state[0] + 1,), attention
+
+
+def reference_logits(logits, t, previous, budget):
+    """The rules of `copy_constraint` in NumPy: the budget after feeding
+    `previous`, and the step's constrained logits (float64)."""
+    budget = budget.copy()
+    if budget[previous] > 0:
+        budget[previous] -= 1
+    out = logits[min(t, len(logits) - 1), previous].astype("float64")
+    out[budget == 0] = NEG_INF
+    if (budget > 0).any():
+        out[END] = NEG_INF
+    return out, budget
+
+
+def reference_budget(required):
+    budget = np.full((len(required), V), -1)
+    for b, row in enumerate(required):
+        for v in CONTROLLED:
+            budget[b, v] = int((row == v).sum())
+    return budget
+
+
+def reference_greedy(logits, budget):
+    out = []
+    for b_budget in budget:
+        previous, tokens, done = START, [], False
+        for t in range(MAX_LENGTH):
+            if done:
+                tokens.append(PAD)
+                continue
+            step, b_budget = reference_logits(logits, t, previous, b_budget)
+            step[PAD] = NEG_INF
+            previous = int(np.argmax(step))
+            tokens.append(previous)
+            done = previous == END
+        out.append(tokens)
+    return np.array(out)
+
+
+def counts(tokens, row):
+    return {v: int((row == v).sum()) for v in CONTROLLED} == {
+        v: int((tokens == v).sum()) for v in CONTROLLED
+    }
+
+
+def search_inputs(batch=3):
+    return (keras.ops.zeros((batch,), "int32"),), np.full((batch,), START, "int32")
+
+
+def test_copy_budget_by_hand():
+    budget = copy_budget(
+        np.array([[5, 0, 5, 3], [7, -1, 0, 0]]), [5, 6, 7], V, width=V + 2
+    )
+    assert to_numpy(budget).tolist() == [
+        [-1, -1, -1, -1, -1, 2, 0, 0, -1, -1],
+        [-1, -1, -1, -1, -1, 0, 0, 1, -1, -1],
+    ]
+    nothing = copy_budget(np.array([[5, 3]]), [], V)
+    assert to_numpy(nothing).tolist() == [[-1] * V]
+
+
+def test_greedy_keeps_each_placeholder_exactly_and_matches_numpy():
+    logits = table()
+    state, start = search_inputs()
+    plain = to_numpy(
+        greedy_search(TableStep(logits), state, start, END, MAX_LENGTH)["tokens"]
+    )
+    # Unconstrained, every row repeats 5 (and never copies 6).
+    assert not any(counts(tokens, row) for tokens, row in zip(plain, REQUIRED))
+    budget = copy_budget(REQUIRED, CONTROLLED, V, reserved=(START, END, PAD))
+    np.testing.assert_array_equal(to_numpy(budget), reference_budget(REQUIRED))
+    result = greedy_search(
+        constrain_copies(TableStep(logits), END),
+        (state, budget),
+        start,
+        END,
+        MAX_LENGTH,
+    )
+    tokens = to_numpy(result["tokens"])
+    np.testing.assert_array_equal(
+        tokens, reference_greedy(logits, reference_budget(REQUIRED))
+    )
+    for row_tokens, row in zip(tokens, REQUIRED):
+        assert END in row_tokens.tolist() and counts(row_tokens, row)
+
+
+def test_any_order_is_allowed():
+    # 6 preferred first, then 5, then <end>: a reordered `%2$s ... %1$s`.
+    logits = np.full((3, V, V), -5.0, "float32")
+    logits[0, :, 6] = logits[1, :, 5] = logits[2, :, END] = 5.0
+    budget = copy_budget(np.array([[5, 6]]), CONTROLLED, V)
+    state, start = search_inputs(1)
+    result = greedy_search(
+        constrain_copies(TableStep(logits), END), (state, budget), start, END, 4
+    )
+    assert to_numpy(result["tokens"]).tolist() == [[6, 5, END, PAD]]
+
+
+def test_the_length_cap_is_the_only_way_out():
+    # <end> is all the step wants (the owed 5 next): the row copies its 5
+    # first, then ends; with a cap of one token it stops without <end>.
+    logits = np.full((2, V, V), -5.0, "float32")
+    logits[:, :, END], logits[:, :, 5] = 5.0, 0.0
+    budget = copy_budget(np.array([[5]]), CONTROLLED, V)
+    state, start = search_inputs(1)
+    step = constrain_copies(TableStep(logits), END)
+    result = greedy_search(step, (state, budget), start, END, 3)
+    assert to_numpy(result["tokens"]).tolist() == [[5, END, PAD]]
+    capped = greedy_search(step, (state, budget), start, END, 1)
+    assert to_numpy(capped["tokens"]).tolist() == [[5]]
+
+
+def brute_force_best(logits, budget, max_length):
+    """The best sequence of each row under the constrained distribution:
+    every sequence of up to `max_length` tokens (ended, or cut at the cap),
+    scored as beam search scores it (each step's logits minus their
+    log-sum-exp), in float64."""
+    words = [v for v in range(V) if v not in (PAD, END)]
+    sequences = [
+        prefix + (END,)
+        for length in range(max_length)
+        for prefix in itertools.product(words, repeat=length)
+    ] + list(itertools.product(words, repeat=max_length))
+    best = []
+    for row_budget in budget:
+        scored = []
+        for sequence in sequences:
+            total, previous, left = 0.0, START, row_budget
+            for t, token in enumerate(sequence):
+                step, left = reference_logits(logits, t, previous, left)
+                total += step[token] - np.logaddexp.reduce(step)
+                previous = token
+            scored.append((total, sequence))
+        best.append(max(scored)[1])
+    return best
+
+
+def test_beam_search_keeps_each_placeholder_and_finds_the_constrained_best():
+    short = 4
+    logits = table(seed=1)[:short]
+    state, start = search_inputs()
+    budget = copy_budget(REQUIRED, CONTROLLED, V, reserved=(START, END, PAD))
+    plain = to_numpy(
+        beam_search(TableStep(logits), state, start, END, short, beam_width=4)["tokens"]
+    )
+    assert not any(counts(tokens, row) for tokens, row in zip(plain[:, 0], REQUIRED))
+    width = 6 ** (short - 1)  # every prefix of the 6 live tokens is kept
+    result = beam_search(
+        constrain_copies(TableStep(logits), END),
+        (state, budget),
+        start,
+        END,
+        short,
+        beam_width=width,
+    )
+    tokens, scores = to_numpy(result["tokens"]), to_numpy(result["scores"])
+    expected = brute_force_best(logits, reference_budget(REQUIRED), short)
+    for b, row in enumerate(REQUIRED):
+        # Every live hypothesis that ended keeps the row's placeholders exactly.
+        for hypothesis, score in zip(tokens[b], scores[b]):
+            if END in hypothesis.tolist() and score > NEG_INF / 2:
+                assert counts(hypothesis, row), hypothesis
+        best = tuple(int(t) for t in tokens[b, 0] if t != PAD)
+        assert best == expected[b]
+        assert END in best and counts(tokens[b, 0], row)
+
+
+def test_compiled_matches_eager():
+    logits = table(seed=2)
+    step = constrain_copies(TableStep(logits), END)
+    state, start = search_inputs()
+
+    def decode(required):
+        budget = copy_budget(required, CONTROLLED, V)
+        g = greedy_search(step, (state, budget), start, END, MAX_LENGTH)
+        b = beam_search(step, (state, budget), start, END, MAX_LENGTH, beam_width=3)
+        return g["tokens"], b["tokens"], b["scores"]
+
+    eager = [to_numpy(x) for x in decode(REQUIRED)]
+    backend = keras.backend.backend()
+    if backend == "tensorflow":
+        import tensorflow as tf
+
+        compiled = tf.function(decode, jit_compile=True)
+    elif backend == "jax":
+        import jax
+
+        compiled = jax.jit(decode)
+    else:
+        pytest.skip("no compiler is required on the torch backend")
+    for a, b in zip(eager, [to_numpy(x) for x in compiled(REQUIRED)]):
+        np.testing.assert_allclose(a, b, atol=1e-5)
+
+
+def test_the_declaration_is_kept():
+    shared = StepFunction(TableStep(table()), shares_constants_across_beams=True)
+    assert constrain_copies(shared, END).shares_constants_across_beams
+    assert not constrain_copies(TableStep(table()), END).shares_constants_across_beams
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: copy_budget(REQUIRED, [5, 8], V), "controlled_ids"),
+        (lambda: copy_budget(REQUIRED, ["5"], V), "controlled_ids"),
+        (lambda: copy_budget(REQUIRED, [5, END], V, reserved=(END,)), "reserved"),
+        (lambda: copy_budget(REQUIRED[0], [5], V), "required"),
+        (lambda: copy_budget(REQUIRED, [5], 0), "vocab_size"),
+        (lambda: copy_budget(REQUIRED, [5], V, width=V - 1), "width"),
+        (lambda: constrain_copies(None, END), "step_fn"),
+        (lambda: constrain_copies(TableStep(table()), -1), "end_token"),
+    ],
+)
+def test_bad_arguments(call, message):
+    with pytest.raises((TypeError, ValueError), match=message):
+        call()
+
+
+def test_a_budget_of_another_width_is_refused():
+    state, start = search_inputs()
+    budget = copy_budget(REQUIRED, CONTROLLED, V, width=V + 1)
+    step = constrain_copies(TableStep(table()), END)
+    with pytest.raises(ValueError, match="budget"):
+        greedy_search(step, (state, budget), start, END, MAX_LENGTH)
