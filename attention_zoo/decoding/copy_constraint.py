@@ -1,44 +1,45 @@
 """Tokens a search must copy: each exactly as often as the source holds it.
 
-`constrain_copies(step_fn, end_token)` wraps a step function (see
-`attention_zoo.decoding`) so that greedy search, sampling and beam search
-keep a set of *controlled* tokens (a translator's masked placeholders,
-`PH_PRINTF_1`) by construction. Its state is `(inner_state, budget)`:
-`budget` int32 `(B, W)`, `W` the width of the step's logits, built by
-`copy_budget` from the tokens each row must copy:
-
-- `budget[b, v] == -1`: `v` is free (not controlled): nothing changes;
-- `budget[b, v] == n >= 0`: row `b` may still emit the controlled `v`
-  `n` more times.
+`constrain_copies(step_fn, end_token, token_groups)` wraps a step function
+(see `attention_zoo.decoding`) so that greedy search, sampling and beam
+search keep a set of *groups* by construction (a translator's masked
+placeholders: group `PH_PRINTF_1`, which the vocabulary ids
+`ph_printf_1` and `` `ph_printf_1 `` both count for). `token_groups`
+`(V,)` or `(V, S)` names the groups each id of the step's logits counts for
+(-1: none; ids past `V`, a copy mechanism's source positions, count for
+none). The wrapped step's state is `(inner_state, budget)`, `budget` int32
+`(B, G)` (`copy_budget`): how many more times row `b` must emit group `g`.
 
 The rules, applied to the logits of every step before the search sees them:
 
-1. a controlled token with budget 0 gets `NEG_INF` (no probability): one
-   the source does not hold (budget 0 from the start) is never emitted,
-   and one it holds `n` times at most `n` times;
+1. an id that counts for a group whose budget is 0 gets `NEG_INF` (no
+   probability): a group the source does not hold (budget 0 from the
+   start) is never emitted, and one it holds `n` times at most `n` times;
 2. `end_token` gets `NEG_INF` while any budget is positive: a sequence
-   ends only once it has emitted each controlled token as often as the
-   source holds it. The search's `max_length` stays the only other way
-   out, and an output cut there lacks what it had not copied yet (a
-   check downstream still sees it);
-3. the token a step is fed (the one chosen at the step before) spends one
-   of its budget when that is positive.
+   ends only once it has emitted each group as often as the source holds
+   it. The search's `max_length` stays the only other way out, and an
+   output cut there lacks what it had not copied yet (a check downstream
+   still sees it);
+3. the id a step is fed (the one chosen at the step before) spends one of
+   the budget of each group it counts for.
 
-Why it holds: by rule 3, when step `t` chooses, `budget[b, v]` is `n_v`
-minus the times `v` was chosen at steps before `t`, never below 0. Rule 1
-then keeps the count of `v` at most `n_v`, and rule 2 lets the sequence end
-only with every budget at 0, i.e. each count exactly `n_v`. Some token is
-always allowed: while a budget is positive that token is (controlled ids
-exclude the search's own start, end and pad tokens, `copy_budget`), and
-once none is, `end_token` is. The order is free: `%2$s ... %1$s` keeps
-both. Beam search carries the budget in the state, which it tiles per
-hypothesis and reorders with the beam, so each hypothesis spends its own;
-a finished hypothesis is fed the free `pad_token` and its logits are the
+Why it holds: by rule 3, when step `t` chooses, `budget[b, g]` is `n_g`
+minus the times a group-`g` id was chosen at steps before `t` (no id
+counts for a group twice: `token_groups` is checked), never below 0 since
+rule 1 let each of them be chosen only with budget left. Rule 1 then keeps
+the count of `g` at most `n_g`, and rule 2 lets the sequence end only with
+every budget at 0, i.e. each count exactly `n_g`. Some token is always
+allowed: every id outside the groups, and `end_token` once no budget is
+left. The order is free: `%2$s ... %1$s` keeps both. Beam search carries
+the budget in the state, which it tiles per hypothesis and reorders with
+the beam, so each hypothesis spends its own; a finished hypothesis is fed
+`pad_token` (which must count for no group) and its logits are the
 search's own. The searches' scores are then log-probabilities of the
 constrained distribution (the allowed tokens renormalized).
 
 Only `keras.ops`, so the wrapper runs inside the compiled searches on every
-backend and traces into the exports.
+backend and traces into the exports. Per step it costs `S` gathers of a
+`(B, V)` mask from the `(B, G)` budget.
 """
 
 from __future__ import annotations
@@ -50,96 +51,91 @@ from attention_zoo._checks import is_int, static_shape
 from attention_zoo.decoding._common import NEG_INF
 from attention_zoo.decoding.step import StepFunction, shares_constants
 
-FREE = -1
 
-
-def copy_budget(required, controlled_ids, vocab_size: int, width=None, reserved=()):
-    """The budget `constrain_copies` starts from.
+def check_token_groups(token_groups, reserved=()) -> np.ndarray:
+    """`token_groups` as int32 `(V, S)`, or a ValueError saying what is wrong.
 
     Args:
-        required: int `(B, Tx)`, the tokens each row must copy, in the ids
-            of the step's logits; entries that are no controlled id (a
-            word, padding, -1) are ignored.
-        controlled_ids: the ids the constraint controls (Python ints in
-            `[0, vocab_size)`): each gets the count of it in the row's
-            `required`, 0 when absent (never emitted).
-        vocab_size: the vocabulary the ids belong to.
-        width: the width of the step's logits when larger than
-            `vocab_size` (a copy mechanism's `vocab_size + Tx`, a tensor
-            or an int), or None for `vocab_size`; the ids past
-            `vocab_size` are free.
-        reserved: ids the search feeds or ends with itself (start, end,
-            pad), refused as controlled.
-
-    Returns:
-        int32 `(B, width)`: `FREE` (-1) for a free id, else the count.
+        token_groups: `(V,)` or `(V, S)` integers >= -1.
+        reserved: ids that must count for no group (the search's start,
+            end and pad tokens).
     """
-    if not is_int(vocab_size) or vocab_size < 1:
+    try:
+        groups = np.asarray(token_groups)
+    except (TypeError, ValueError):
+        groups = np.asarray([])
+    if groups.ndim == 1:
+        groups = groups[:, None]
+    received = str(np.asarray(token_groups, dtype=object).tolist())[:80]
+    if (
+        groups.ndim != 2
+        or groups.size == 0
+        or not np.issubdtype(groups.dtype, np.integer)
+        or (groups < -1).any()
+    ):
         raise ValueError(
-            f"`vocab_size` must be a positive integer. Received: vocab_size={vocab_size!r}"
+            "`token_groups` must be integers >= -1 of shape (vocab_size,) or "
+            f"(vocab_size, S). Received: token_groups={received}"
         )
-    ids = sorted({i for i in controlled_ids}) if _all_ints(controlled_ids) else None
-    if ids is None or any(i < 0 or i >= vocab_size for i in ids):
+    for row in groups:
+        named = row[row >= 0]
+        if len(set(named.tolist())) != len(named):
+            raise ValueError(
+                "An id of `token_groups` must count for a group at most once. "
+                f"Received: a row {row.tolist()}"
+            )
+    for token in reserved:
+        if 0 <= token < len(groups) and (groups[token] >= 0).any():
+            raise ValueError(
+                "The search's start, end and pad tokens must count for no "
+                f"group. Received: token {token} in groups "
+                f"{groups[token].tolist()}"
+            )
+    return groups.astype("int32")
+
+
+def copy_budget(required, n_groups: int):
+    """The budget `constrain_copies` starts from: int32 `(B, n_groups)`,
+    the times each group appears in each row of `required`.
+
+    Args:
+        required: int `(B, N)`, the groups each row must copy (a source's
+            tokens mapped to their groups); entries outside
+            `[0, n_groups)` (-1 for a word) are ignored.
+        n_groups: the number of groups, `G`.
+    """
+    if not is_int(n_groups) or n_groups < 1:
         raise ValueError(
-            f"`controlled_ids` must be integers in [0, {vocab_size}). Received: "
-            f"controlled_ids={str(list(controlled_ids))[:80]}"
-        )
-    clash = sorted(set(ids) & {int(r) for r in reserved})
-    if clash:
-        raise ValueError(
-            "`controlled_ids` must not hold the search's start, end or pad token "
-            f"(reserved={tuple(reserved)}). Received: controlled_ids holding {clash}"
+            f"`n_groups` must be a positive integer. Received: n_groups={n_groups!r}"
         )
     if len(static_shape(required)) != 2:
         raise ValueError(
-            "`required` must have shape (batch_size, Tx). Received: "
+            "`required` must have shape (batch_size, N). Received: "
             f"required.shape={static_shape(required)}"
         )
     required = ops.cast(required, "int32")
-    batch = ops.shape(required)[0]
-    slots = len(ids)
-    if slots:
-        matches = ops.equal(
-            ops.expand_dims(required, -1), ops.convert_to_tensor(ids, "int32")
-        )  # (B, Tx, P)
-        counts = ops.sum(ops.cast(matches, "int32"), axis=1)  # (B, P)
-    else:
-        counts = ops.zeros((batch, 0), "int32")
-    # Each id's slot in `counts`, the free ones the extra last slot.
-    slot = np.full((vocab_size,), slots, "int32")
-    slot[ids] = np.arange(slots, dtype="int32")
-    table = ops.concatenate([counts, ops.full((batch, 1), FREE, "int32")], axis=1)
-    budget = ops.take(table, ops.convert_to_tensor(slot), axis=1)  # (B, V)
-    if width is None:
-        return budget
-    if is_int(width) and width < vocab_size:
-        raise ValueError(
-            f"`width` must be at least `vocab_size` ({vocab_size}). Received: width={width}"
-        )
-    extra = ops.full((batch, width - vocab_size), FREE, "int32")
-    return ops.concatenate([budget, extra], axis=1)
+    matches = ops.equal(
+        ops.expand_dims(required, -1), ops.arange(int(n_groups), dtype="int32")
+    )  # (B, N, G)
+    return ops.sum(ops.cast(matches, "int32"), axis=1)
 
 
-def _all_ints(values) -> bool:
-    try:
-        return all(is_int(v) for v in values)
-    except TypeError:
-        return False
-
-
-def constrain_copies(step_fn, end_token: int) -> StepFunction:
+def constrain_copies(step_fn, end_token: int, token_groups) -> StepFunction:
     """`step_fn` whose logits follow the rules of this module.
 
     Args:
         step_fn: a step function (`attention_zoo.decoding`), a
             `StepFunction` or a plain callable; its declaration
             (`shares_constants_across_beams`) is kept.
-        end_token: the id that ends a sequence (the search's `end_token`).
+        end_token: the id that ends a sequence (the search's `end_token`);
+            it must count for no group.
+        token_groups: int `(V,)` or `(V, S)`, the groups (`0 .. G - 1`)
+            each id of the step's vocabulary counts for, -1 for none.
 
     Returns:
         A `StepFunction` whose state is `(inner_state, budget)`: the
         search's `initial_state` is `(step_fn's initial state,
-        copy_budget(...))`.
+        copy_budget(required, G))` with `G = max(token_groups) + 1`.
     """
     if not callable(step_fn):
         raise TypeError(f"`step_fn` must be callable. Received: step_fn={step_fn!r}")
@@ -148,26 +144,59 @@ def constrain_copies(step_fn, end_token: int) -> StepFunction:
             f"`end_token` must be a non-negative integer. Received: end_token={end_token!r}"
         )
     end_token = int(end_token)
+    groups = check_token_groups(token_groups, reserved=(end_token,))
+    vocab, slots = groups.shape
+    n_groups = max(int(groups.max()) + 1, 1)
+    # Slot `n_groups` of the budget, always positive, stands for "no group".
+    table = np.where(groups < 0, n_groups, groups).astype("int32")
+    columns = [ops.convert_to_tensor(table[:, s]) for s in range(slots)]
+    table = ops.convert_to_tensor(table)
 
     def fn(tokens, state, constants):
         inner, budget = state
+        width = budget.shape[-1]
+        if width is not None and width != n_groups:
+            raise ValueError(
+                f"The budget must have one entry per group of `token_groups`, "
+                f"{n_groups}. Received: a budget of {width}"
+            )
         tokens = ops.cast(tokens, "int32")
-        ids = ops.arange(ops.shape(budget)[-1], dtype="int32")[None, :]  # (1, W)
-        fed = ops.equal(ids, ops.expand_dims(tokens, -1))  # (B, W)
-        spent = ops.logical_and(fed, budget > 0)
-        budget = budget - ops.cast(spent, "int32")
+        fed = ops.take(table, ops.minimum(tokens, vocab - 1), axis=0)  # (B, S)
+        fed = ops.where(ops.expand_dims(tokens < vocab, -1), fed, n_groups)
+        spent = ops.sum(
+            ops.cast(
+                ops.equal(
+                    ops.expand_dims(fed, -1), ops.arange(n_groups, dtype="int32")
+                ),
+                "int32",
+            ),
+            axis=1,
+        )  # (B, G)
+        budget = ops.maximum(budget - spent, 0)
         logits, inner, trace = step_fn(tokens, inner, constants)
         logits = ops.cast(logits, "float32")
-        width, expected = logits.shape[-1], budget.shape[-1]
-        if width is not None and expected is not None and width != expected:
+        batch = ops.shape(budget)[0]
+        left = ops.concatenate([budget, ops.ones((batch, 1), "int32")], axis=1)
+        blocked = None
+        for column in columns:
+            empty = ops.equal(ops.take(left, column, axis=1), 0)  # (B, V)
+            blocked = empty if blocked is None else ops.logical_or(blocked, empty)
+        extra = logits.shape[-1] - vocab if logits.shape[-1] is not None else None
+        if extra is None or extra > 0:  # a copy mechanism's source positions
+            extra = ops.shape(logits)[-1] - vocab
+            blocked = ops.concatenate(
+                [blocked, ops.zeros((batch, extra), "bool")], axis=1
+            )
+        elif extra < 0:
             raise ValueError(
-                "The budget must have one entry per logit of the step. Received: "
-                f"budget width {expected}, logits width {width}"
+                "`token_groups` names more ids than the step has logits. "
+                f"Received: {vocab} ids for logits of {logits.shape[-1]}"
             )
         # A max, not `any`: a reduction every export lowers to builtins.
         owed = ops.max(budget, axis=-1, keepdims=True) > 0  # (B, 1)
+        ids = ops.arange(ops.shape(blocked)[-1], dtype="int32")[None, :]
         blocked = ops.logical_or(
-            ops.equal(budget, 0), ops.logical_and(ops.equal(ids, end_token), owed)
+            blocked, ops.logical_and(ops.equal(ids, end_token), owed)
         )
         return ops.where(blocked, NEG_INF, logits), (inner, budget), trace
 

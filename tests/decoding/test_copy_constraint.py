@@ -20,6 +20,8 @@ from tests.helpers import to_numpy
 PAD, START, END = 0, 1, 2
 V, MAX_LENGTH = 8, 7
 CONTROLLED = [5, 6, 7]
+# Ids 5, 6, 7 are groups 0, 1, 2 (three placeholders); the others none.
+GROUPS = np.array([-1, -1, -1, -1, -1, 0, 1, 2])
 # Row 0 must copy 5 and 6, row 1 copies 6 twice, row 2 copies nothing.
 REQUIRED = np.array([[5, 3, 6, PAD], [6, 6, PAD, PAD], [3, 4, PAD, PAD]], "int32")
 
@@ -52,28 +54,29 @@ class TableStep:
         return keras.ops.take(self.flat, row, axis=0), (state[0] + 1,), attention
 
 
-def reference_logits(logits, t, previous, budget):
+def reference_logits(logits, t, previous, budget, groups=GROUPS):
     """The rules of `copy_constraint` in NumPy: the budget after feeding
-    `previous`, and the step's constrained logits (float64)."""
+    `previous`, and the step's constrained logits (float64); `groups`
+    `(V,)` or `(V, S)`."""
+    groups = np.asarray(groups).reshape(len(groups), -1)
     budget = budget.copy()
-    if budget[previous] > 0:
-        budget[previous] -= 1
+    for g in groups[previous]:
+        if g >= 0 and budget[g] > 0:
+            budget[g] -= 1
     out = logits[min(t, len(logits) - 1), previous].astype("float64")
-    out[budget == 0] = NEG_INF
+    for v, row in enumerate(groups):
+        if any(g >= 0 and budget[g] == 0 for g in row):
+            out[v] = NEG_INF
     if (budget > 0).any():
         out[END] = NEG_INF
     return out, budget
 
 
 def reference_budget(required):
-    budget = np.full((len(required), V), -1)
-    for b, row in enumerate(required):
-        for v in CONTROLLED:
-            budget[b, v] = int((row == v).sum())
-    return budget
+    return np.array([[int((row == v).sum()) for v in CONTROLLED] for row in required])
 
 
-def reference_greedy(logits, budget):
+def reference_greedy(logits, budget, groups=GROUPS):
     out = []
     for b_budget in budget:
         previous, tokens, done = START, [], False
@@ -81,7 +84,7 @@ def reference_greedy(logits, budget):
             if done:
                 tokens.append(PAD)
                 continue
-            step, b_budget = reference_logits(logits, t, previous, b_budget)
+            step, b_budget = reference_logits(logits, t, previous, b_budget, groups)
             step[PAD] = NEG_INF
             previous = int(np.argmax(step))
             tokens.append(previous)
@@ -101,15 +104,8 @@ def search_inputs(batch=3):
 
 
 def test_copy_budget_by_hand():
-    budget = copy_budget(
-        np.array([[5, 0, 5, 3], [7, -1, 0, 0]]), [5, 6, 7], V, width=V + 2
-    )
-    assert to_numpy(budget).tolist() == [
-        [-1, -1, -1, -1, -1, 2, 0, 0, -1, -1],
-        [-1, -1, -1, -1, -1, 0, 0, 1, -1, -1],
-    ]
-    nothing = copy_budget(np.array([[5, 3]]), [], V)
-    assert to_numpy(nothing).tolist() == [[-1] * V]
+    budget = copy_budget(np.array([[0, -1, 0, 2], [7, -1, 1, 3]]), 3)
+    assert to_numpy(budget).tolist() == [[2, 0, 1], [0, 1, 0]]
 
 
 def test_greedy_keeps_each_placeholder_exactly_and_matches_numpy():
@@ -120,10 +116,10 @@ def test_greedy_keeps_each_placeholder_exactly_and_matches_numpy():
     )
     # Unconstrained, every row repeats 5 (and never copies 6).
     assert not any(counts(tokens, row) for tokens, row in zip(plain, REQUIRED))
-    budget = copy_budget(REQUIRED, CONTROLLED, V, reserved=(START, END, PAD))
+    budget = copy_budget(GROUPS[REQUIRED], 3)
     np.testing.assert_array_equal(to_numpy(budget), reference_budget(REQUIRED))
     result = greedy_search(
-        constrain_copies(TableStep(logits), END),
+        constrain_copies(TableStep(logits), END, GROUPS),
         (state, budget),
         start,
         END,
@@ -141,10 +137,10 @@ def test_any_order_is_allowed():
     # 6 preferred first, then 5, then <end>: a reordered `%2$s ... %1$s`.
     logits = np.full((3, V, V), -5.0, "float32")
     logits[0, :, 6] = logits[1, :, 5] = logits[2, :, END] = 5.0
-    budget = copy_budget(np.array([[5, 6]]), CONTROLLED, V)
+    budget = copy_budget(GROUPS[np.array([[5, 6]])], 3)
     state, start = search_inputs(1)
     result = greedy_search(
-        constrain_copies(TableStep(logits), END), (state, budget), start, END, 4
+        constrain_copies(TableStep(logits), END, GROUPS), (state, budget), start, END, 4
     )
     assert to_numpy(result["tokens"]).tolist() == [[6, 5, END, PAD]]
 
@@ -154,9 +150,9 @@ def test_the_length_cap_is_the_only_way_out():
     # first, then ends; with a cap of one token it stops without <end>.
     logits = np.full((2, V, V), -5.0, "float32")
     logits[:, :, END], logits[:, :, 5] = 5.0, 0.0
-    budget = copy_budget(np.array([[5]]), CONTROLLED, V)
+    budget = copy_budget(GROUPS[np.array([[5]])], 3)
     state, start = search_inputs(1)
-    step = constrain_copies(TableStep(logits), END)
+    step = constrain_copies(TableStep(logits), END, GROUPS)
     result = greedy_search(step, (state, budget), start, END, 3)
     assert to_numpy(result["tokens"]).tolist() == [[5, END, PAD]]
     capped = greedy_search(step, (state, budget), start, END, 1)
@@ -192,14 +188,14 @@ def test_beam_search_keeps_each_placeholder_and_finds_the_constrained_best():
     short = 4
     logits = table(seed=1)[:short]
     state, start = search_inputs()
-    budget = copy_budget(REQUIRED, CONTROLLED, V, reserved=(START, END, PAD))
+    budget = copy_budget(GROUPS[REQUIRED], 3)
     plain = to_numpy(
         beam_search(TableStep(logits), state, start, END, short, beam_width=4)["tokens"]
     )
     assert not any(counts(tokens, row) for tokens, row in zip(plain[:, 0], REQUIRED))
     width = 6 ** (short - 1)  # every prefix of the 6 live tokens is kept
     result = beam_search(
-        constrain_copies(TableStep(logits), END),
+        constrain_copies(TableStep(logits), END, GROUPS),
         (state, budget),
         start,
         END,
@@ -220,16 +216,16 @@ def test_beam_search_keeps_each_placeholder_and_finds_the_constrained_best():
 
 def test_compiled_matches_eager():
     logits = table(seed=2)
-    step = constrain_copies(TableStep(logits), END)
+    step = constrain_copies(TableStep(logits), END, GROUPS)
     state, start = search_inputs()
 
     def decode(required):
-        budget = copy_budget(required, CONTROLLED, V)
+        budget = copy_budget(required, 3)
         g = greedy_search(step, (state, budget), start, END, MAX_LENGTH)
         b = beam_search(step, (state, budget), start, END, MAX_LENGTH, beam_width=3)
         return g["tokens"], b["tokens"], b["scores"]
 
-    eager = [to_numpy(x) for x in decode(REQUIRED)]
+    eager = [to_numpy(x) for x in decode(GROUPS[REQUIRED])]
     backend = keras.backend.backend()
     if backend == "tensorflow":
         import tensorflow as tf
@@ -241,27 +237,59 @@ def test_compiled_matches_eager():
         compiled = jax.jit(decode)
     else:
         pytest.skip("no compiler is required on the torch backend")
-    for a, b in zip(eager, [to_numpy(x) for x in compiled(REQUIRED)]):
+    for a, b in zip(eager, [to_numpy(x) for x in compiled(GROUPS[REQUIRED])]):
         np.testing.assert_allclose(a, b, atol=1e-5)
 
 
 def test_the_declaration_is_kept():
     shared = StepFunction(TableStep(table()), shares_constants_across_beams=True)
-    assert constrain_copies(shared, END).shares_constants_across_beams
-    assert not constrain_copies(TableStep(table()), END).shares_constants_across_beams
+    assert constrain_copies(shared, END, GROUPS).shares_constants_across_beams
+    assert not constrain_copies(
+        TableStep(table()), END, GROUPS
+    ).shares_constants_across_beams
+
+
+def test_an_id_may_count_for_several_groups_and_a_group_have_several_ids():
+    # Id 3 is both groups 0 and 1 (a word `ph_printf_1+ph_printf_2`), id 4
+    # group 1 again (`` `ph_printf_2 ``). Row 0 owes groups 0 and 1 once: id 3
+    # alone pays both; row 1 owes group 1 twice: id 3 is never allowed.
+    groups = np.array([[-1, -1]] * 3 + [[0, 1], [1, -1], [0, -1], [1, -1], [2, -1]])
+    required = np.array([[0, 1], [1, 1]])
+    rng = np.random.default_rng(5)
+    logits = rng.normal(size=(MAX_LENGTH, V, V)).astype("float32")
+    logits[:, :, 3] += 6.0
+    logits[1:, :, END] += 5.0
+    state, start = search_inputs(2)
+    result = greedy_search(
+        constrain_copies(TableStep(logits), END, groups),
+        (state, copy_budget(required, 3)),
+        start,
+        END,
+        MAX_LENGTH,
+    )
+    tokens = to_numpy(result["tokens"])
+    budget = np.array([[1, 1, 0], [0, 2, 0]])
+    np.testing.assert_array_equal(tokens, reference_greedy(logits, budget, groups))
+    assert tokens[0, :2].tolist() == [3, END]
+    assert 3 not in tokens[1].tolist() and END in tokens[1].tolist()
+    row = tokens[1][: tokens[1].tolist().index(END)]
+    assert sum(1 for t in row if groups[t, 0] == 1) == 2
 
 
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda: copy_budget(REQUIRED, [5, 8], V), "controlled_ids"),
-        (lambda: copy_budget(REQUIRED, ["5"], V), "controlled_ids"),
-        (lambda: copy_budget(REQUIRED, [5, END], V, reserved=(END,)), "reserved"),
-        (lambda: copy_budget(REQUIRED[0], [5], V), "required"),
-        (lambda: copy_budget(REQUIRED, [5], 0), "vocab_size"),
-        (lambda: copy_budget(REQUIRED, [5], V, width=V - 1), "width"),
-        (lambda: constrain_copies(None, END), "step_fn"),
-        (lambda: constrain_copies(TableStep(table()), -1), "end_token"),
+        (lambda: copy_budget(REQUIRED[0], 3), "required"),
+        (lambda: copy_budget(REQUIRED, 0), "n_groups"),
+        (
+            lambda: constrain_copies(TableStep(table()), END, [[0, 0]] * V),
+            "at most once",
+        ),
+        (lambda: constrain_copies(TableStep(table()), END, [-2] * V), "token_groups"),
+        (lambda: constrain_copies(TableStep(table()), END, "abc"), "token_groups"),
+        (lambda: constrain_copies(TableStep(table()), END, [0] * V), "end and pad"),
+        (lambda: constrain_copies(None, END, GROUPS), "step_fn"),
+        (lambda: constrain_copies(TableStep(table()), -1, GROUPS), "end_token"),
     ],
 )
 def test_bad_arguments(call, message):
@@ -269,9 +297,15 @@ def test_bad_arguments(call, message):
         call()
 
 
-def test_a_budget_of_another_width_is_refused():
+@pytest.mark.parametrize(
+    "groups, budget, message",
+    [
+        (GROUPS, np.zeros((3, 4), "int32"), "one entry per group"),
+        (np.append(GROUPS, -1), np.zeros((3, 3), "int32"), "more ids"),
+    ],
+)
+def test_a_budget_or_groups_of_another_size_are_refused(groups, budget, message):
     state, start = search_inputs()
-    budget = copy_budget(REQUIRED, CONTROLLED, V, width=V + 1)
-    step = constrain_copies(TableStep(table()), END)
-    with pytest.raises(ValueError, match="budget"):
+    step = constrain_copies(TableStep(table()), END, groups)
+    with pytest.raises(ValueError, match=message):
         greedy_search(step, (state, budget), start, END, MAX_LENGTH)

@@ -80,6 +80,14 @@ class Translator(RunPredictor):
         self.target_vocabulary = tokenizer.WordVocabulary.load(
             self.run_dir / "target_vocabulary.json"
         )
+        # A masked run's search copies each placeholder token exactly.
+        self.must_copy = (
+            masking.copy_tables(
+                self.source_vocabulary.tokens, self.target_vocabulary.tokens
+            )
+            if self.masking
+            else None
+        )
         self.load_models()
         self.beam_width = beam_width or self.config["beam_width"]
         self.alpha = self.config["alpha"] if alpha is None else alpha
@@ -123,6 +131,7 @@ class Translator(RunPredictor):
                 beam_width=beam_width,
                 alpha=self.alpha if beam_width > 1 else 0.0,
                 keep_beams=keep_beams,
+                must_copy=self.must_copy,
             ),
             (2, None) if self.copy else (None,),
             "int32",
