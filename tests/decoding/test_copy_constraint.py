@@ -54,10 +54,10 @@ class TableStep:
         return keras.ops.take(self.flat, row, axis=0), (state[0] + 1,), attention
 
 
-def reference_logits(logits, t, previous, budget, groups=GROUPS):
+def reference_logits(logits, t, previous, budget, groups=GROUPS, lift=True):
     """The rules of `copy_constraint` in NumPy: the budget after feeding
     `previous`, and the step's constrained logits (float64); `groups`
-    `(V,)` or `(V, S)`."""
+    `(V,)` or `(V, S)`, `lift` rule 4."""
     groups = np.asarray(groups).reshape(len(groups), -1)
     budget = budget.copy()
     for g in groups[previous]:
@@ -68,6 +68,10 @@ def reference_logits(logits, t, previous, budget, groups=GROUPS):
         if any(g >= 0 and budget[g] == 0 for g in row):
             out[v] = NEG_INF
     if (budget > 0).any():
+        if lift:
+            for v, row in enumerate(groups):
+                if out[v] > NEG_INF and any(g >= 0 and budget[g] > 0 for g in row):
+                    out[v] = max(out[v], out[END])
         out[END] = NEG_INF
     return out, budget
 
@@ -76,15 +80,17 @@ def reference_budget(required):
     return np.array([[int((row == v).sum()) for v in CONTROLLED] for row in required])
 
 
-def reference_greedy(logits, budget, groups=GROUPS):
+def reference_greedy(logits, budget, groups=GROUPS, lift=True, length=MAX_LENGTH):
     out = []
     for b_budget in budget:
         previous, tokens, done = START, [], False
-        for t in range(MAX_LENGTH):
+        for t in range(length):
             if done:
                 tokens.append(PAD)
                 continue
-            step, b_budget = reference_logits(logits, t, previous, b_budget, groups)
+            step, b_budget = reference_logits(
+                logits, t, previous, b_budget, groups, lift
+            )
             step[PAD] = NEG_INF
             previous = int(np.argmax(step))
             tokens.append(previous)
@@ -145,18 +151,24 @@ def test_any_order_is_allowed():
     assert to_numpy(result["tokens"]).tolist() == [[6, 5, END, PAD]]
 
 
-def test_the_length_cap_is_the_only_way_out():
-    # <end> is all the step wants (the owed 5 next): the row copies its 5
-    # first, then ends; with a cap of one token it stops without <end>.
+def test_an_owed_placeholder_comes_where_the_end_would():
+    # The step wants <end>, then the word 3; the owed 5 is unlikely. With
+    # rule 4 the 5 takes <end>'s logit, then the row ends; without it the
+    # row writes 3 until the length cap, the only other way out.
     logits = np.full((2, V, V), -5.0, "float32")
-    logits[:, :, END], logits[:, :, 5] = 5.0, 0.0
+    logits[:, :, END], logits[:, :, 3], logits[:, :, 5] = 5.0, 1.0, -3.0
     budget = copy_budget(GROUPS[np.array([[5]])], 3)
     state, start = search_inputs(1)
     step = constrain_copies(TableStep(logits), END, GROUPS)
-    result = greedy_search(step, (state, budget), start, END, 3)
-    assert to_numpy(result["tokens"]).tolist() == [[5, END, PAD]]
-    capped = greedy_search(step, (state, budget), start, END, 1)
-    assert to_numpy(capped["tokens"]).tolist() == [[5]]
+    lifted = greedy_search(step, (state, budget), start, END, 3)
+    assert to_numpy(lifted["tokens"]).tolist() == [[5, END, PAD]]
+    plain = constrain_copies(TableStep(logits), END, GROUPS, lift_owed=False)
+    capped = greedy_search(plain, (state, budget), start, END, 3)
+    assert to_numpy(capped["tokens"]).tolist() == [[3, 3, 3]]
+    np.testing.assert_array_equal(
+        to_numpy(capped["tokens"]),
+        reference_greedy(logits, np.array([[1, 0, 0]]), lift=False, length=3),
+    )
 
 
 def brute_force_best(logits, budget, max_length):
@@ -289,6 +301,7 @@ def test_an_id_may_count_for_several_groups_and_a_group_have_several_ids():
         (lambda: constrain_copies(TableStep(table()), END, "abc"), "token_groups"),
         (lambda: constrain_copies(TableStep(table()), END, [0] * V), "end and pad"),
         (lambda: constrain_copies(None, END, GROUPS), "step_fn"),
+        (lambda: constrain_copies(TableStep(table()), END, GROUPS, "no"), "lift_owed"),
         (lambda: constrain_copies(TableStep(table()), -1, GROUPS), "end_token"),
     ],
 )
