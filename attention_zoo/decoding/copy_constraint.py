@@ -171,7 +171,7 @@ def constrain_copies(
                 f"The budget must have one entry per group of `token_groups`, "
                 f"{n_groups}. Received: a budget of {width}"
             )
-        tokens = ops.cast(tokens, "int32")
+        tokens, budget = ops.cast(tokens, "int32"), ops.cast(budget, "int32")
         fed = ops.take(table, ops.minimum(tokens, vocab - 1), axis=0)  # (B, S)
         fed = ops.where(ops.expand_dims(tokens < vocab, -1), fed, n_groups)
         spent = ops.sum(
