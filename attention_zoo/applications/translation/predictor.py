@@ -15,7 +15,10 @@ truecase=False, detokenize=False)` gives the model's raw tokens.
 
 A run trained with its placeholders masked (`config.json`'s
 `"placeholders": "mask"`, `masking`) masks each input before the model
-reads it, puts the placeholders back in the output text, and answers
+reads it, searches so that each placeholder token comes out exactly as
+often as the input holds it (`masking.copy_tables`,
+`attention_zoo.decoding.constrain_copies`), puts the placeholders back
+in the output text, and answers
 `valid` False, with the check's reason naming the placeholder, for an
 output that drops, adds or changes one (`placeholder_check`).
 """
@@ -81,13 +84,8 @@ class Translator(RunPredictor):
             self.run_dir / "target_vocabulary.json"
         )
         # A masked run's search copies each placeholder token exactly.
-        self.must_copy = (
-            masking.copy_tables(
-                self.source_vocabulary.tokens, self.target_vocabulary.tokens
-            )
-            if self.masking
-            else None
-        )
+        words = (self.source_vocabulary.tokens, self.target_vocabulary.tokens)
+        self.must_copy = masking.copy_tables(*words) if self.masking else None
         self.load_models()
         self.beam_width = beam_width or self.config["beam_width"]
         self.alpha = self.config["alpha"] if alpha is None else alpha
