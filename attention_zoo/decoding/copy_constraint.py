@@ -160,8 +160,6 @@ def constrain_copies(
     n_groups = max(int(groups.max()) + 1, 1)
     # Slot `n_groups` of the budget, always positive, stands for "no group".
     table = np.where(groups < 0, n_groups, groups).astype("int32")
-    columns = [ops.convert_to_tensor(table[:, s]) for s in range(slots)]
-    table = ops.convert_to_tensor(table)
 
     def fn(tokens, state, constants):
         inner, budget = state
@@ -172,7 +170,13 @@ def constrain_copies(
                 f"{n_groups}. Received: a budget of {width}"
             )
         tokens, budget = ops.cast(tokens, "int32"), ops.cast(budget, "int32")
-        fed = ops.take(table, ops.minimum(tokens, vocab - 1), axis=0)  # (B, S)
+        # Made within the trace, the tables are constants of the graph: a
+        # tensor made before it would be captured, which tf2onnx turns into
+        # inputs of the exported model.
+        columns = [ops.convert_to_tensor(table[:, s]) for s in range(slots)]
+        fed = ops.take(
+            ops.convert_to_tensor(table), ops.minimum(tokens, vocab - 1), axis=0
+        )  # (B, S)
         fed = ops.where(ops.expand_dims(tokens < vocab, -1), fed, n_groups)
         spent = ops.sum(
             ops.cast(

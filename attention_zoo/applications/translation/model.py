@@ -250,7 +250,6 @@ def make_translate_fn(
     if wrap_step is not None:
         step_fn = wrap_step(step_fn)
     if must_copy is not None:
-        source_groups = keras.ops.convert_to_tensor(must_copy[0], "int32")
         n_groups = int(max(must_copy[1].max(), 0)) + 1
         step_fn = constrain_copies(step_fn, END_ID, must_copy[1])
 
@@ -264,6 +263,8 @@ def make_translate_fn(
             extra = (memory, keras.ops.cast(extended, "int32"))
         budget = None
         if must_copy is not None:
+            # Made here, a constant of the traced graph (not a captured input).
+            source_groups = keras.ops.convert_to_tensor(must_copy[0], "int32")
             required = keras.ops.take(
                 source_groups, keras.ops.cast(source_ids, "int32"), axis=0
             )  # (B, Tx, S) the groups of each source word, -1 for none
