@@ -2,7 +2,9 @@
 
 One module each: `greedy`, `sampling`, `beam_search` (its penalties in
 `penalties`), `best` (greedy or the first beam); `step` builds the step
-function from trained layers; `_common` holds what the loops share.
+function from trained layers; `copy_constraint` wraps one so that a
+search copies a set of tokens exactly (a translator's placeholders);
+`_common` holds what the loops share.
 
 All three drive a *step function*
 
@@ -46,6 +48,7 @@ attention.
 from attention_zoo.decoding._common import select_writes
 from attention_zoo.decoding.beam_search import beam_search
 from attention_zoo.decoding.best import best_hypothesis
+from attention_zoo.decoding.copy_constraint import constrain_copies, copy_budget
 from attention_zoo.decoding.greedy import greedy_search
 from attention_zoo.decoding.memory import decode_memory
 from attention_zoo.decoding.penalties import coverage_penalty, length_penalty
@@ -56,6 +59,8 @@ __all__ = [
     "StepFunction",
     "beam_search",
     "best_hypothesis",
+    "constrain_copies",
+    "copy_budget",
     "decode_memory",
     "coverage_penalty",
     "greedy_search",

@@ -21,6 +21,7 @@ def decode_memory(
     alpha: float = 0.0,
     extra_constants=None,
     keep_beams: bool = False,
+    extra_state=None,
 ):
     """The best output sequence for each memory of the batch.
 
@@ -48,6 +49,10 @@ def decode_memory(
             `make_copy_step_fn` reads: the memory and the source's extended
             ids).
         keep_beams: as in `best_hypothesis` (every hypothesis, best first).
+        extra_state: a structure of tensors `(B, ...)` the step function
+            carries beside the decoder's state, or None. With it the state
+            is `(decoder_state, extra_state)` (the form `constrain_copies`
+            reads: its budget).
 
     Returns:
         `best_hypothesis`'s dict: `tokens` `(B, T)`, `scores`, `lengths`,
@@ -57,6 +62,8 @@ def decode_memory(
     if extra_constants is not None:
         constants = (constants, *extra_constants)
     state = decoder.get_initial_state(memory, memory_mask, initial_state=initial_state)
+    if extra_state is not None:
+        state = (state, extra_state)
     start = ops.full((ops.shape(memory)[0],), start_token, "int32")
     return best_hypothesis(
         step_fn,

@@ -59,3 +59,25 @@ def test_an_answer_is_valid_only_with_its_placeholders(translator):
             assert answer["reason"].startswith("placeholders: "), answer
     # Most of these come through whole.
     assert sum(a["valid"] for a in answers) >= 4, answers
+
+
+# Messages whose placeholders a free search loses (dropped, repeated, or
+# one the source lacks); the search keeps them by construction
+# (`attention_zoo.decoding.constrain_copies`).
+HARD = [
+    "Could not copy %s to %s: %s",
+    "Moving %2$s before %1$s",
+    "<b>%s</b> is not a directory",
+    "Open {name} with $EDITOR or press %s to cancel",
+    "Use --force to overwrite `%s'",
+    "Failed to read %s\n",
+    "%d of %d files (%s) were copied to %s in %s",
+    "See <a href=\"https://example.org/help\">the manual</a> or run 'tool --help'",
+]
+
+
+@pytest.mark.parametrize("beam_width", [1, 3], ids=["greedy", "beam3"])
+def test_its_search_keeps_every_placeholder(translator, beam_width):
+    answers = translator.predict_items(HARD, beam_width=beam_width)
+    for text, answer in zip(HARD, answers):
+        assert not problems(text, answer["text"]), (text, answer["text"])

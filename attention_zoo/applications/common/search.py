@@ -36,6 +36,7 @@ def search_words(
     initial_state=None,
     keep_beams: bool = False,
     extra_constants=None,
+    extra_state=None,
 ):
     """The best word ids for each memory of the batch, and their attention.
 
@@ -57,6 +58,8 @@ def search_words(
             outputs gain a beam axis after the batch.
         extra_constants: what a copy step function reads beside the
             decoder's constants (`decode_memory`), or None.
+        extra_state: what a wrapped step function carries beside the
+            decoder's state (`decode_memory`), or None.
 
     Returns:
         `(tokens (B, max_length), attention (B, max_length, Tx), scores (B,))`:
@@ -77,6 +80,7 @@ def search_words(
         alpha=alpha,
         keep_beams=keep_beams,
         extra_constants=extra_constants,
+        extra_state=extra_state,
     )
     scores = mean_log_prob(
         out["scores"], out["lengths"], alpha if beam_width > 1 else 0.0

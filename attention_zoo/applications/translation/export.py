@@ -207,6 +207,7 @@ def export_core(run_dir, beam_width: int | None = None) -> CoreFunction:
         MAX_OUTPUT_TOKENS,
         beam_width=width,
         alpha=translator.alpha if width > 1 else 0.0,
+        must_copy=translator.must_copy,
     )
     return CoreFunction(
         fn=search_core(translate),

@@ -13,6 +13,8 @@ from __future__ import annotations
 import collections
 from dataclasses import replace
 
+import numpy as np
+
 from attention_zoo.applications.common.text import SPECIALS, WordVocabulary, tokenize
 from attention_zoo.applications.translation import data
 from attention_zoo.applications.translation.placeholder_check import problems
@@ -67,6 +69,49 @@ def vocabulary(texts, size: int) -> WordVocabulary:
     return WordVocabulary(
         SPECIALS + reserved + words[: size - len(SPECIALS) - len(reserved)]
     )
+
+
+def copy_tables(source_tokens, target_tokens):
+    """What a masked run's search must copy (`model.make_translate_fn`'s
+    `must_copy`, `attention_zoo.decoding.constrain_copies`'s groups): one
+    group per typed token the target vocabulary holds (`ph_printf_1`),
+    which every target word holding it counts for (`` `ph_printf_1 ``,
+    `ph_printf_1+ph_printf_2` counts for two), and a last group no source
+    holds, for the target words that hold a typed token twice (never
+    emitted).
+
+    Returns:
+        `(source_groups (len(source_tokens), S), target_groups
+        (len(target_tokens), S))`, int32, -1 for no group: the groups each
+        source word holds (those the target vocabulary lacks left out: no
+        output could hold them) and each target word counts for.
+    """
+    held = [[m.group().lower() for m in TOKEN.finditer(w)] for w in target_tokens]
+    names = sorted({n for row in held for n in row})
+    group = {n: i for i, n in enumerate(names)}
+    never = len(names)
+    target = [
+        [group[n] for n in row] if len(set(row)) == len(row) else [never]
+        for row in held
+    ]
+    source = [
+        [
+            group[m.group().lower()]
+            for m in TOKEN.finditer(w)
+            if m.group().lower() in group
+        ]
+        for w in source_tokens
+    ]
+    return _table(source), _table(target)
+
+
+def _table(rows) -> np.ndarray:
+    """Rows of group ids as an int32 array padded with -1."""
+    width = max(1, max(map(len, rows), default=0))
+    out = np.full((len(rows), width), -1, "int32")
+    for i, row in enumerate(rows):
+        out[i, : len(row)] = row
+    return out
 
 
 def mask_inputs(texts, enabled: bool) -> list[Masked | None]:

@@ -36,7 +36,7 @@ from attention_zoo.applications.common.source_encoder import (
     encode_source,
     source_encoder,
 )
-from attention_zoo.applications.common.text import PAD_ID, UNK_ID
+from attention_zoo.applications.common.text import END_ID, PAD_ID, UNK_ID
 from attention_zoo.decoders import (
     AttentionRNNDecoder,
     FixedContextDecoder,
@@ -44,7 +44,12 @@ from attention_zoo.decoders import (
     PointerGenerator,
 )
 from attention_zoo.decoders.pointer_generator import extended_source_ids
-from attention_zoo.decoding import make_copy_step_fn, make_step_fn
+from attention_zoo.decoding import (
+    constrain_copies,
+    copy_budget,
+    make_copy_step_fn,
+    make_step_fn,
+)
 from attention_zoo.layers import BahdanauAttention, LuongAttention
 from attention_zoo.losses import MaskedSequenceCrossEntropy
 
@@ -202,6 +207,7 @@ def make_translate_fn(
     alpha: float = 0.0,
     wrap_step=None,
     keep_beams: bool = False,
+    must_copy=None,
 ):
     """`translate(source_ids (B, Tx)) -> (tokens (B, max_length), attention
     (B, max_length, Tx), scores (B,))`, `scores` the log-probability per
@@ -213,6 +219,13 @@ def make_translate_fn(
     `wrap_step`, if given, maps the model's step function to the one the
     search drives (e.g. to mask tokens out of the logits); it
     must keep the step function's `shares_constants_across_beams`.
+
+    `must_copy`, if given, is `(source_groups, target_groups)`
+    (`masking.copy_tables`): the groups each source word holds and each
+    target word counts for (the typed placeholder tokens). The search then
+    emits each group exactly as often as the source holds it, and no
+    other (`attention_zoo.decoding.constrain_copies`), or stops at
+    `max_length`.
 
     A model with copy attention (`is_copy_model`) translates `x (B, 2,
     Tx)`, the source ids and their extended ids, to tokens over the
@@ -236,6 +249,9 @@ def make_translate_fn(
         step_fn = make_step_fn(decoder, embedding, lambda x: logits(norm(x)))
     if wrap_step is not None:
         step_fn = wrap_step(step_fn)
+    if must_copy is not None:
+        n_groups = int(max(must_copy[1].max(), 0)) + 1
+        step_fn = constrain_copies(step_fn, END_ID, must_copy[1])
 
     def translate(source_ids):
         extra = None
@@ -245,6 +261,17 @@ def make_translate_fn(
         memory, mask, states = encode(source_ids)
         if copy:
             extra = (memory, keras.ops.cast(extended, "int32"))
+        budget = None
+        if must_copy is not None:
+            # Made here, a constant of the traced graph (not a captured input).
+            source_groups = keras.ops.convert_to_tensor(must_copy[0], "int32")
+            required = keras.ops.take(
+                source_groups, keras.ops.cast(source_ids, "int32"), axis=0
+            )  # (B, Tx, S) the groups of each source word, -1 for none
+            budget = copy_budget(
+                keras.ops.reshape(required, (keras.ops.shape(required)[0], -1)),
+                n_groups,
+            )
         return search_words(
             step_fn,
             decoder,
@@ -256,6 +283,7 @@ def make_translate_fn(
             initial_state=states,
             keep_beams=keep_beams,
             extra_constants=extra,
+            extra_state=budget,
         )
 
     return translate

@@ -15,7 +15,10 @@ truecase=False, detokenize=False)` gives the model's raw tokens.
 
 A run trained with its placeholders masked (`config.json`'s
 `"placeholders": "mask"`, `masking`) masks each input before the model
-reads it, puts the placeholders back in the output text, and answers
+reads it, searches so that each placeholder token comes out exactly as
+often as the input holds it (`masking.copy_tables`,
+`attention_zoo.decoding.constrain_copies`), puts the placeholders back
+in the output text, and answers
 `valid` False, with the check's reason naming the placeholder, for an
 output that drops, adds or changes one (`placeholder_check`).
 """
@@ -80,6 +83,9 @@ class Translator(RunPredictor):
         self.target_vocabulary = tokenizer.WordVocabulary.load(
             self.run_dir / "target_vocabulary.json"
         )
+        # A masked run's search copies each placeholder token exactly.
+        words = (self.source_vocabulary.tokens, self.target_vocabulary.tokens)
+        self.must_copy = masking.copy_tables(*words) if self.masking else None
         self.load_models()
         self.beam_width = beam_width or self.config["beam_width"]
         self.alpha = self.config["alpha"] if alpha is None else alpha
@@ -123,6 +129,7 @@ class Translator(RunPredictor):
                 beam_width=beam_width,
                 alpha=self.alpha if beam_width > 1 else 0.0,
                 keep_beams=keep_beams,
+                must_copy=self.must_copy,
             ),
             (2, None) if self.copy else (None,),
             "int32",

@@ -122,6 +122,26 @@ def test_the_vocabulary_keeps_every_typed_token_however_rare():
     assert vocabulary.tokens[4:] == ["ph_printf_1", "ph_tag_7", "the"]
 
 
+def test_copy_tables_group_every_word_holding_a_typed_token():
+    source = ["<pad>", "ph_printf_1", "`ph_printf_2", "x", "ph_tag_9"]
+    target = [
+        "<pad>",
+        "ph_printf_1",
+        "`ph_printf_1",
+        "ph_printf_2",
+        "ph_printf_1+ph_printf_2",
+        "ph_printf_1=ph_printf_1",
+        "y",
+    ]
+    source_groups, target_groups = masking.copy_tables(source, target)
+    # Groups: ph_printf_1 = 0, ph_printf_2 = 1, 2 for a word holding one twice.
+    assert target_groups.tolist() == [
+        [-1, -1], [0, -1], [0, -1], [1, -1], [0, 1], [2, -1], [-1, -1]
+    ]  # fmt: skip
+    # ph_tag_9 is in no target word: no output could hold it.
+    assert source_groups.tolist() == [[-1], [0], [1], [-1], [-1]]
+
+
 @pytest.mark.parametrize(
     "corpus, given, recorded",
     [

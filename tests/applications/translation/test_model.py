@@ -4,7 +4,7 @@ import keras
 import numpy as np
 import pytest
 
-from attention_zoo.applications.common.text import START_ID
+from attention_zoo.applications.common.text import END_ID, START_ID
 from attention_zoo.applications.translation import model as models
 from attention_zoo.decoding import make_step_fn
 
@@ -109,3 +109,42 @@ def test_wrap_step_changes_what_the_search_sees(width):
         model, 5, beam_width=width, wrap_step=wrap_step
     )(source)
     assert (keras.ops.convert_to_numpy(tokens) == 7).all()
+
+
+@pytest.mark.parametrize("copy", [False, True], ids=["plain", "copy"])
+@pytest.mark.parametrize("width", [1, 3])
+def test_must_copy_keeps_each_placeholder_exactly(width, copy):
+    # Target ids 4, 5, 6 are placeholders, source ids 10, 11, 12 the same
+    # tokens. The step prefers 5 (in no source) and <end> above all: the
+    # search must still emit 4 twice and 6 once, then end.
+    keras.utils.set_random_seed(4)
+    model = models.build_model(20, 20, units=8, embedding_dim=6, copy=copy)
+    source = np.array([[10, 3, 10, 12, 7, 0, 0]], "int32")
+    source_groups = np.full((20, 1), -1, "int32")
+    source_groups[[10, 11, 12], 0] = [0, 1, 2]
+    target_groups = np.full((20, 1), -1, "int32")
+    target_groups[[4, 5, 6], 0] = [0, 1, 2]
+    bias = np.zeros((20 + (source.shape[1] if copy else 0),), "float32")
+    bias[[END_ID, 5]], bias[[4, 6]] = 60.0, 30.0
+
+    def wrap_step(step):
+        def step_fn(tokens, state, constants):
+            logits, state, attention = step(tokens, state, constants)
+            return logits + bias, state, attention
+
+        return step.with_fn(step_fn)
+
+    inputs = np.stack([source, source], axis=1) if copy else source
+    plain, _, _ = models.make_translate_fn(
+        model, 8, beam_width=width, wrap_step=wrap_step
+    )(inputs)
+    assert keras.ops.convert_to_numpy(plain)[0, 0] != 4  # unconstrained: lost
+    tokens, _, _ = models.make_translate_fn(
+        model,
+        8,
+        beam_width=width,
+        wrap_step=wrap_step,
+        must_copy=(source_groups, target_groups),
+    )(inputs)
+    out = keras.ops.convert_to_numpy(tokens)[0].tolist()
+    assert sorted(out[:3]) == [4, 4, 6] and out[3] == END_ID, out
