@@ -194,3 +194,23 @@ def test_a_fixed_reference_that_is_not_a_string_is_refused(built, tmp_path):
     (copy / "metadata.json").write_text(json.dumps(metadata))
     with pytest.raises(ValueError, match="fixed_reference=.20260115"):
         fixed_options(copy)
+
+
+def test_refresh_records_the_outputs_at_the_reference_again(
+    built, reads, tmp_path, monkeypatch
+):
+    import shutil
+
+    import attention_zoo.presets
+
+    shutil.copytree(built["folder"], tmp_path / NAME)
+    monkeypatch.setattr(attention_zoo.presets, "PRESETS_DIR", tmp_path)
+    monkeypatch.setattr(preset_build, "PRESETS_DIR", tmp_path)
+    metadata = read_metadata(tmp_path / NAME)
+    for item in metadata["fixed_outputs"]:
+        item["text"] = "stale"
+    (tmp_path / NAME / "metadata.json").write_text(json.dumps(metadata))
+    preset_build.refresh(built["app"], built["recipe"])
+    outputs = {o["input"]: o for o in read_metadata(tmp_path / NAME)["fixed_outputs"]}
+    assert outputs["yesterday"]["text"] == "2026-01-14"
+    assert read_metadata(tmp_path / NAME)["fixed_reference"] == FORMS_REFERENCE
