@@ -8,6 +8,7 @@ form each text is read into), so the answers are those of a trained run
 whatever the weights. The shipped preset, once its folder is built, is
 checked by test_shipped_presets.py as every other."""
 
+import dataclasses
 import json
 
 import keras
@@ -166,12 +167,21 @@ def test_the_slice_of_a_forms_run_takes_every_kind(tmp_path):
     # would be absolute days alone.
     (tmp_path / "data").mkdir()
     (tmp_path / "config.json").write_text(json.dumps({"target": "forms"}))
-    examples = [TEST[0]] * 6 + [TEST[2]] * 6
+    examples = [TEST[0]] * 6 + [TEST[2]] * 7
     forms_data.save_examples(tmp_path / "data" / "test.json", examples)
     app = registry.get("dates")
     app.test_slice.write(tmp_path, tmp_path / "slice.json", 4)
     kinds = [e.kind for e in forms_data.load_examples(tmp_path / "slice.json")]
     assert kinds == ["absolute", "absolute", "relative", "relative"]
+    # Spread to the end of the split: every 5th of 23 would stop at the 15th.
+    numbered = [dataclasses.replace(TEST[2], text=str(i)) for i in range(23)]
+    forms_data.save_examples(tmp_path / "data" / "test.json", numbered)
+    app.test_slice.write(tmp_path, tmp_path / "slice.json", 4)
+    taken = forms_data.load_examples(tmp_path / "slice.json")
+    assert [e.text for e in taken] == ["0", "5", "11", "17"]
+    # A split smaller than the slice is held whole, once.
+    app.test_slice.write(tmp_path, tmp_path / "slice.json", 30)
+    assert len(forms_data.load_examples(tmp_path / "slice.json")) == 23
 
 
 def test_list_and_show_name_its_metric_and_reference(built):

@@ -170,13 +170,14 @@ def is_forms_run(run_dir) -> bool:
 
 def write_slice(run_dir, path, size: int) -> None:
     """`size` of the run's test examples: the first ones of a run of ISO
-    dates (`{"text", "iso", ...}`); of a forms run, every k-th (its test
-    split lists the absolute days before the expressions), each with its
-    reference and the value at it (`forms_data.FormExample`)."""
+    dates (`{"text", "iso", ...}`); of a forms run, `size` spread evenly
+    over the split (which lists the absolute days before the expressions),
+    each with its reference and the value at it (`forms_data.FormExample`)."""
     if is_forms_run(run_dir):
         examples = forms_data.load_examples(run_dir / "data" / "test.json")
-        step = max(1, len(examples) // size)
-        forms_data.save_examples(path, examples[::step][:size])
+        n = min(size, len(examples))
+        spread = [examples[i * len(examples) // n] for i in range(n)]
+        forms_data.save_examples(path, spread)
         return
     examples = data.load_examples(run_dir / "data" / "test.json")
     data.save_examples(path, examples[:size])
