@@ -136,7 +136,10 @@ def build_parser(tasks: bool = True) -> argparse.ArgumentParser:
         "the training command and the seed stay.",
     )
     refresh.add_argument(
-        "names", nargs="*", metavar="NAME", help="presets to refresh (default: all)"
+        "names",
+        nargs="*",
+        metavar="NAME",
+        help="presets to refresh (default: every shipped one)",
     )
     return parser
 
@@ -307,8 +310,12 @@ def _main(argv) -> int:
 
 def _refresh_presets(args) -> None:
     from attention_zoo.applications.common import preset_build
+    from attention_zoo.presets import list_presets
 
-    for name in args.names or list(registry.recipes()):
+    # By default, the recipes whose preset is shipped: a recipe not built
+    # yet (`presets build NAME` writes it) has nothing to refresh.
+    shipped = {p["name"] for p in list_presets()}
+    for name in args.names or [n for n in registry.recipes() if n in shipped]:
         print(f"{name}: {preset_build.refresh(*registry.recipe(name))}")
 
 

@@ -9,7 +9,9 @@ spirit: a folder holding
     MODEL.weights.h5     its weights
     metadata.json        versions, parameters, training command and seed,
                          data signature, date, test metrics, and the outputs
-                         on a few fixed inputs recorded at build time
+                         on a few fixed inputs recorded at build time (at a
+                         fixed reference date-time where the answers depend
+                         on one: `fixed_options`)
     examples/            the fixed inputs that are files (images)
     test_slice.json      the first examples of the run's test split
     README.md            the model card
@@ -35,7 +37,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from attention_zoo.presets.saving import save_to_preset
+from attention_zoo.presets.saving import reference_options, save_to_preset
 
 PRESETS_DIR = Path(__file__).resolve().parent
 
@@ -143,6 +145,26 @@ def fixed_inputs(name_or_folder) -> list:
     ]
 
 
+def fixed_options(name_or_folder) -> dict:
+    """The keyword arguments the preset's fixed outputs were recorded with:
+    `{"reference": ...}` where `metadata.json` has a `fixed_reference` (a
+    forms run's answers depend on it), else `{}`.
+
+    Raises:
+        ValueError: naming `metadata.json` and the value, for a
+            `fixed_reference` that is not a string.
+    """
+    folder = preset_folder(name_or_folder)
+    reference = read_metadata(folder).get("fixed_reference")
+    if reference is not None and not isinstance(reference, str):
+        raise ValueError(
+            f"{folder / 'metadata.json'} is not the metadata of a preset "
+            "(`fixed_reference` must be an ISO 8601 string). Received: "
+            f"fixed_reference={str(reference)[:80]!r}"
+        )
+    return reference_options(reference)
+
+
 def inside(folder, name: str, what: str) -> Path:
     """`folder / name`, a path that stays inside `folder` once resolved
     (symbolic links followed).
@@ -163,6 +185,7 @@ def inside(folder, name: str, what: str) -> Path:
 __all__ = [
     "PRESETS_DIR",
     "fixed_inputs",
+    "fixed_options",
     "list_presets",
     "preset_folder",
     "read_metadata",

@@ -59,6 +59,7 @@ def save_to_preset(
     fixed_inputs=None,
     card: dict | None = None,
     float16: bool = False,
+    fixed_reference: str | None = None,
 ) -> Path:
     """Writes the preset folder of a trained run.
 
@@ -69,7 +70,8 @@ def save_to_preset(
     package, `RunPredictor.rebuilt_models`), and `metadata.json`
     records the versions, the parameter count, the training command and
     seed, the data signature, today's date, the metrics and the predictor's
-    outputs on `fixed_inputs` (what the preset tests compare against). The
+    outputs on `fixed_inputs` (what the preset tests compare against), at
+    `fixed_reference` where one is given. The
     folder is written next to its destination, under a lock, and moved into
     place, so a failure never leaves half a preset.
 
@@ -93,6 +95,11 @@ def save_to_preset(
         card: the model card's sections: `intended_use`, `data_and_licence`,
             `limitations` (text), `reproduce` (a command).
         float16: store floating-point weights in half precision.
+        fixed_reference: the reference date-time (ISO 8601) the outputs on
+            `fixed_inputs` are computed at, recorded as `fixed_reference`,
+            for a predictor whose answers depend on one (a dates run of the
+            forms target: "yesterday" is another day tomorrow); None: no
+            reference is passed and the key is left out.
 
     Returns:
         The preset folder.
@@ -118,7 +125,8 @@ def save_to_preset(
                 shutil.copy2(run_dir / name, staging / name)
         inputs = list(fixed_inputs or [])
         recorded = [_ship_example(i, staging) for i in inputs]
-        outputs = predictor.predict_items(inputs) if inputs else []
+        options = reference_options(fixed_reference)
+        outputs = predictor.predict_items(inputs, **options) if inputs else []
         metadata = {
             "name": Path(folder).name,
             "app": predictor.app,
@@ -137,6 +145,8 @@ def save_to_preset(
             "card": card or {},
             "fixed_outputs": recorded_outputs(recorded, outputs),
         }
+        if fixed_reference is not None:
+            metadata["fixed_reference"] = fixed_reference
         (staging / "metadata.json").write_text(
             json.dumps(metadata, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
         )
@@ -144,6 +154,13 @@ def save_to_preset(
         os.chmod(staging, 0o755)
 
     return replace_folder(folder, write, PRESET_KIND, predictor.app, flag="folder")
+
+
+def reference_options(fixed_reference) -> dict:
+    """The keyword arguments of a predictor's call at `fixed_reference`:
+    `{"reference": fixed_reference}`, or `{}` for None (a predictor that
+    takes no reference is called as it always was)."""
+    return {} if fixed_reference is None else {"reference": fixed_reference}
 
 
 def recorded_outputs(inputs, outputs) -> list[dict]:

@@ -143,3 +143,27 @@ def test_show_of_an_unknown_name_is_one_line_naming_the_shipped_presets(capsys):
 def test_an_unknown_recipe_is_refused_naming_the_recipes():
     with pytest.raises(ValueError, match="the recipes are dates_multilingual"):
         recipe("nope")
+
+
+def test_refresh_without_names_refreshes_only_the_shipped_presets(monkeypatch, capsys):
+    """A recipe whose folder is not built yet (`dates_expressions` until
+    its run is) is skipped, not an error after the others were refreshed."""
+    import dataclasses
+
+    from attention_zoo.applications import registry
+    from attention_zoo.applications.common import preset_build
+
+    known = dict(recipes())
+    app, some = next(iter(known.values()))
+    known["not_built"] = (app, dataclasses.replace(some, name="not_built"))
+    monkeypatch.setattr(registry, "recipes", lambda: known)
+    monkeypatch.setattr(registry, "recipe", lambda name: known[name])
+    called = []
+    monkeypatch.setattr(
+        preset_build,
+        "refresh",
+        lambda app, recipe: called.append(recipe.name) or PRESETS_DIR / recipe.name,
+    )
+    assert main(["presets", "refresh"]) == 0
+    assert called == [name for name in known if name in SHIPPED]
+    assert "not_built" not in capsys.readouterr().out

@@ -157,6 +157,12 @@ class PresetRecipe:
             (`metadata.json`) that `attention-zoo presets list` shows: the
             score the application is judged by, of the preset's default
             decoding (`"beam4 bleu"`), or None.
+        fixed_reference: the reference date-time (ISO 8601) at which the
+            outputs on `fixed_inputs` are recorded and checked, for a
+            predictor whose answers depend on it (a forms run's
+            "yesterday"); `metadata.json` records it as `fixed_reference`.
+            None (every preset whose answers do not depend on a reference):
+            the outputs are recorded without one and the key is left out.
     """
 
     name: str
@@ -167,6 +173,7 @@ class PresetRecipe:
     card: dict
     float16: bool = False
     headline_metric: str | None = None
+    fixed_reference: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)

@@ -18,7 +18,12 @@ import shlex
 from pathlib import Path
 
 from attention_zoo import owned_folders
-from attention_zoo.presets import PRESETS_DIR, fixed_inputs, read_metadata
+from attention_zoo.presets import (
+    PRESETS_DIR,
+    fixed_inputs,
+    fixed_options,
+    read_metadata,
+)
 from attention_zoo.presets.saving import model_card, recorded_outputs, save_to_preset
 
 # The file of a preset that holds its test slice.
@@ -40,8 +45,9 @@ def score_slice(app, predictor, folder) -> dict:
     return app.test_slice.score(predictor, Path(folder) / SLICE_FILE)
 
 
-def build(app, recipe, work, command=None) -> Path:
-    """Trains `recipe` of `app` into `work/NAME` and writes its preset NAME.
+def build(app, recipe, work, command=None, root=PRESETS_DIR) -> Path:
+    """Trains `recipe` of `app` into `work/NAME` and writes its preset NAME
+    into `root` (default: the package's presets).
 
     Args:
         app: the `Application` whose `presets` hold `recipe`.
@@ -50,6 +56,8 @@ def build(app, recipe, work, command=None) -> Path:
         command: the `attention-zoo` command's `main`, which runs the
             recipe's training arguments; None reuses the run already in
             `work/NAME`.
+        root: the folder the preset is written into, `root/NAME` (a test's
+            or a trial's; the shipped presets are `PRESETS_DIR`'s).
     """
     name = recipe.name
     run = Path(work) / name
@@ -59,7 +67,7 @@ def build(app, recipe, work, command=None) -> Path:
         if status:
             raise SystemExit(f"training {name} failed (exit {status})")
     predictor = app.predictor(run)
-    folder = PRESETS_DIR / name
+    folder = Path(root) / name
     inputs = recipe.fixed_inputs
     save_to_preset(
         predictor,
@@ -70,6 +78,7 @@ def build(app, recipe, work, command=None) -> Path:
         fixed_inputs=list(inputs(run) if callable(inputs) else inputs),
         card={**recipe.card, "reproduce": f"attention-zoo presets build {name}"},
         float16=recipe.float16,
+        fixed_reference=recipe.fixed_reference,
     )
     write_slice(app, run, folder / SLICE_FILE)
     owned_folders.record_written([folder / SLICE_FILE])
@@ -101,7 +110,7 @@ def refresh(app, recipe) -> Path:
     metadata = read_metadata(folder)
     predictor = app.predictor.from_preset(folder)
     shown = [item["input"] for item in metadata["fixed_outputs"]]
-    outputs = predictor.predict_items(list(fixed_inputs(name)))
+    outputs = predictor.predict_items(list(fixed_inputs(name)), **fixed_options(name))
     metadata["fixed_outputs"] = recorded_outputs(shown, outputs)
     metadata["slice_metrics"] = score_slice(app, predictor, folder)
     # The card's prose is the recipe's of today (what the preset can and

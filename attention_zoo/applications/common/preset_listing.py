@@ -178,7 +178,10 @@ def preset_card(name_or_folder) -> str:
     ]
     fixed = metadata.get("fixed_outputs") or []
     if fixed:
-        lines += ["", "Outputs recorded on its fixed inputs:", ""]
+        # A forms run's answers depend on the reference they were computed at.
+        at = metadata.get("fixed_reference")
+        at = f" at the reference {at}" if at else ""
+        lines += ["", f"Outputs recorded on its fixed inputs{at}:", ""]
         rows = []
         for item in fixed:
             output = str(item.get("text", ""))
