@@ -32,7 +32,7 @@ from attention_zoo.applications.common.errors import quoted
 from attention_zoo.applications.common.predictor import as_texts
 from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
-from attention_zoo.applications.translation import masking, postprocess
+from attention_zoo.applications.translation import first_pass, masking, postprocess
 from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation.n_best import alternatives as listed
 
@@ -54,6 +54,9 @@ class Translator(RunPredictor):
         "target_vocabulary.json",
     )
     optional_files = (TRUECASE_FILE, DOMAIN_FILE)
+    # A search of any length can be compiled (`two_passes`); an exported
+    # core has one length.
+    searches_in_two_passes = True
 
     def __init__(
         self,
@@ -112,14 +115,21 @@ class Translator(RunPredictor):
         )
         self.model = model
 
-    def search_function(self, beam_width: int, keep_beams: bool = False):
+    def search_function(
+        self,
+        beam_width: int,
+        keep_beams: bool = False,
+        max_length: int = MAX_OUTPUT_TOKENS,
+    ):
         """The compiled decoding function for `beam_width` (1 = greedy),
-        every hypothesis with `keep_beams`."""
+        every hypothesis with `keep_beams`, writing at most `max_length`
+        tokens (`first_pass` searches shorter)."""
+        key = (beam_width, keep_beams)
         return self.compiled(
-            (beam_width, keep_beams),
+            key if max_length == MAX_OUTPUT_TOKENS else (*key, max_length),
             lambda: models.make_translate_fn(
                 self.model,
-                MAX_OUTPUT_TOKENS,
+                max_length,
                 beam_width=beam_width,
                 alpha=self.alpha if beam_width > 1 else 0.0,
                 keep_beams=keep_beams,
@@ -172,7 +182,8 @@ class Translator(RunPredictor):
         (each output's log-probability per token), in input order; with
         `keep_beams`, every hypothesis, best first: `(N, K, ...)`.
 
-        Texts are decoded in batches of similar length; an empty input gets
+        Texts are decoded in batches of similar length (greedy ones in two
+        passes, `two_passes`: the same outputs, sooner); an empty input gets
         all-padding ids, zero attention and the score -inf.
         """
         texts = list(texts)
@@ -188,12 +199,21 @@ class Translator(RunPredictor):
         ids = np.zeros((len(texts), *beams, MAX_OUTPUT_TOKENS), "int32")
         attention = [None] * len(texts)
         scores = np.full((len(texts), *beams), -np.inf, "float32")
-        batches = self.run_batches(
-            fn,
-            order,
-            batch_size,
-            lambda rows: self.model_input([texts[i] for i in rows]),
-        )
+
+        def prepare(rows):
+            return self.model_input([texts[i] for i in rows])
+
+        if self.two_passes(width, keep_beams):
+            batches = first_pass.two_pass_batches(
+                lambda length: self.search_function(1, max_length=length),
+                self.run_batches,
+                order,
+                batch_size,
+                prepare,
+                MAX_OUTPUT_TOKENS,
+            )
+        else:
+            batches = self.run_batches(fn, order, batch_size, prepare)
         for rows, tokens, weights, row_scores in batches:
             for j, i in enumerate(rows):
                 length = min(counts[i], MAX_SOURCE_TOKENS)
@@ -204,6 +224,19 @@ class Translator(RunPredictor):
                 scores[i] = row_scores[j]
                 attention[i] = weights[j, ..., :length]
         return ids, attention, scores
+
+    def two_passes(self, beam_width: int, keep_beams: bool) -> bool:
+        """Whether `search` decodes in `first_pass`'s two passes: greedy
+        search of the best output, by a translator that searches with its
+        Keras model (`searches_in_two_passes`) outside a server (whose
+        calls run only at the shapes compiled at its start:
+        `CompiledShapes.routing`)."""
+        return (
+            self.searches_in_two_passes
+            and beam_width == 1
+            and not keep_beams
+            and not self.compiled_shapes.routing
+        )
 
     def readable(self, texts, ids, attention, unk_replace=None, truecase=None):
         """Readable tokens of `search`'s output for `texts`.
