@@ -81,3 +81,28 @@ def two_pass_batches(
     # Whole batches of the full search: the last unfinished row repeated.
     unfinished += unfinished[-1:] * (-len(unfinished) % STRAGGLER_ROWS)
     yield from run_batches(full, unfinished, STRAGGLER_ROWS, prepare)
+
+
+def batches(translator, fn, inputs, batch_size: int, prepare, search):
+    """`translator.run_batches(fn, inputs, batch_size, prepare)`, in two
+    passes (`two_pass_batches`) where they apply: a greedy search of the
+    best output (`search`: `(beam_width, keep_beams, max_length)`), by a
+    translator that searches with its Keras model
+    (`searches_in_two_passes`) outside a server (whose calls run only at
+    the shapes compiled at its start: `CompiledShapes.routing`)."""
+    beam_width, keep_beams, max_length = search
+    if (
+        not translator.searches_in_two_passes
+        or beam_width != 1
+        or keep_beams
+        or translator.compiled_shapes.routing
+    ):
+        return translator.run_batches(fn, inputs, batch_size, prepare)
+    return two_pass_batches(
+        lambda length: translator.search_function(1, max_length=length),
+        translator.run_batches,
+        inputs,
+        batch_size,
+        prepare,
+        max_length,
+    )

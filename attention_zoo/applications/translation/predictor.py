@@ -54,9 +54,7 @@ class Translator(RunPredictor):
         "target_vocabulary.json",
     )
     optional_files = (TRUECASE_FILE, DOMAIN_FILE)
-    # A search of any length can be compiled (`two_passes`); an exported
-    # core has one length.
-    searches_in_two_passes = True
+    searches_in_two_passes = True  # any search length compiles (`first_pass`)
 
     def __init__(
         self,
@@ -124,7 +122,7 @@ class Translator(RunPredictor):
         """The compiled decoding function for `beam_width` (1 = greedy),
         every hypothesis with `keep_beams`, writing at most `max_length`
         tokens (`first_pass` searches shorter)."""
-        key = (beam_width, keep_beams)
+        key = (beam_width, keep_beams)  # the full length: the keys of before
         return self.compiled(
             key if max_length == MAX_OUTPUT_TOKENS else (*key, max_length),
             lambda: models.make_translate_fn(
@@ -183,8 +181,8 @@ class Translator(RunPredictor):
         `keep_beams`, every hypothesis, best first: `(N, K, ...)`.
 
         Texts are decoded in batches of similar length (greedy ones in two
-        passes, `two_passes`: the same outputs, sooner); an empty input gets
-        all-padding ids, zero attention and the score -inf.
+        passes, `first_pass`: the same outputs, sooner); an empty input
+        gets all-padding ids, zero attention and the score -inf.
         """
         texts = list(texts)
         width = beam_width or self.beam_width
@@ -199,21 +197,14 @@ class Translator(RunPredictor):
         ids = np.zeros((len(texts), *beams, MAX_OUTPUT_TOKENS), "int32")
         attention = [None] * len(texts)
         scores = np.full((len(texts), *beams), -np.inf, "float32")
-
-        def prepare(rows):
-            return self.model_input([texts[i] for i in rows])
-
-        if self.two_passes(width, keep_beams):
-            batches = first_pass.two_pass_batches(
-                lambda length: self.search_function(1, max_length=length),
-                self.run_batches,
-                order,
-                batch_size,
-                prepare,
-                MAX_OUTPUT_TOKENS,
-            )
-        else:
-            batches = self.run_batches(fn, order, batch_size, prepare)
+        batches = first_pass.batches(
+            self,
+            fn,
+            order,
+            batch_size,
+            lambda rows: self.model_input([texts[i] for i in rows]),
+            (width, keep_beams, MAX_OUTPUT_TOKENS),
+        )
         for rows, tokens, weights, row_scores in batches:
             for j, i in enumerate(rows):
                 length = min(counts[i], MAX_SOURCE_TOKENS)
@@ -224,19 +215,6 @@ class Translator(RunPredictor):
                 scores[i] = row_scores[j]
                 attention[i] = weights[j, ..., :length]
         return ids, attention, scores
-
-    def two_passes(self, beam_width: int, keep_beams: bool) -> bool:
-        """Whether `search` decodes in `first_pass`'s two passes: greedy
-        search of the best output, by a translator that searches with its
-        Keras model (`searches_in_two_passes`) outside a server (whose
-        calls run only at the shapes compiled at its start:
-        `CompiledShapes.routing`)."""
-        return (
-            self.searches_in_two_passes
-            and beam_width == 1
-            and not keep_beams
-            and not self.compiled_shapes.routing
-        )
 
     def readable(self, texts, ids, attention, unk_replace=None, truecase=None):
         """Readable tokens of `search`'s output for `texts`.
