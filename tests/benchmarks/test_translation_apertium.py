@@ -2,6 +2,7 @@
 
 import os
 import stat
+import types
 
 from benchmarks import translation_apertium as bench
 
@@ -76,22 +77,56 @@ def test_the_docs_test_drops_training_messages_and_samples_with_a_seed(monkeypat
     assert len(sample) == 3 and sample == bench.documentation(limit=3, seed=1)[0]
 
 
-def test_a_translator_is_timed_after_its_search_compiled():
+def test_a_translator_is_timed_after_every_shape_it_uses_compiled():
     calls = []
 
     class Stub:
+        """Compiles a shape (rows, longest text) the first time it sees it."""
+
         masking = True
+
+        def __init__(self):
+            self.compiled_shapes = types.SimpleNamespace(compiles=0)
+            self.seen = set()
 
         def shape_inputs(self):
             return ["w " * 32]
 
         def translations(self, texts):
             calls.append(list(texts))
+            shape = (len(texts), max(len(t) for t in texts))
+            if shape not in self.seen:
+                self.seen.add(shape)
+                self.compiled_shapes.compiles += 1
             return [t.upper() for t in texts], None
 
     outputs, timing = bench.timed_translate(Stub(), ["Open %s", "Quit"])
     assert outputs == ["OPEN %S", "QUIT"]
-    # The warm-up runs first and apart from the timed batch.
-    assert calls == [["w " * 32], ["Open %s", "Quit"]]
-    assert set(timing) == {"warm_up_seconds", "seconds", "sentences_per_second"}
+    # A first pass over the same texts compiles what the timed one uses:
+    # none of the timed seconds are a compilation.
+    assert calls == [["Open %s", "Quit"], ["Open %s", "Quit"]]
+    assert timing["compiles_in_timed_pass"] == 0
+    assert set(timing) == {
+        "warm_up_seconds",
+        "seconds",
+        "sentences_per_second",
+        "compiles_in_timed_pass",
+    }
     assert timing["sentences_per_second"] == 2 / timing["seconds"]
+
+
+def test_a_translator_that_answers_otherwise_the_second_time_is_an_error():
+    class Drifting:
+        masking = True
+        compiled_shapes = types.SimpleNamespace(compiles=0)
+        answers = iter([["uno"], ["dos"]])
+
+        def translations(self, texts):
+            return next(self.answers), None
+
+    try:
+        bench.timed_translate(Drifting(), ["one"])
+    except RuntimeError as error:
+        assert "other outputs in its second pass" in str(error)
+    else:
+        raise AssertionError("no error")

@@ -76,11 +76,12 @@ FORMS_CARD = {
     "limitations": (
         "A first training (40,000 examples, at most 20 epochs or 55 "
         "minutes on a CPU), not tuned: docs/dates.md has its figures per "
-        "kind, and some kinds are far from the issue's targets. Only the "
-        "absolute day (`date YYYY-MM-DD`) is checked against the text's "
-        "numbers, year, month word and weekday; every other kind is "
-        "grounded only by the score threshold, so a wrong relative day, "
-        "month or time can be answered valid. It does not read yet what "
+        "kind, and some kinds are far from the issue's targets. Every form "
+        "is checked against the text (its numbers, month and weekday "
+        "words, relative words, periods and holiday names must be written "
+        "in a taught language: `form_grounding.py`), so what it misreads "
+        "is mostly refused rather than answered; a right reading in words "
+        "the generator does not write is refused too. It does not read yet what "
         'the generator does not write: "next Friday" and "last '
         'Friday" (languages disagree on which Friday they mean), "last '
         'March", quarters, weeks of a year, time-zone names other than '

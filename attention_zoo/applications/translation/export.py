@@ -230,6 +230,7 @@ class ExportedTranslator(ExportedSearch, Translator):
     `attention` for every input."""
 
     what = "translator"
+    searches_in_two_passes = False  # the core searches at one length
     required_files = (
         "config.json",
         "source_vocabulary.json",

@@ -1,26 +1,24 @@
 """A trained translation run: text in, translations and attention out.
 
 Documented rules for inputs (in `Translator`, the CLI and the SavedModel):
-an empty input (no token once normalized) translates to the empty string
-with no attention; a source longer than `MAX_SOURCE_TOKENS` tokens is cut to
-its first `MAX_SOURCE_TOKENS`; words outside the source vocabulary, in any
-script, are read as `<unk>` (and an output `<unk>` attending to one copies
-it through); an output stops at `<end>` or after `MAX_OUTPUT_TOKENS` tokens.
-`problems` names what of these rules applied to one input, for the
-per-line messages of the command line.
+an empty input (no token once normalized) translates to "" with no
+attention; a source is cut to its first `MAX_SOURCE_TOKENS` tokens; words
+outside the source vocabulary, in any script, are read as `<unk>` (an
+output `<unk>` attending to one copies it through); an output stops at
+`<end>` or after `MAX_OUTPUT_TOKENS` tokens. `problems` names the rules
+that applied to one input, for the command line's per-line messages.
 
 Outputs are readable text (`postprocess`): unknown words replaced from the
 source, truecased, detokenised; `Translator(..., unk_replace=False,
 truecase=False, detokenize=False)` gives the model's raw tokens.
 
 A run trained with its placeholders masked (`config.json`'s
-`"placeholders": "mask"`, `masking`) masks each input before the model
-reads it, searches so that each placeholder token comes out exactly as
-often as the input holds it (`masking.copy_tables`,
-`attention_zoo.decoding.constrain_copies`), puts the placeholders back
-in the output text, and answers
-`valid` False, with the check's reason naming the placeholder, for an
-output that drops, adds or changes one (`placeholder_check`).
+`"placeholders": "mask"`, `masking`) masks each input, searches so that
+each placeholder token comes out exactly as often as the input holds it
+(`masking.copy_tables`, `attention_zoo.decoding.constrain_copies`), puts
+the placeholders back, and answers `valid` False, the reason naming the
+placeholder, for an output that drops, adds or changes one
+(`placeholder_check`).
 """
 
 from __future__ import annotations
@@ -35,7 +33,7 @@ from attention_zoo.applications.common.errors import quoted
 from attention_zoo.applications.common.predictor import as_texts
 from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
-from attention_zoo.applications.translation import masking, postprocess
+from attention_zoo.applications.translation import first_pass, masking, postprocess
 from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation.n_best import alternatives as listed
 
@@ -57,6 +55,7 @@ class Translator(RunPredictor):
         "target_vocabulary.json",
     )
     optional_files = (TRUECASE_FILE, DOMAIN_FILE)
+    searches_in_two_passes = True  # any search length compiles (`first_pass`)
 
     def __init__(
         self,
@@ -118,14 +117,20 @@ class Translator(RunPredictor):
         )
         self.model = model
 
-    def search_function(self, beam_width: int, keep_beams: bool = False):
-        """The compiled decoding function for `beam_width` (1 = greedy),
-        every hypothesis with `keep_beams`."""
+    def search_function(
+        self,
+        beam_width: int,
+        keep_beams: bool = False,
+        max_length: int = MAX_OUTPUT_TOKENS,
+    ):
+        """The compiled search for `beam_width` (1 = greedy), every hypothesis
+        with `keep_beams`, at most `max_length` tokens (`first_pass`: fewer)."""
+        key = (beam_width, keep_beams)  # the full length: the keys of before
         return self.compiled(
-            (beam_width, keep_beams),
+            key if max_length == MAX_OUTPUT_TOKENS else (*key, max_length),
             lambda: models.make_translate_fn(
                 self.model,
-                MAX_OUTPUT_TOKENS,
+                max_length,
                 beam_width=beam_width,
                 alpha=self.alpha if beam_width > 1 else 0.0,
                 keep_beams=keep_beams,
@@ -179,27 +184,26 @@ class Translator(RunPredictor):
         (each output's log-probability per token), in input order; with
         `keep_beams`, every hypothesis, best first: `(N, K, ...)`.
 
-        Texts are decoded in batches of similar length; an empty input gets
-        all-padding ids, zero attention and the score -inf.
+        Texts are decoded in batches of similar length (greedy ones in two
+        passes, `first_pass`: the same outputs, sooner); an empty input
+        gets all-padding ids, zero attention and the score -inf.
         """
         texts = list(texts)
         width = beam_width or self.beam_width
-        fn = (
-            self.search_function(width, keep_beams)
-            if keep_beams
-            else self.search_function(width)
-        )
+        fn = self.search_function(width, keep_beams)
         beams = (width,) if keep_beams else ()
         counts = [len(tokenizer.tokenize(t)) for t in texts]
         order = sorted(range(len(texts)), key=counts.__getitem__)
         ids = np.zeros((len(texts), *beams, MAX_OUTPUT_TOKENS), "int32")
         attention = [None] * len(texts)
         scores = np.full((len(texts), *beams), -np.inf, "float32")
-        batches = self.run_batches(
+        batches = first_pass.batches(
+            self,
             fn,
             order,
             batch_size,
             lambda rows: self.model_input([texts[i] for i in rows]),
+            (width, keep_beams, MAX_OUTPUT_TOKENS),
         )
         for rows, tokens, weights, row_scores in batches:
             for j, i in enumerate(rows):

@@ -189,6 +189,23 @@ def test_the_n_best_list_is_every_hypothesis_best_first(translator, width):
         translator(texts, n_best="all")
 
 
+def test_greedy_search_of_many_texts_runs_in_two_passes_with_the_same_answers(run):
+    translator = Translator(run)
+    texts = [f"{n} hundred and {m}" for n in ("one", "two", "nine") for m in range(12)]
+    texts += [" ".join(["seven hundred and twelve"] * 8), ""]
+    ids, attention, scores = translator.search(texts, beam_width=1)
+    # The first pass searched the batch (32 source positions) for at most
+    # 32 steps.
+    short = {k for k, _ in translator.compiled_shapes.used if len(k) == 3}
+    assert short == {(1, False, 32)}
+    translator.searches_in_two_passes = False
+    once = translator.search(texts, beam_width=1)
+    np.testing.assert_array_equal(ids, once[0])
+    np.testing.assert_allclose(scores, once[2], atol=1e-5)
+    for a, b in zip(attention, once[1]):
+        np.testing.assert_allclose(a, b, atol=1e-5)
+
+
 def test_check_all_refuses_an_empty_input(translator):
     with pytest.raises(InputError, match="empty input"):
         translator.check_all(["   "])
