@@ -11,7 +11,7 @@ confident error; for a non-date, any answer).
 
 The systems, each called as a user calls it:
 
-- ours: the dates predictor of `--run` (default: the shipped preset
+- ours: the dates predictor of `--run` or `--preset` (default: the shipped preset
   `dates_multilingual`), `predictor(texts, reference=...)`; an answer is its `text` when
   `valid`, and it is right only when that text is the expected value
   itself (`Z` and `+00:00` alike), given the files' reference (a run of ISO
@@ -251,7 +251,10 @@ def wrong_examples(cases, answers, outcomes, kind: str) -> str:
 
 def main(argv=None) -> None:
     parser = harness.argument_parser(__doc__)
-    parser.add_argument("--run", help=f"a trained dates run (default: {PRESET})")
+    parser.add_argument(
+        "--preset", default=PRESET, help=f"a shipped dates preset (default: {PRESET})"
+    )
+    parser.add_argument("--run", help="a trained dates run, instead of --preset")
     parser.add_argument("--data", default=str(DATA), help="the folder of the TSVs")
     args = parser.parse_args(argv)
     reference, cases = read_cases(args.data)
@@ -259,7 +262,7 @@ def main(argv=None) -> None:
     if args.run is None:
         from attention_zoo.presets import preset_folder
 
-        run = preset_folder(PRESET)
+        run = preset_folder(args.preset)
     else:
         run = args.run
     harness.print_header("Time expressions by kind: ours and the peers")
@@ -267,13 +270,16 @@ def main(argv=None) -> None:
         [
             f"reference: {reference.isoformat()} (a {reference:%A}), "
             f"data: {args.data}, {len(cases)} lines",
-            "ours: " + (f"the shipped preset {PRESET}" if args.run is None else run),
+            "ours: "
+            + (f"the shipped preset {args.preset}" if args.run is None else run),
             "peers: " + (", ".join(versions) or "none installed"),
             *skipped,
             f"load average: {harness.load_average()}",
         ]
     )
-    systems = {OURS: ours_batch(run, reference)} | {n: peer_batch(a) for n, a in peers.items()}
+    systems = {OURS: ours_batch(run, reference)} | {
+        n: peer_batch(a) for n, a in peers.items()
+    }
     answers, outcomes, rates = {}, {}, {}
     for name, batch in systems.items():
         batch(cases)  # the first pass compiles ours and loads the peers' languages

@@ -44,7 +44,7 @@ text"):
   day is not a number written only as a time's (`10 Uhr`, `8 a.m.`), and
   every run of digits is a number of the form, of a phrase (`第3`), of a
   note, of a written offset or month marker, or the 00 of a whole hour
-  (`FormText.unused`: `vendredi 13 novembre 2015 à 21 h 20` is no
+  (`FormText.unused`: `vendredi 13 novembre 2015 à 21h20` is no
   interval of the 13th to the 21st).
 
 A part the text does not write (the year of `date --05-03`) is no number

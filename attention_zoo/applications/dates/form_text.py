@@ -81,7 +81,7 @@ class FormText:
     def unused(self) -> str:
         """ "" when every run of digits of the text is a number of the form
         (claimed or allowed), else the reason: `vendredi 13 novembre 2015 à
-        21 h 20` is no interval of the 13th to the 21st."""
+        21h20` is no interval of the 13th to the 21st."""
         used = self.allowed.union(*(values for _, values in self.claims))
         for m in _RUNS.finditer(self.text):
             inside = any(a <= m.start() and m.end() <= b for a, b in self.covered)
