@@ -22,6 +22,7 @@ of the full search; the rest get the full search's own.
 from __future__ import annotations
 
 import numpy as np
+from keras import ops
 
 from attention_zoo.applications.common.text import END_ID, PAD_ID
 
@@ -34,7 +35,8 @@ def padded_steps(outputs, max_length: int):
     """A short search's `(tokens (B, S), attention (B, S, Tx), scores (B,))`
     as the full search gives them: `max_length` steps, `PAD_ID` tokens and
     zero attention after the `S` searched."""
-    tokens, attention, scores = (np.asarray(o) for o in outputs)
+    # convert_to_numpy: a torch search's tensors may require grad.
+    tokens, attention, scores = (ops.convert_to_numpy(o) for o in outputs)
     missing = max_length - tokens.shape[1]
     tokens = np.pad(tokens, ((0, 0), (0, missing)), constant_values=PAD_ID)
     attention = np.pad(attention, ((0, 0), (0, missing), (0, 0)))
