@@ -31,7 +31,7 @@ from attention_zoo.applications.dates.readings import numeric_readings
 PER_FORMAT = 3  # days rendered by each format
 MONTH_SKELETONS = ("yMMMM", "yMMM")
 DAY_MONTH_SKELETONS = ("MMMMd", "MMMd")
-PER_SKELETON = 4
+PER_SKELETON = 12
 
 
 def absolute(language: str) -> list[Pair]:

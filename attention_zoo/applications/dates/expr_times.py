@@ -7,7 +7,8 @@
   writes besides (`expression_words.json` `clocks`: French `17h30`,
   German `17.30 Uhr`), a.m./p.m. spellings CLDR does not write
   (`periods`: English `5:30 p.m.`), and a 24-hour time in UTC
-  (`17:30 UTC` -> `time 17:30Z`). The reference is the rendered day at
+  (`17:30 UTC` -> `time 17:30Z`), and a time after the language's
+  hand-written `at` ("at 5:30 PM", "a las 17:30"). The reference is the rendered day at
   midnight, so the default policy picks that day.
 - `datetimes(language)`: a date skeleton and a time skeleton joined by the
   language's CLDR date-time pattern (`{1}, {0}`), Babel's `medium`
@@ -51,7 +52,7 @@ TIME_SKELETONS = {
 }
 DATE_SKELETONS = ("yMMMd", "yMMMMd", "yMMMEd")
 DATETIME_TIME_SKELETONS = ("hm", "Hm", "Hms", "Bhm")
-PER_SKELETON = 4
+PER_SKELETON = 6
 OFFSETS = ("Z", "+05:30", "-05:00", "+01:00")
 
 
@@ -99,9 +100,23 @@ def times(language: str) -> list[Pair]:
                     if at.minute or r.random() < 0.5
                     else f"{twelve}"
                 )
+                glue = "" if spelling.isalpha() and r.random() < 0.5 else " "
                 out.append(
-                    _time_pair(language, "time", f"{head} {spelling}", at, False, day)
+                    _time_pair(
+                        language, "time", f"{head}{glue}{spelling}", at, False, day
+                    )
                 )
+    # A time after the word a day and time are joined with ("at 5:30 PM",
+    # "a las 17:30", "um 8:15"): how a time alone is written in a sentence.
+    for joiner in hand.get("at", ()):
+        word = joiner.split("{time}")[0].split("{day}")[-1].strip()
+        for _ in range(2 * PER_SKELETON):
+            skeleton = r.choice(("hm", "Hm", "h"))
+            at, day = _draw_time(r, skeleton != "h", False), draw_day(r)
+            text = format_skeleton(skeleton, at, locale=where)
+            if text == format_skeleton(skeleton, half_day_apart(at), locale=where):
+                continue
+            out.append(_time_pair(language, "time", f"{word} {text}", at, False, day))
     for _ in range(PER_SKELETON):
         at, day = _draw_time(r, True, False), draw_day(r)
         text = format_skeleton("Hm", at, locale=where) + " UTC"

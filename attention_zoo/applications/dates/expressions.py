@@ -9,11 +9,16 @@ viernes" -> `weekday 0 FRI`), "now" (`shift second 0`), and "in N units"
 `shift day -3`, "dentro de 2 viernes" -> `weekday +2 FRI`). Every form is
 checked by `form_parser.parse_form`.
 
-Left out, each for its reason (`LEFT_OUT`): CLDR's "last Friday" and "next
-Friday", which name the Friday of last or next week in some languages
-(Chinese 上周五, Japanese 来週の金曜日) and the first Friday before or after
-in others, a meaning the grammar's `weekday -1 FRI` does not have; "this
-hour" and "this minute", which no form writes; quarters. A text CLDR
+CLDR's "last Friday" and "next Friday" are read as the first Friday
+before or after the reference (`weekday -1 FRI`, `weekday +1 FRI`: the
+policy of docs/dates.md), but where the text writes the language's "last
+week" or "next week" (Chinese 上周五, Japanese 来週の金曜日, Dutch
+"volgende week vrijdag"): those name the Friday of that week, a meaning
+no form has (`_names_a_week`). Left out, each for its reason
+(`LEFT_OUT`): those texts; "this hour" and "this minute", which no form
+writes; quarters. Counts are written in digits and, in the languages
+num2words spells (`formats.EVERY_FAMILY`), in words from two to ten
+("vor zwei Wochen"). A text CLDR
 writes for two meanings in one language (Hindi कल is both yesterday and
 tomorrow) is left out of both (`ambiguous`): the model cannot read it
 without context, and the pair would teach it to guess.
@@ -29,9 +34,10 @@ from collections import defaultdict
 
 import babel
 from babel.numbers import format_decimal
+from num2words import num2words
 
 from attention_zoo.applications.dates.form_parser import parse_form
-from attention_zoo.applications.dates.formats import LOCALES
+from attention_zoo.applications.dates.formats import EVERY_FAMILY, LOCALES
 from attention_zoo.applications.dates.forms import WEEKDAYS
 
 UNITS = ("second", "minute", "hour", "day", "week", "month", "year")
@@ -40,15 +46,19 @@ WEEKDAY_FIELDS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 # The numbers "in N days" and "N days ago" are written with: each plural
 # category of most languages (1, 2, 3-4, 5-20, 21, 22, 100).
 NUMBERS = (1, 2, 3, 5, 11, 21, 22, 100)
+# Counts also written in words, where num2words spells the language (its
+# cardinals; "one" is left out: its word agrees with the unit, "vor einer
+# Woche", not "vor eins"), and in digits like `NUMBERS`.
+SPELLED = range(2, 11)
 LEFT_OUT = {
     (
         "weekday",
         -1,
-    ): "the Friday of last week in some languages, the last Friday in others",
+    ): "where it writes 'last week': the Friday of last week (上周五)",
     (
         "weekday",
         1,
-    ): "the Friday of next week in some languages, the next Friday in others",
+    ): "where it writes 'next week': the Friday of next week (来週の金曜日)",
     ("hour", 0): "no form writes this hour",
     ("minute", 0): "no form writes this minute",
 }
@@ -64,12 +74,20 @@ class Expression:
     kind: str  # e.g. "day relative -1", "day past", "fri future"
 
 
+def _names_a_week(text: str, fields, offset: int) -> bool:
+    """Whether a weekday's `offset` text writes the language's week text of
+    that offset ("volgende week vrijdag" writes "volgende week")."""
+    week = fields.get("week", {}).get("relative", {}).get(offset)
+    return bool(week) and week.casefold() in text.casefold()
+
+
 def _named(field: str, offset: int) -> str | None:
     """The form of a named relative (`day` -1: yesterday), or None if left out."""
     if field in WEEKDAY_FIELDS:
-        if offset != 0:
+        if abs(offset) > 1:
             return None
-        return f"weekday 0 {WEEKDAYS[WEEKDAY_FIELDS.index(field)]}"
+        sign = "0" if offset == 0 else f"{offset:+d}"
+        return f"weekday {sign} {WEEKDAYS[WEEKDAY_FIELDS.index(field)]}"
     sign = "0" if offset == 0 else f"{offset:+d}"
     if field == "day":
         return f"shift day {sign}"
@@ -96,6 +114,8 @@ def _candidates(language: str) -> list[Expression]:
         data = fields[field]
         for offset, text in sorted(data.get("relative", {}).items()):
             form = _named(field, offset)
+            if field in WEEKDAY_FIELDS and offset and _names_a_week(text, fields, offset):
+                form = None
             if form is not None:
                 found.append(
                     Expression(text, form, language, f"{field} relative {offset}")
@@ -104,21 +124,24 @@ def _candidates(language: str) -> list[Expression]:
             patterns = data.get(direction)
             if not patterns:
                 continue
-            for n in NUMBERS:
+            for n in sorted({*NUMBERS, *SPELLED}):
                 if field in WEEKDAY_FIELDS and n > 99:
                     continue  # a weekday's selector has two digits
                 pattern = patterns.get(locale.plural_form(n), patterns.get("other"))
                 if pattern is None:
                     continue
-                text = pattern.replace("{0}", format_decimal(n, locale=locale))
-                found.append(
-                    Expression(
-                        text,
-                        _counted(field, sign * n),
-                        language,
-                        f"{field} {direction}",
+                written = [format_decimal(n, locale=locale)]
+                if language in EVERY_FAMILY and n in SPELLED:
+                    written.append(num2words(n, lang=language))
+                for number in written:
+                    found.append(
+                        Expression(
+                            pattern.replace("{0}", number),
+                            _counted(field, sign * n),
+                            language,
+                            f"{field} {direction}",
+                        )
                     )
-                )
     return found
 
 

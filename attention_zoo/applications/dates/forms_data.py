@@ -18,7 +18,15 @@ expressions, the rest absolute days (non-dates on top):
   on; each split then draws a language uniformly, a kind with a weight of
   the square root of its pool (so the 8 years of a language are not a thirteenth of the
   data, nor its 460 relative expressions drowned), then a pair of it.
-  Training draws with replacement; validation and test do not.
+  Training first takes every pair of its pool once (`draw`: a text drawn
+  by chance alone is never trained on when its kind's pool is large, as
+  English "yesterday" was in no split of the first forms run), then
+  draws the rest with replacement; validation and test draw without.
+
+The non-dates of `data.make_splits` that are time expressions here (its
+`time` and `partial_date` kinds: "5pm", "March 2015", which the
+absolute-day target refuses) are left out (`CONFLICTING`), bar the
+durations ("3 days", "90 minutes"), which name no point in time.
 
 Every example keeps the reference its pair was generated at and the value
 `resolver.resolve(form, reference)` must give there (`value`), which the
@@ -48,6 +56,11 @@ EXPRESSION_SHARE = 0.5
 # validation and for test.
 HELD_OUT = {"validation": 0.05, "test": 0.1}
 ABSOLUTE = "absolute"  # the kind of today's absolute days
+# The non-date kinds of `negatives.py` that hold time expressions of this
+# target; a duration among them stays a non-date (`_DURATION`).
+CONFLICTING = ("non_date_time", "non_date_partial_date")
+# The durations `negatives.NegativeGenerator._time` writes.
+_DURATION = re.compile(r"\d+ (?:minutes|days|weeks|months|years|jours|tage)\b")
 
 
 @dataclasses.dataclass
@@ -146,11 +159,24 @@ def split_texts(by_text: dict, pools: dict, key, seed: str) -> None:
         pools["train"][key] += by_text[text]
 
 
+def conflicting(example: data.Example) -> bool:
+    """Whether a non-date of `data.make_splits` is a time expression of this
+    target (`CONFLICTING`): "5pm" and "March 2015", not "3 days"."""
+    text = data.normalize(example.text)
+    return example.format_name in CONFLICTING and not _DURATION.search(text)
+
+
 def draw(pool: dict, n: int, rng: random.Random, replace: bool) -> list[FormExample]:
     """`n` examples of `pool` (fewer when it runs out without `replace`): a
-    language uniformly, a kind by the square root of its size, one of its pairs."""
-    left = {key: list(examples) for key, examples in pool.items() if examples}
+    language uniformly, a kind by the square root of its size, one of its
+    pairs. With `replace`, every pair is taken once first (all of them
+    when `n` is at least the pool's size), in a seeded order."""
     out = []
+    if replace:
+        every = [e for key in sorted(pool) for e in pool[key]]
+        rng.shuffle(every)
+        out = every[:n]
+    left = {key: list(examples) for key, examples in pool.items() if examples}
     while len(out) < n and left:
         language = rng.choice(sorted({language for language, _ in left}))
         kinds = sorted(key for key in left if key[0] == language)
@@ -195,7 +221,7 @@ def make_splits(
         sizes, ("train", "validation", "test"), absolute
     ):
         out.append(
-            [from_absolute(e) for e in taken]
+            [from_absolute(e) for e in taken if not conflicting(e)]
             + draw(pools[split], n - days, rng, replace=split == "train")
         )
     held = {data.normalize(e.text) for e in out[1] + out[2]}

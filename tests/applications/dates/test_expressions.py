@@ -19,9 +19,15 @@ def _cldr_kinds(language):
     kinds = set()
     for field in FIELDS:
         data = fields.get(field, {})
-        for offset in data.get("relative", {}):
+        week = fields.get("week", {}).get("relative", {})
+        for offset, text in data.get("relative", {}).items():
             group = "weekday" if field in expressions.WEEKDAY_FIELDS else field
-            if (group, offset) not in expressions.LEFT_OUT:
+            if group == "weekday" and offset in (-1, 1) and offset in week:
+                # "next Friday" is read; "volgende week vrijdag" (next
+                # week's Friday) is not.
+                if week[offset].casefold() not in text.casefold():
+                    kinds.add(f"{field} relative {offset}")
+            elif (group, offset) not in expressions.LEFT_OUT:
                 kinds.add(f"{field} relative {offset}")
         kinds.update(f"{field} {d}" for d in ("future", "past") if data.get(d))
     return kinds
@@ -104,10 +110,22 @@ def test_a_text_with_two_meanings_is_left_out():
         ("en", "this Friday", "weekday 0 FRI"),
         ("en", "in 2 Fridays", "weekday +2 FRI"),
         ("en", "now", "shift second 0"),
+        ("en", "next Friday", "weekday +1 FRI"),
+        ("fr", "vendredi dernier", "weekday -1 FRI"),
+        ("de", "vor zwei Wochen", "shift week -2"),
+        ("es", "dentro de 7 días", "shift day +7"),
     ],
 )
 def test_known_pairs(every_language, language, text, form):
     assert {e.form for e in every_language[language] if e.text == text} == {form}
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [("zh", "下周五"), ("ja", "来週の金曜日"), ("nl", "volgende week vrijdag")],
+)
+def test_the_friday_of_next_week_is_left_out(every_language, language, text):
+    assert text not in {e.text for e in every_language[language]}
 
 
 def test_a_language_it_does_not_read_is_named():

@@ -5,6 +5,8 @@ test_form_training.py's, marked slow)."""
 import collections
 import json
 import math
+import random
+import re
 
 import keras
 import numpy as np
@@ -301,3 +303,52 @@ def test_a_held_out_text_is_a_new_number_in_a_trained_pattern():
         assert held and sorted(trained + held) == sorted(texts)
         assert {"yesterday", "ayer", "tomorrow"} <= set(trained)
         assert "in # days" in {forms_data.template(t) for t in trained}
+
+
+def test_training_takes_every_pair_of_its_pool_before_repeating_one():
+    pool = {
+        ("en", "relative"): [f"r{i}" for i in range(300)],
+        ("en", "year"): ["y0", "y1"],
+        ("es", "time"): [f"t{i}" for i in range(20)],
+    }
+    every = [e for examples in pool.values() for e in examples]
+
+    drawn = forms_data.draw(pool, 400, random.Random(0), replace=True)
+    assert len(drawn) == 400 and set(drawn) == set(every)
+    # Fewer than the pool: no pair twice.
+    some = forms_data.draw(pool, 100, random.Random(0), replace=True)
+    assert len(set(some)) == 100
+    # Validation and test: without replacement, as before.
+    held = forms_data.draw(pool, 1000, random.Random(0), replace=False)
+    assert sorted(held) == sorted(every)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "conflicts"),
+    [
+        ("5pm", "time", True),
+        ("17h30", "time", True),
+        ("March 2015", "partial_date", True),
+        ("3 days", "time", False),  # a duration names no point in time
+        ("90 minutes", "time", False),
+        ("+44 20 7946 0958", "phone", False),
+    ],
+)
+def test_a_non_date_that_is_a_time_expression_here_is_left_out(text, kind, conflicts):
+    example = data.Example(text, "", f"non_date_{kind}", "en", data.NON_DATE)
+    assert forms_data.conflicting(example) is conflicts
+
+
+def test_no_split_teaches_a_clock_time_as_a_non_date(monkeypatch):
+    clock = re.compile(r"\d:\d\d|\d ?(?:am|pm|a\.m\.)|\dh\d\d|\d uhr", re.I)
+
+    def clocks_taught_as_non_dates():
+        train, val, _ = forms_data.make_splits(
+            1500, 10, 10, seed=1, negatives=1.0, languages=("en",)
+        )
+        return [e.text for e in train + val if e.form == "" and clock.search(e.text)]
+
+    assert not clocks_taught_as_non_dates()
+    # The check sees them where the filter is off.
+    monkeypatch.setattr(forms_data, "conflicting", lambda example: False)
+    assert clocks_taught_as_non_dates()
