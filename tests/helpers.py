@@ -106,3 +106,25 @@ def assert_cli_refuses_a_file_as_output(main, capsys, tmp_path, app, commands):
         )
         assert expected in err, err
     assert afile.read_text() == "not a folder"
+
+
+def assert_compiled_matches_eager(decode, *args, atol=1e-5):
+    """`decode(*args)` compiled (XLA through `tf.function(jit_compile=True)`,
+    or `jax.jit`) gives what it gives eagerly; skipped on PyTorch, where no
+    search is compiled."""
+    import pytest
+
+    backend = keras.backend.backend()
+    if backend == "tensorflow":
+        import tensorflow as tf
+
+        compiled = tf.function(decode, jit_compile=True)
+    elif backend == "jax":
+        import jax
+
+        compiled = jax.jit(decode)
+    else:
+        pytest.skip("no compiler is required on the torch backend")
+    eager = [to_numpy(x) for x in decode(*args)]
+    for a, b in zip(eager, [to_numpy(x) for x in compiled(*args)], strict=True):
+        np.testing.assert_allclose(a, b, atol=atol)

@@ -15,7 +15,7 @@ from attention_zoo.decoding import (
     greedy_search,
 )
 from attention_zoo.decoding._common import NEG_INF
-from tests.helpers import to_numpy
+from tests.helpers import assert_compiled_matches_eager, to_numpy
 
 PAD, START, END = 0, 1, 2
 V, MAX_LENGTH = 8, 7
@@ -237,20 +237,7 @@ def test_compiled_matches_eager():
         b = beam_search(step, (state, budget), start, END, MAX_LENGTH, beam_width=3)
         return g["tokens"], b["tokens"], b["scores"]
 
-    eager = [to_numpy(x) for x in decode(GROUPS[REQUIRED])]
-    backend = keras.backend.backend()
-    if backend == "tensorflow":
-        import tensorflow as tf
-
-        compiled = tf.function(decode, jit_compile=True)
-    elif backend == "jax":
-        import jax
-
-        compiled = jax.jit(decode)
-    else:
-        pytest.skip("no compiler is required on the torch backend")
-    for a, b in zip(eager, [to_numpy(x) for x in compiled(GROUPS[REQUIRED])]):
-        np.testing.assert_allclose(a, b, atol=1e-5)
+    assert_compiled_matches_eager(decode, GROUPS[REQUIRED])
 
 
 def test_the_declaration_is_kept():

@@ -17,7 +17,7 @@ from attention_zoo.decoding import (
     sample,
 )
 from attention_zoo.layers import BahdanauAttention
-from tests.helpers import to_numpy
+from tests.helpers import assert_compiled_matches_eager, to_numpy
 
 PAD, START, END = 0, 1, 2
 V, TX, MAX_LENGTH = 5, 4, 5
@@ -458,20 +458,7 @@ def test_compiled_decoding_matches_eager(ranking):
         )
         return g["tokens"], g["attention"], b["tokens"], b["scores"], b["attention"]
 
-    eager = [to_numpy(x) for x in decode(state, constants, start)]
-    backend = keras.backend.backend()
-    if backend == "tensorflow":
-        import tensorflow as tf
-
-        compiled = tf.function(decode, jit_compile=True)
-    elif backend == "jax":
-        import jax
-
-        compiled = jax.jit(decode)
-    else:
-        pytest.skip("no compiler is required on the torch backend")
-    for a, b in zip(eager, [to_numpy(x) for x in compiled(state, constants, start)]):
-        np.testing.assert_allclose(a, b, atol=1e-5)
+    assert_compiled_matches_eager(decode, state, constants, start)
 
 
 def test_shared_and_copied_constants_give_the_same_beams():
