@@ -6,8 +6,13 @@ then the translator's n-best list. Every test also checks that the page
 asked no other host for anything and logged no error.
 
 One live server for the file: loading the two presets costs tens of seconds.
+A second, of the forms preset alone, answers the reference field's tests:
+it is the only preset whose answers depend on the reference, and a server
+serves one model per application (`dates_multilingual` is the first's).
 """
 
+import contextlib
+import json
 import os
 import shutil
 import threading
@@ -43,8 +48,9 @@ GEOMETRY = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def url():
+@contextlib.contextmanager
+def live_server(presets, **options):
+    """The URL of a server of `presets`, ready, in this process."""
     if CHROMIUM is None:
         pytest.skip("no chromium on PATH (apt-get install chromium)")
     import uvicorn
@@ -53,7 +59,7 @@ def url():
 
     port = free_port()
     config = uvicorn.Config(
-        create_app(["dates_multilingual", "bible_en_es"], max_batch=1),
+        create_app(presets, max_batch=1, **options),
         port=port,
         log_level="warning",
     )
@@ -61,34 +67,72 @@ def url():
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     url = f"http://127.0.0.1:{port}"
-    wait_ready(url)
-    yield url
-    server.should_exit = True
-    thread.join(30)
+    try:
+        wait_ready(url)
+        yield url
+    finally:
+        server.should_exit = True
+        thread.join(30)
+
+
+@pytest.fixture(scope="module")
+def url():
+    with live_server(["dates_multilingual", "bible_en_es"]) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def forms_url():
+    # Its tests ask one shape: the other shapes need not compile behind them.
+    with live_server(["dates_expressions"], warm_in_background=False) as url:
+        yield url
 
 
 @pytest.fixture
 def page(url):
+    with explorer(url) as page:
+        yield page
+
+
+@pytest.fixture
+def forms_page(forms_url):
+    with explorer(forms_url) as page:
+        yield page
+
+
+@contextlib.contextmanager
+def explorer(url):
     """The explorer, loaded; `page.seen` holds every URL it requested and
-    every console error and uncaught exception, checked by `clean`."""
+    every console error and uncaught exception, checked by `clean`, and
+    `page.posted` the JSON body of every predict request."""
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         page = browser.new_page()
         page.seen = {"requests": [], "errors": []}
+        page.posted = []
         page.on("request", lambda r: page.seen["requests"].append(r.url))
+        page.on(
+            "request",
+            lambda r: (
+                r.url.endswith("/predict")
+                and page.posted.append(json.loads(r.post_data))
+            ),
+        )
         page.on(
             "console",
             lambda m: m.type == "error" and page.seen["errors"].append(m.text),
         )
         page.on("pageerror", lambda e: page.seen["errors"].append(str(e)))
         page.goto(url)
-        page.wait_for_function("document.querySelector('#model').options.length > 1")
+        page.wait_for_function("document.querySelector('#model').options.length > 0")
         yield page
         browser.close()
 
 
-def clean(page, url):
-    """No request to a host other than the server, no console error."""
+def clean(page, url, refused=()):
+    """No request to a host other than the server, no console error but
+    Chromium's line for each of the `refused` statuses (a 4xx the page
+    asked for, whose message it shows)."""
     ours = urllib.parse.urlsplit(url).netloc
     foreign = [
         u
@@ -97,7 +141,12 @@ def clean(page, url):
         and urllib.parse.urlsplit(u).netloc != ours
     ]
     assert not foreign, f"requests to other hosts: {foreign}"
-    assert not page.seen["errors"], f"console errors: {page.seen['errors']}"
+    errors = list(page.seen["errors"])
+    for status in refused:
+        expected = f"the server responded with a status of {status}"
+        assert any(expected in e for e in errors), errors
+        errors = [e for e in errors if expected not in e]
+    assert not errors, f"console errors: {errors}"
 
 
 def ask(page, app, text):
@@ -234,3 +283,82 @@ def test_the_favicon_is_served_and_linked(page, url):
         assert response.headers["content-type"] == "image/png"
         assert response.read(8) == b"\x89PNG\r\n\x1a\n"
     clean(page, url)
+
+
+def run_and_wait(page, text):
+    """Runs `text` with the fields as they are and waits for the page to
+    show the server's answer or error."""
+    page.fill("#text", text)
+    with page.expect_response(lambda r: r.url.endswith("/predict")):
+        page.click("#run")
+    # The page says "Running…" from the click until it shows the answer.
+    page.wait_for_function(
+        "document.querySelector('#status').textContent !== 'Running…'"
+    )
+
+
+def test_the_reference_fields_show_for_a_model_that_takes_one(page, url):
+    # The date normalizer takes a reference (its /v1/models entry says so);
+    # the translator takes none: its fields are hidden and never sent.
+    page.select_option("#model", "dates")
+    assert page.is_visible("#reference") and page.is_visible("#prefer")
+    assert "Reference date-time" in page.inner_text("#reference-input")
+    page.fill("#reference", "2026-01-15T09:00:00")
+    page.select_option("#prefer", "past")
+    page.select_option("#model", "translation")
+    assert page.is_hidden("#reference-input")
+    ask(page, "translation", "The Lord is my shepherd.")
+    assert page.is_hidden("#reference-used")
+    assert "reference" not in page.posted[-1] and "prefer" not in page.posted[-1]
+    # Back to the dates: both are sent. This preset reads absolute dates,
+    # whose answers depend on no reference, and the page says so.
+    page.select_option("#model", "dates")
+    run_and_wait(page, "3rd of May 1979")
+    assert page.posted[-1]["reference"] == "2026-01-15T09:00:00"
+    assert page.posted[-1]["prefer"] == "past"
+    assert page.inner_text("#output") == "1979-05-03"
+    assert "no reference used" in page.inner_text("#reference-used")
+    clean(page, url)
+
+
+def test_a_bad_reference_shows_the_servers_error(page, url):
+    page.select_option("#model", "dates")
+    ask(page, "dates", "3rd of May 1979")  # an answer, which must go
+    page.fill("#reference", "15/01/2026 9h")
+    run_and_wait(page, "3rd of May 1979")
+    status = page.inner_text("#status")
+    assert status.startswith("Error 422: reference must be an ISO 8601"), status
+    assert "Received: reference='15/01/2026 9h'" in status
+    assert page.is_hidden("#result")
+    clean(page, url, refused=[422])
+
+
+def test_a_reference_typed_resolves_the_answer(forms_page, forms_url):
+    page = forms_page
+    assert page.is_visible("#reference-input")
+    page.fill("#reference", "2026-01-15T09:00:00")
+    run_and_wait(page, "in 3 days")
+    assert page.posted[-1]["reference"] == "2026-01-15T09:00:00"
+    assert "prefer" not in page.posted[-1]  # the default: the server's own
+    assert page.inner_text("#output") == "2026-01-18"
+    assert page.inner_text("#reference-used") == (
+        "resolved against 2026-01-15T09:00:00+00:00 · open texts: future"
+    )
+    # Another reference, another day; the offset typed is kept.
+    page.fill("#reference", "2026-02-28T23:30:00-05:00")
+    page.select_option("#prefer", "past")
+    run_and_wait(page, "in 3 days")
+    assert page.inner_text("#output") == "2026-03-03"
+    assert page.inner_text("#reference-used") == (
+        "resolved against 2026-02-28T23:30:00-05:00 · open texts: past"
+    )
+    # Empty is now: nothing sent, and the answer says which now it used.
+    page.fill("#reference", "  ")
+    page.select_option("#prefer", "")
+    run_and_wait(page, "in 3 days")
+    assert "reference" not in page.posted[-1] and "prefer" not in page.posted[-1]
+    used = page.inner_text("#reference-used")
+    assert used.startswith("resolved against 20") and used.endswith(
+        "+00:00 · open texts: future"
+    )
+    clean(page, forms_url)

@@ -35,6 +35,9 @@ function showInputs() {
   $("image-input").hidden = !images;
   $("beam-label").hidden = model.beam_width === null;
   $("beam").value = model.beam_width || "";
+  // Only for a model that takes a reference (`/v1/models` says so); the
+  // request leaves the fields out for any other, whatever they hold.
+  $("reference-input").hidden = !model.reference;
 }
 
 function readImage(file) {
@@ -60,6 +63,14 @@ async function run(event) {
   const request = { inputs: [input], attention: true };
   if (model.beam_width !== null && $("beam").value) request.beam_width = Number($("beam").value);
   if (model.n_best) request.n_best = true;
+  if (model.reference) {
+    // Empty is now: the server's default, so nothing is sent. What the user
+    // typed goes as typed (ends trimmed): the server reads it and names
+    // a value it cannot read, which the status line shows.
+    const reference = $("reference").value.trim();
+    if (reference) request.reference = reference;
+    if ($("prefer").value) request.prefer = $("prefer").value;
+  }
   $("status").textContent = "Running…";
   const response = await fetch(`/v1/${app}/predict`, {
     method: "POST",
@@ -69,23 +80,40 @@ async function run(event) {
   const body = await response.json();
   if (!response.ok) {
     $("status").textContent = `Error ${response.status}: ${body.error}`;
+    // The last answer goes: shown under the error, it would seem to answer
+    // the request refused (resolved against another reference, say).
+    $("result").hidden = true;
     return;
   }
   $("status").textContent = "";
-  show(body.answers[0], images);
+  show(body.answers[0], images, model);
 }
 
-function show(answer, images) {
+function show(answer, images, model) {
   $("result").hidden = false;
   $("output").textContent = answer.output || "(no output)";
   $("output").className = answer.valid ? "" : "invalid";
   const score = answer.score === null ? "none" : answer.score.toFixed(3);
   $("meta").textContent = `score ${score} · ${answer.valid ? "valid" : "not valid: " + answer.reason}`;
+  showReference(answer, model);
   showNBest(answer.n_best || []);
   const attention = answer.attention;
   $("overlay-box").hidden = !images;
   const onRow = images ? (row) => drawOverlay(attention.weights[row] || [], attention.grid_shape) : () => {};
   drawHeatmap($("heatmap"), attention, onRow);
+}
+
+// The reference the server resolved the text against, as its answer says
+// (now, read by the server, where the request gave none), so that a user
+// sees which day "yesterday" was read from. A model of absolute dates
+// takes the fields but its answers depend on no reference and carry none.
+function showReference(answer, model) {
+  const line = $("reference-used");
+  line.hidden = !model.reference;
+  if (!model.reference) return;
+  line.textContent = answer.reference
+    ? `resolved against ${answer.reference} · open texts: ${answer.prefer}`
+    : "no reference used: this model's answers do not depend on one";
 }
 
 const fixed = (value) => (value === null || value === undefined ? "none" : value.toFixed(3));
