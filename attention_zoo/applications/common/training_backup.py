@@ -4,11 +4,11 @@
 a training started again after its data grew a token fails deep in Keras
 ("variable.assign(value) must match"), half the weights assigned, and one
 started again with other settings (fewer epochs, another learning rate)
-silently resumes a different training. `TrainingBackup` writes, beside the
-backup, a record of what it is a backup of (the training's config and the
-model's weight shapes) when training starts; a training resumes only from
-a backup whose record is its own, and discards any other before a weight
-is loaded, saying so on stderr in one line.
+silently resumes a different training. `TrainingBackup` writes, in the
+backup folder, a record of what it is a backup of (the training's config
+and the model's weight shapes) when training starts; a training resumes
+only from a backup whose record is its own, and discards any other before
+a weight is loaded, saying so on stderr in one line.
 """
 
 from __future__ import annotations
