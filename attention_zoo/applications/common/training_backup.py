@@ -119,6 +119,10 @@ class TrainingBackup(keras.callbacks.BackupAndRestore):
         self.config = config_record(config)
 
     def on_train_begin(self, logs=None):
+        if not self.model.built:
+            # Keras's own error (build the model before `fit`): an unbuilt
+            # model has no weights to record, and its backup is not at fault.
+            return super().on_train_begin(logs)
         folder = Path(self.backup_dir)
         record = {"config": self.config, "weights": weight_record(self.model)}
         left = (
