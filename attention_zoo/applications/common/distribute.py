@@ -46,6 +46,7 @@ import numpy as np
 # command's help pages; this module is what it runs.
 from attention_zoo.applications.common.config import DISTRIBUTIONS
 from attention_zoo.applications.common.run_folder import staged_run
+from attention_zoo.applications.common.training_backup import TrainingBackup
 
 BACKENDS = {
     "mirrored": "tensorflow",
@@ -330,12 +331,14 @@ def _data_parallel() -> Distribution:
     )
 
 
-def backup_callbacks(backup_dir) -> list:
-    """`[keras.callbacks.BackupAndRestore(backup_dir)]`.
+def backup_callbacks(backup_dir, config=None) -> list:
+    """`[training_backup.TrainingBackup(backup_dir, config)]`, a
+    `keras.callbacks.BackupAndRestore` that resumes only its own training.
 
     The training state (weights, optimizer, epoch) is saved at the end of
-    every epoch; a training started again with the same `backup_dir`
-    resumes after the last saved epoch, so a kill loses at most the epoch
-    it interrupts. The folder is deleted when training finishes.
+    every epoch; a training started again with the same `backup_dir` and
+    the same `config` and weight shapes resumes after the last saved epoch,
+    so a kill loses at most the epoch it interrupts; a backup of another
+    training is discarded. The folder is deleted when training finishes.
     """
-    return [keras.callbacks.BackupAndRestore(str(backup_dir))]
+    return [TrainingBackup(backup_dir, config)]

@@ -108,7 +108,7 @@ class TrainingRun:
         best weights restored (`config.patience`, where it has one), `extra`,
         the epoch timer, TensorBoard logs in `logs/`, and `BackupAndRestore`
         in the staging folder's backup (a killed run resumes from its last
-        epoch).
+        epoch, if it had this config and model's weight shapes).
         """
         budget = time_budget(getattr(self.config, "max_minutes", None))
         callbacks = [
@@ -128,7 +128,7 @@ class TrainingRun:
             *extra,
             self._timer,
             *tensorboard_callbacks(self.folder / "logs"),
-            *backup_callbacks(training_backup_dir(self.folder)),
+            *backup_callbacks(training_backup_dir(self.folder), self.config),
         ]
         return callbacks, budget
 

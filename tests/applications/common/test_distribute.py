@@ -304,7 +304,8 @@ class Probe(keras.callbacks.Callback):
             time.sleep(600)
 
 backup = training_loop.backup_callbacks
-training_loop.backup_callbacks = lambda folder: [*backup(folder), Probe()]
+training_loop.backup_callbacks = lambda folder, *config: [
+    *backup(folder, *config), Probe()]
 config = TrainConfig(epochs=3, n_train=256, n_validation=32, n_test=8,
                            batch_size=64, distribute=sys.argv[2] or None)
 metrics = train(sys.argv[1], config, verbose=0)
@@ -337,14 +338,12 @@ class _Interrupted(Exception):
     pass
 
 
-@pytest.mark.tf_only
-def test_an_interrupted_run_resumes_from_its_last_epoch(tmp_path, monkeypatch):
-    """In process (the fast twin of the killed run below): stopped by an
-    error in epoch 2 of 3, the same training trains epochs 2 and 3 only, and
-    its backup is gone once it finishes."""
+def _interrupted_dates_run(tmp_path, monkeypatch, config):
+    """A dates training of `config` into `tmp_path/run`, stopped by an error
+    in its second epoch; returns the run folder, its staging folder, and
+    the list of the epochs the next training of it trains (filled by it)."""
     from attention_zoo.applications.common import training_loop
     from attention_zoo.applications.common.run_folder import training_backup_dir
-    from attention_zoo.applications.dates.config import TrainConfig
     from attention_zoo.applications.dates.training import train
     from attention_zoo.owned_folders import stagings
 
@@ -360,10 +359,9 @@ def test_an_interrupted_run_resumes_from_its_last_epoch(tmp_path, monkeypatch):
 
     backup = training_loop.backup_callbacks
     monkeypatch.setattr(
-        training_loop, "backup_callbacks", lambda folder: [*backup(folder), Probe()]
-    )
-    config = TrainConfig(
-        epochs=3, n_train=256, n_validation=32, n_test=8, batch_size=64
+        training_loop,
+        "backup_callbacks",
+        lambda folder, *config: [*backup(folder, *config), Probe()],
     )
     run = tmp_path / "run"
     with pytest.raises(_Interrupted):
@@ -373,11 +371,63 @@ def test_an_interrupted_run_resumes_from_its_last_epoch(tmp_path, monkeypatch):
     assert training_backup_dir(staging).is_dir()
     epochs.clear()
     fail[0] = False
+    return run, staging, epochs
+
+
+def _small_dates_config(**changes):
+    from attention_zoo.applications.dates.config import TrainConfig
+
+    return TrainConfig(
+        **{
+            "epochs": 3,
+            "n_train": 256,
+            "n_validation": 32,
+            "n_test": 8,
+            "batch_size": 64,
+            **changes,
+        }
+    )
+
+
+@pytest.mark.tf_only
+def test_an_interrupted_run_resumes_from_its_last_epoch(tmp_path, monkeypatch):
+    """In process (the fast twin of the killed run below): stopped by an
+    error in epoch 2 of 3, the same training trains epochs 2 and 3 only, and
+    its backup is gone once it finishes."""
+    from attention_zoo.applications.common.run_folder import training_backup_dir
+    from attention_zoo.applications.dates.training import train
+    from attention_zoo.owned_folders import stagings
+
+    config = _small_dates_config()
+    run, staging, epochs = _interrupted_dates_run(tmp_path, monkeypatch, config)
     metrics = train(run, config, verbose=0)
     assert epochs == [1, 2] and (run / "model.keras").is_file()
     assert len(metrics["training"]["history"]["loss"]) == 2
     assert not stagings(run) and not staging.exists()
     assert not training_backup_dir(run).exists()
+
+
+@pytest.mark.tf_only
+def test_an_interrupted_run_started_again_with_other_settings_starts_afresh(
+    tmp_path, monkeypatch, capsys
+):
+    """The backup of a training of 3 epochs is not resumed by one of 4 (nor
+    by one of other data sizes): it is discarded, with one line saying so,
+    and the new training trains all its epochs."""
+    from attention_zoo.applications.dates.training import train
+
+    run, _, epochs = _interrupted_dates_run(
+        tmp_path, monkeypatch, _small_dates_config()
+    )
+    capsys.readouterr()
+    metrics = train(run, _small_dates_config(epochs=4, n_test=16), verbose=0)
+    assert epochs == [0, 1, 2, 3] and (run / "model.keras").is_file()
+    assert len(metrics["training"]["history"]["loss"]) == 4
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(
+        "a backup left by a killed training with other settings "
+        "(epochs 3 -> 4, n_test 8 -> 16) was discarded; training starts afresh"
+    )
 
 
 @pytest.mark.slow
