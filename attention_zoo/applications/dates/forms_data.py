@@ -26,7 +26,7 @@ expressions, the rest absolute days (non-dates on top):
 The non-dates of `data.make_splits` that are time expressions here (its
 `time` and `partial_date` kinds: "5pm", "March 2015", which the
 absolute-day target refuses) are left out (`CONFLICTING`), bar the
-durations ("3 days", "90 minutes"), which name no point in time.
+durations (a number of days or minutes), which name no point in time.
 
 Every example keeps the reference its pair was generated at and the value
 `resolver.resolve(form, reference)` must give there (`value`), which the
@@ -161,7 +161,7 @@ def split_texts(by_text: dict, pools: dict, key, seed: str) -> None:
 
 def conflicting(example: data.Example) -> bool:
     """Whether a non-date of `data.make_splits` is a time expression of this
-    target (`CONFLICTING`): "5pm" and "March 2015", not "3 days"."""
+    target (`CONFLICTING`): "5pm" and "March 2015", not a number of days."""
     text = data.normalize(example.text)
     return example.format_name in CONFLICTING and not _DURATION.search(text)
 
