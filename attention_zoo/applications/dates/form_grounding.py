@@ -36,8 +36,12 @@ text"):
 - `easter N` and a fixed holiday's `date --12-25` need a holiday name that
   means them (`form_words.holiday_phrases`: "Good Friday" is `easter -2`;
   "Christmas" `date --12-25`), a name inside a longer one found not
-  counting (`easter` in `easter monday`);
+  counting (`easter` in `easter monday`, `christmas` in `christmas eve`:
+  the hand-written `other_days` name days that mean no holiday);
 - an interval grounds both its ends, a day form `at` a time both parts;
+- a time or a year is no reading of a text that names a month ("9 мая"
+  is no `time 09:00`; a relative form is not checked so: Spanish `ago`,
+  French `sept` are month words too);
 - each number of the text is used once and is the form's: the parts that
   take their number from its digits each find a run of their own
   (`FormText.overclaimed`: `2014-12-12 08:12` is not the 8th at 08:12), a
@@ -117,6 +121,7 @@ def _month(t: FormText, month: int) -> str:
     if t.months:
         if month in t.months:
             t.allowed.add(month)  # the digits of a month marker, `9月`
+            t.months_used.add(month)
             return ""
         return (
             f"the form's month {month:02d} is not the month the text names "
@@ -162,7 +167,9 @@ def _date(t: FormText, date: Date) -> str:
     reasons = []
     if _compact(t, date):  # a run the numeric rule reads: not claimed
         return _select(t, date.select)
-    if not _holiday(t, ("date", date.month, date.day)):
+    if _holiday(t, ("date", date.month, date.day)):
+        t.months_used.add(date.month)  # a month word beside the name
+    else:
         if t.hours_only(date.day):
             return (
                 f"the form's day {date.day} is written only as a time's number "
@@ -338,10 +345,11 @@ def _point(t: FormText, form) -> str:
             or ("" if form.year is None else _year(t, form.year))
             or _select(t, form.select)
         )
+    # A time or a year uses no month: a text naming one was not read whole.
     if isinstance(form, YearForm):
-        return _year(t, form.year)
+        return _year(t, form.year) or t.unused_month()
     if isinstance(form, Time):
-        return _clock(t, form.clock)
+        return _clock(t, form.clock) or t.unused_month()
     if isinstance(form, DateTime):
         return _date(t, form.date) or _clock(t, form.clock)
     if isinstance(form, Shift):

@@ -37,6 +37,7 @@ class FormText:
         found = words(mark_months(self.text))
         self.months = {m for w in found for m in (lexicon.get(w) or ())}
         self.months |= self.named(form_words.month_phrases(self.languages))
+        self.months_used: set[int] = set()  # those a part of the form took
         # A weekday's digit is its name's (Vietnamese `thứ 3`, Tuesday).
         self.spans(form_words.weekday_phrases(self.languages))
         self.days = days
@@ -91,6 +92,14 @@ class FormText:
                     "not use (a time, a second date, a count?)"
                 )
         return ""
+
+    def unused_month(self) -> str:
+        """Why a text that names a month was not read whole by a form that
+        took none of its months ("9 мая" read as 09:00)."""
+        if not self.months or self.months_used:
+            return ""
+        named = "/".join(f"{m:02d}" for m in sorted(self.months))
+        return f"the text names a month ({named}) that the form does not use"
 
     def overclaimed(self) -> str:
         """ "" when each claim can take a run of digits of its own, else the

@@ -239,15 +239,21 @@ def weekday_phrases(languages=LANGUAGES) -> dict[str, int]:
 
 @functools.lru_cache(maxsize=8)
 def holiday_phrases(languages=LANGUAGES) -> dict[str, frozenset[tuple]]:
-    """`{phrase: meanings}` of the hand-written holiday names."""
+    """`{phrase: meanings}` of the hand-written holiday names, and the
+    names of other days that hold one (`other_days`: "Christmas Eve"),
+    which mean none: a name inside a longer one found does not count
+    (`spans`), so "Christmas Eve" grounds no `date --12-25`."""
     from attention_zoo.applications.dates.expr_computed import HOLIDAY_MEANINGS
 
     table: dict[str, set] = {}
     for language in languages:
-        names = _words()(language).get("holidays", {}).get("names", {})
-        for name, spellings in names.items():
+        holidays = _words()(language).get("holidays", {})
+        for name, spellings in holidays.get("names", {}).items():
             for spelling in spellings:
                 _add(table, phrase(spelling), HOLIDAY_MEANINGS[name])
+        for spelling in holidays.get("other_days", ()):
+            if phrase(spelling):
+                table.setdefault(phrase(spelling), set())
     return {p: frozenset(v) for p, v in table.items()}
 
 

@@ -127,6 +127,13 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("Easter Monday 2021", "easter +1 2022", "year '2022'"),
         ("Пасха", "easter 0", "'easter 0'"),  # the Orthodox one
         ("Christmas", "date --12-24", "day 24"),
+        # a day that holds a holiday's name is not that holiday
+        ("Christmas Eve 2019", "date 2019-12-25", "day 25"),
+        ("la vigilia di Natale", "date --12-25", "day 25"),
+        # a time or a year is no reading of a text that names a month
+        ("9 мая", "time 09:00", "names a month (05)"),
+        ("Oct 4", "time 04:00", "names a month (10)"),
+        ("juin 2018", "year 2018", "names a month (06)"),
     ],
 )  # fmt: skip
 def test_a_form_the_text_does_not_write_is_refused_naming_what(text, form, named):
