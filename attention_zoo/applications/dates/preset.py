@@ -62,7 +62,7 @@ FORMS_CARD = {
         "dates, times, dates with a time, intervals, nth weekdays and "
         "holidays. The answer's `text` is the ISO 8601 value by kind, with "
         "`kind`, `grain`, `form`, the `parts` taken from the reference, and "
-        "a validity flag and reason. A first training of the forms target, "
+        "a validity flag and reason. A second training of the forms target, "
         "for trying the pipeline end to end; for absolute days alone, "
         "dates_multilingual is the measured one."
     ),
@@ -74,17 +74,18 @@ FORMS_CARD = {
         "data, no other project's test cases. Code and weights: Apache-2.0."
     ),
     "limitations": (
-        "A first training (40,000 examples, at most 20 epochs or 55 "
-        "minutes on a CPU), not tuned: docs/dates.md has its figures per "
+        "A second training of the forms target (40,000 examples, at "
+        "most 20 epochs or 55 minutes on a CPU, every generated training "
+        "expression seen), not tuned: docs/dates.md has its figures per "
         "kind, and some kinds are far from the issue's targets. Every form "
         "is checked against the text (its numbers, month and weekday "
         "words, relative words, periods and holiday names must be written "
         "in a taught language: `form_grounding.py`), so what it misreads "
         "is mostly refused rather than answered; a right reading in words "
         "the generator does not write is refused too. It does not read yet what "
-        'the generator does not write: "next Friday" and "last '
-        'Friday" (languages disagree on which Friday they mean), "last '
-        'March", quarters, weeks of a year, time-zone names other than '
+        'the generator does not write: "next week\'s Friday" where a '
+        'language writes it so (Chinese 下周五), quarters, weeks of a '
+        "year, time-zone names other than "
         "UTC, nth weekdays and holidays outside English, Spanish, French, "
         "German, Portuguese, Italian, Russian, Chinese and Japanese, and "
         "words before a date it was not taught (a place: dates_multilingual "
