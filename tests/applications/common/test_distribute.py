@@ -407,6 +407,9 @@ def test_an_interrupted_run_resumes_from_its_last_epoch(tmp_path, monkeypatch):
     assert not training_backup_dir(run).exists()
 
 
+# Slow: a whole dates training twice (about 40 s in CI); the mechanism is
+# tested on tiny models in test_training_backup.py.
+@pytest.mark.slow
 @pytest.mark.tf_only
 def test_an_interrupted_run_started_again_with_other_settings_starts_afresh(
     tmp_path, monkeypatch, capsys
