@@ -114,7 +114,11 @@ def _candidates(language: str) -> list[Expression]:
         data = fields[field]
         for offset, text in sorted(data.get("relative", {}).items()):
             form = _named(field, offset)
-            if field in WEEKDAY_FIELDS and offset and _names_a_week(text, fields, offset):
+            if (
+                field in WEEKDAY_FIELDS
+                and offset
+                and _names_a_week(text, fields, offset)
+            ):
                 form = None
             if form is not None:
                 found.append(

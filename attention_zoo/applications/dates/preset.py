@@ -84,7 +84,7 @@ FORMS_CARD = {
         "is mostly refused rather than answered; a right reading in words "
         "the generator does not write is refused too. It does not read yet what "
         'the generator does not write: "next week\'s Friday" where a '
-        'language writes it so (Chinese 下周五), quarters, weeks of a '
+        "language writes it so (Chinese 下周五), quarters, weeks of a "
         "year, time-zone names other than "
         "UTC, nth weekdays and holidays outside English, Spanish, French, "
         "German, Portuguese, Italian, Russian, Chinese and Japanese, and "
