@@ -336,22 +336,22 @@ def test_a_bad_reference_shows_the_servers_error(page, url):
 def test_a_reference_typed_resolves_the_answer(forms_page, forms_url):
     page = forms_page
     assert page.is_visible("#reference-input")
-    page.fill("#reference", "2026-01-15T09:00:00")
-    run_and_wait(page, "in 3 days")
+
+    def answer(reference, prefer, output, used):
+        page.fill("#reference", reference)
+        if prefer:
+            page.select_option("#prefer", prefer)
+        run_and_wait(page, "in 3 days")
+        assert page.inner_text("#output") == output
+        assert page.inner_text("#reference-used") == f"resolved against {used}"
+
+    answer("2026-01-15T09:00:00", None, "2026-01-18",
+           "2026-01-15T09:00:00+00:00 · open texts: future")  # fmt: skip
     assert page.posted[-1]["reference"] == "2026-01-15T09:00:00"
     assert "prefer" not in page.posted[-1]  # the default: the server's own
-    assert page.inner_text("#output") == "2026-01-18"
-    assert page.inner_text("#reference-used") == (
-        "resolved against 2026-01-15T09:00:00+00:00 · open texts: future"
-    )
     # Another reference, another day; the offset typed is kept.
-    page.fill("#reference", "2026-02-28T23:30:00-05:00")
-    page.select_option("#prefer", "past")
-    run_and_wait(page, "in 3 days")
-    assert page.inner_text("#output") == "2026-03-03"
-    assert page.inner_text("#reference-used") == (
-        "resolved against 2026-02-28T23:30:00-05:00 · open texts: past"
-    )
+    answer("2026-02-28T23:30:00-05:00", "past", "2026-03-03",
+           "2026-02-28T23:30:00-05:00 · open texts: past")  # fmt: skip
     # Empty is now: nothing sent, and the answer says which now it used.
     page.fill("#reference", "  ")
     page.select_option("#prefer", "")
