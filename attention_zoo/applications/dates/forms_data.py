@@ -16,8 +16,8 @@ expressions, the rest absolute days (non-dates on top):
   a test pool (`HELD_OUT`, `split_texts`: only texts whose pattern keeps
   another text in training are held out), so no test text was trained
   on; each split then draws a language uniformly, a kind with a weight of
-  the square root of its pool (so the 8 years of a language are not a thirteenth of the
-  data, nor its 460 relative expressions drowned), then a pair of it.
+  the square root of its pool (so a language's few years are not lost
+  among its hundreds of relative expressions), then a pair of it.
   Training first takes every pair of its pool once (`draw`: a text drawn
   by chance alone is never trained on when its kind's pool is large, as
   English "yesterday" was in no split of the first forms run), then
