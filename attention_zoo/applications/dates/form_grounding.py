@@ -20,7 +20,8 @@ text"):
 - an hour written on a 12-hour clock (`5` for 17) needs a period of the
   text that CLDR writes with that hour (`pm`, `in the evening`, `下午`:
   `form_words.period_phrases`), and an hour no period of the text is
-  written with is refused (`5:30 pm` is not 05:30);
+  written with is refused (`5:30 pm` is not 05:30); "noon", "à minuit"
+  are 12:00, 00:00 (`form_words.named_time_phrases`), 点半 30 minutes;
 - a zone: `Z` needs `z`, `utc` or `gmt`; an offset its sign and digits or
   an abbreviation written for it (`EST`); a zone name its city;
 - a relative form is named by CLDR's relative texts of the 27 languages
@@ -207,10 +208,8 @@ def _zone(t: FormText, zone: str | None) -> str:
 
 
 def _periods(t: FormText, values: set[int]) -> dict[str, frozenset[int]]:
-    """The periods of the text (`form_words.period_phrases`) beside a number
-    of `values` with nothing but spaces, punctuation and the words of a
-    clock between (`5:30 pm`, `午前1時`, `4 Uhr nachm.`), preferring a number written as a clock (`03:30` in `через 3
-    дня в 03:30`, where `3 дня` is three days)."""
+    """The text's periods beside a number of `values` (`5:30 pm`, `4 Uhr nachm.`:
+    only clock words between), a clock first (`через 3 дня в 03:30`: `03:30`)."""
     tokens = [m for m in _TOKEN.finditer(t.text) if int(m[1]) in values]
     tokens = [m for m in tokens if m[2]] or tokens
     table = t.table("period_phrases")
@@ -232,6 +231,8 @@ def _periods(t: FormText, values: set[int]) -> dict[str, frozenset[int]]:
 
 def _clock(t: FormText, clock: Clock) -> str:
     hour = clock.hour
+    if clock.second is None and t.named_time(hour, clock.minute):  # noon
+        return _zone(t, clock.zone)
     # A 12-hour clock writes 17 as 5, and 12 as 12 or 0 (Japanese 午後0時).
     twelve = {hour % 12, hour % 12 or 12}
     periods = _periods(t, twelve | {hour})
@@ -247,8 +248,9 @@ def _clock(t: FormText, clock: Clock) -> str:
     t.claim("hour", hour, *(twelve if hour in hours else ()))
     if clock.minute == 0:
         t.allowed.add(0)  # `17:00` beside `5 pm`
+    half = clock.minute == 30 and t.half_hour()  # 7点半
     reasons = [
-        "" if clock.minute == 0 else _number(t, clock.minute, "minute"),
+        "" if clock.minute == 0 or half else _number(t, clock.minute, "minute"),
         "" if clock.second is None else _number(t, clock.second, "second"),
         _zone(t, clock.zone),
     ]
@@ -274,7 +276,9 @@ def _counted(t: FormText, field: str, amount: int) -> bool:
 
 
 def _shift(t: FormText, shift: Shift) -> str:
-    if _relative(t, shift):
+    # Its count first: `mañana` is in "dentro de 1 día a las 7 de la mañana".
+    (unit, amount), *more = shift.steps
+    if not more and amount and _counted(t, unit, amount) or _relative(t, shift):
         return ""
     for unit, amount in shift.steps:
         step = f"{unit} {amount:+d}" if amount else f"{unit} 0"

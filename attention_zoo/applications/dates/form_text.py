@@ -74,6 +74,18 @@ class FormText:
 
         return bool(runs) and all(hour(m) for m in runs)
 
+    def named_time(self, hour: int, minute: int) -> bool:
+        """Whether a word of noon or midnight of the text names `hour`:`minute`
+        ("noon": 12:00); the digits of its hour (`12 noon`) are then its."""
+        if (hour, minute) not in self.named(self.table("named_time_phrases")):
+            return False
+        self.allowed |= {hour, hour % 12 or 12, minute}
+        return True
+
+    def half_hour(self) -> bool:
+        """Whether the text writes half past an hour with a clock word (点半)."""
+        return bool(self.found(self.table("half_hour_phrases")))
+
     def claim(self, part: str, *values: int) -> None:
         """Note that the form's `part` is one of the text's runs of digits
         of one of `values`."""
