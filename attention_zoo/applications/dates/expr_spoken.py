@@ -6,8 +6,8 @@
   preposition: "at noon", "à minuit", "в полдень", "正午") -> `time 12:00`
   and `time 00:00`;
 - `hours(language)`: a whole hour with a clock word or a day period
-  (`hours`: "um 15 Uhr", "à 8 h", "a las 7 de la mañana", "下午3点",
-  "早上7点半" with 半 for 30 minutes: `half_hours`);
+  (`hours`: "um 15 Uhr", "a las 7 de la mañana",
+  "下午3点", "早上7点半" with 半 for half past: `half_hours`);
 - `partials(language)`: a year, a month and year, a day and month after a
   preposition (`partials`: "in 1987", "im Jahr 1989", "в 1961 году", "en
   marzo de 2015", "am 3. Mai") -> `year 1987`, `month 2015-03`, `date

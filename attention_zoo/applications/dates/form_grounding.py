@@ -21,7 +21,7 @@ text"):
   text that CLDR writes with that hour (`pm`, `in the evening`, `下午`:
   `form_words.period_phrases`), and an hour no period of the text is
   written with is refused (`5:30 pm` is not 05:30); "noon", "à minuit"
-  are 12:00, 00:00 (`form_words.named_time_phrases`), 点半 30 minutes;
+  are 12:00, 00:00 (`form_words.named_time_phrases`), 点半 half past;
 - a zone: `Z` needs `z`, `utc` or `gmt`; an offset its sign and digits or
   an abbreviation written for it (`EST`); a zone name its city;
 - a relative form is named by CLDR's relative texts of the 27 languages

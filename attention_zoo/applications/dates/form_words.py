@@ -28,7 +28,7 @@ what it names:
 - `named_time_phrases()`: the words of noon and midnight the generator
   writes (`expr_spoken.named_time_words`: "noon", "à minuit", "正午"), each
   with the `(hour, minute)` it names; `half_hour_phrases()`: the clock
-  words that write 30 minutes (点半);
+  words that write half past the hour (点半);
 - `ZONE_ABBREVIATIONS`: the zone abbreviations a text may write for an
   offset (`EST`: `-05:00`).
 
