@@ -2,12 +2,11 @@
 must be written in the text, for every kind of form.
 
 A run of the forms target writes a form (`forms.py`) that the resolver
-computes whatever the text said; a short run answered "yesterday" with
-`easter -2`, confident. So a form is valid only where the text
-(`data.normalize`d: native digits and CJK numerals read as digits, lower
-case) writes what the form uses, by these rules (`form_disagreement`
-names the first part that fails: "the form's '3' is not written in the
-text"):
+computes whatever the text said (a short run answered "yesterday" with
+`easter -2`). So a form is valid only where the text (`data.normalize`d:
+native digits and CJK numerals read as digits, lower case) writes what
+the form uses, by these rules (`form_disagreement` names the first part
+that fails: "the form's '3' is not written in the text"):
 
 - a number of the form (a day of the month, an amount `day -3`, an hour, a
   minute, a second, a rank `nth 3`) is a run of digits of the text with its
@@ -21,7 +20,7 @@ text"):
   text that CLDR writes with that hour (`pm`, `in the evening`, `下午`:
   `form_words.period_phrases`), and an hour no period of the text is
   written with is refused (`5:30 pm` is not 05:30); "noon", "à minuit"
-  are 12:00, 00:00 (`form_words.named_time_phrases`), 点半 half past;
+  are 12:00, 00:00 (`form_words.named_time_phrases`), 7点半 7:30, not 7:00;
 - a zone: `Z` needs `z`, `utc` or `gmt`; an offset its sign and digits or
   an abbreviation written for it (`EST`); a zone name its city;
 - a relative form is named by CLDR's relative texts of the 27 languages
@@ -40,9 +39,8 @@ text"):
   counting (`easter` in `easter monday`, `christmas` in `christmas eve`:
   the hand-written `other_days` name days that mean no holiday);
 - an interval grounds both its ends, a day form `at` a time both parts;
-- a time or a year is no reading of a text that names a month ("9 мая"
-  is no `time 09:00`; a relative form is not checked so: Spanish `ago`,
-  French `sept` are month words too);
+- a time or a year is no reading of a text naming a month ("9 мая" is no
+  `time 09:00`; nor checked for a relative form: Spanish `ago` is one);
 - each number of the text is used once and is the form's: the parts that
   take their number from its digits each find a run of their own
   (`FormText.overclaimed`: `2014-12-12 08:12` is not the 8th at 08:12), a
@@ -54,9 +52,8 @@ text"):
 
 A part the text does not write (the year of `date --05-03`) is no number
 of the form, and the answer's `parts` name it as the reference's
-(`resolver`). A `date YYYY-MM-DD` that no holiday name grounds is checked
-as an ISO date (`checks.CHECKS`, `form_answers.form_checks`) instead.
-Python only: a forms run is answered by the predictor.
+(`resolver`). A `date YYYY-MM-DD` that no holiday name grounds is checked as
+an ISO date (`checks.CHECKS`, `form_answers.form_checks`). Python only.
 """
 
 from __future__ import annotations
@@ -248,9 +245,12 @@ def _clock(t: FormText, clock: Clock) -> str:
     t.claim("hour", hour, *(twelve if hour in hours else ()))
     if clock.minute == 0:
         t.allowed.add(0)  # `17:00` beside `5 pm`
-    half = clock.minute == 30 and t.half_hour()  # 7点半
+    if t.half_past(twelve | {hour}):  # 7点半: its minute is 30
+        minute = "" if clock.minute == 30 else "the form's minute is no half past (半)"
+    else:
+        minute = "" if clock.minute == 0 else _number(t, clock.minute, "minute")
     reasons = [
-        "" if clock.minute == 0 or half else _number(t, clock.minute, "minute"),
+        minute,
         "" if clock.second is None else _number(t, clock.second, "second"),
         _zone(t, clock.zone),
     ]
