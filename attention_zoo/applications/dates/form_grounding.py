@@ -1,5 +1,4 @@
-"""The grounding of a form in its text: every number and word the form uses
-must be written in the text, for every kind of form.
+"""The grounding of a form: every number and word it uses is written in its text.
 
 A run of the forms target writes a form (`forms.py`) that the resolver
 computes whatever the text said (a short run answered "yesterday" with
@@ -36,8 +35,8 @@ that fails: "the form's '3' is not written in the text"):
 - `easter N` and a fixed holiday's `date --12-25` need a holiday name that
   means them (`form_words.holiday_phrases`: "Good Friday" is `easter -2`;
   "Christmas" `date --12-25`), a name inside a longer one found not
-  counting (`easter` in `easter monday`, `christmas` in `christmas eve`:
-  the hand-written `other_days` name days that mean no holiday);
+  counting (`easter` in `easter monday`; `christmas` in `christmas eve`,
+  one of the hand-written `other_days`);
 - an interval grounds both its ends, a day form `at` a time both parts;
 - a time or a year is no reading of a text naming a month ("9 мая" is no
   `time 09:00`; nor checked for a relative form: Spanish `ago` is one);
@@ -52,8 +51,8 @@ that fails: "the form's '3' is not written in the text"):
 
 A part the text does not write (the year of `date --05-03`) is no number
 of the form, and the answer's `parts` name it as the reference's
-(`resolver`). A `date YYYY-MM-DD` that no holiday name grounds is checked as
-an ISO date (`checks.CHECKS`, `form_answers.form_checks`). Python only.
+(`resolver`). A `date YYYY-MM-DD` no holiday name grounds is an ISO date's
+(`checks.CHECKS`, `form_answers.form_checks`). Python only.
 """
 
 from __future__ import annotations
@@ -196,10 +195,8 @@ def _zone(t: FormText, zone: str | None) -> str:
         hours, minutes = int(zone[1:3]), int(zone[4:6])
         sign = "[+]" if zone[0] == "+" else "[-\u2212]"
         tail = "" if minutes == 0 else rf":?0*{minutes}(?![0-9])"
-        if re.search(rf"{sign} ?0*{hours}(?![0-9]){tail}", t.text):
-            t.allowed |= {hours, minutes}
-            return ""
-        return _missing(f"offset {zone!r}")
+        found = re.search(rf"{sign} ?0*{hours}(?![0-9]){tail}", t.text)
+        return "" if found else _missing(f"offset {zone!r}")  # its digits allowed above
     city = zone.rsplit("/", 1)[-1].replace("_", " ").lower()
     return "" if city in t.text else _missing(f"zone {zone!r}")
 
@@ -245,10 +242,12 @@ def _clock(t: FormText, clock: Clock) -> str:
     t.claim("hour", hour, *(twelve if hour in hours else ()))
     if clock.minute == 0:
         t.allowed.add(0)  # `17:00` beside `5 pm`
-    if t.half_past(twelve | {hour}):  # 7点半: its minute is 30
-        minute = "" if clock.minute == 30 else "the form's minute is no half past (半)"
-    else:
-        minute = "" if clock.minute == 0 else _number(t, clock.minute, "minute")
+    half = t.half_past(twelve | {hour}, every=clock.minute == 0)  # 7点半: 7:30
+    minute = (
+        "" if clock.minute in (0, 30) and half == (clock.minute == 30)
+        else "the form's minute is not the text's half past (半)" if half
+        else _number(t, clock.minute, "minute")
+    )  # fmt: skip
     reasons = [
         minute,
         "" if clock.second is None else _number(t, clock.second, "second"),

@@ -82,14 +82,14 @@ class FormText:
         self.allowed |= {hour, hour % 12 or 12, minute}
         return True
 
-    def half_past(self, hours: set[int]) -> bool:
-        """Whether every run of digits of one of `hours` is followed by a clock
-        word of half past (`7点半`), so its minute is 30, not 00."""
+    def half_past(self, hours: set[int], every: bool = False) -> bool:
+        """Whether a run of digits of one of `hours` (`every`: each one) is
+        followed by a clock word of half past (`7点半`: 7:30, not 7:00; the
+        6 of `6天后` is a count's)."""
         halves = self.table("half_hour_phrases")
         runs = [m for m in _RUNS.finditer(self.text) if int(m[0]) in hours]
-        return bool(runs) and all(
-            any(self.text.startswith(h, m.end()) for h in halves) for m in runs
-        )
+        half = [any(self.text.startswith(h, m.end()) for h in halves) for m in runs]
+        return bool(runs) and (all(half) if every else any(half))
 
     def claim(self, part: str, *values: int) -> None:
         """Note that the form's `part` is one of the text's runs of digits

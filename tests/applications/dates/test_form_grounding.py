@@ -94,6 +94,7 @@ def _reason(text, form, languages=None):
         ("1961 - 1967", "year 1961 / year 1967"),
         ("from 11pm to 7am", "time 23:00 / time 07:00"),
         ("7点半到9点", "time 07:30 / time 09:00"),  # 半 is the 7's only
+        ("6天后早上6点半", "shift day +6 at 06:30"),  # the first 6 is a count
         # its count, not the "mañana" (morning) of its time, grounds the day
         ("dentro de 1 día a las 7 de la mañana", "shift day +1 at 07:00"),
     ],
@@ -167,7 +168,7 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("noon", "time 13:00", "hour 13"),
         ("midnight", "time 12:00", "hour 12"),
         ("noon", "time 12:30", "hour 12"),
-        ("晚上8点半", "time 20:00", "no half past"),  # 半 is 30 minutes
+        ("晚上8点半", "time 20:00", "not the text's half past"),  # 半 is 30 minutes
         ("hace un año", "shift year -2", "'year -2'"),
         ("بعد 4 أيام", "shift day -4", "'day -4'"),
         ("de 1939 à 1945", "year 1939 / year 1946", "year '1946'"),
