@@ -4,11 +4,15 @@
   (CLDR's relative fields: "ayer", "hace 3 días", "el mes pasado", "in 2
   Fridays"), and the named days CLDR lacks (`expression_words.json`
   `named_days`: English "the day after tomorrow", which CLDR's English
-  does not write while its Spanish "pasado mañana" is there);
+  does not write while its Spanish "pasado mañana" is there), and the
+  relative texts CLDR does not write (`relative`: "hace un año", "daqui
+  a uma semana", Arabic "بعد 3 أيام", Hindi "3 दिन बाद");
 - `relative_at(language)`: a relative day ("tomorrow", "in 3 days", "pasado
   mañana") and a time, joined by the language's CLDR date-time pattern
   (`{1}, {0}`: "tomorrow, 5:00 PM") and by its hand-written `at`
-  ("{day} a las {time}") -> `shift day +1 at 17:00`.
+  ("{day} a las {time}") -> `shift day +1 at 17:00`; after an `at`, a
+  whole hour as people write it too (`expr_spoken`: "tomorrow at 5pm",
+  "morgen um 8 Uhr", "明天下午5点", "tomorrow at noon").
 
 Each value is computed here from `REFERENCE` with `datetime` arithmetic
 (the week's Monday, the month's last day for a clamped month shift), not
@@ -22,6 +26,7 @@ import datetime as dt
 
 from babel.dates import format_skeleton
 
+from attention_zoo.applications.dates import expr_spoken
 from attention_zoo.applications.dates.expr_times import SPOKEN_HOURS
 from attention_zoo.applications.dates.expression_pairs import (
     REFERENCE,
@@ -42,6 +47,10 @@ _SPANS = {
     "hour": dt.timedelta(hours=1),
 }
 AT_SKELETONS = ("Hm", "hm")
+# The counts of a hand-written counted text (`relative`, "en {0} días"),
+# and how many of them each text is written with.
+COUNTS = (2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20)
+PER_COUNTED = 4
 
 
 def _add_months(day: dt.date, months: int) -> dt.date:
@@ -101,6 +110,22 @@ def _relative(language: str) -> list[Pair]:
         out.append(
             Pair(text, form, language, "relative", reference, relative_value(form))
         )
+    r = rng("relative_words", language)
+    for text, unit, amount, *bounds in words(language).get("relative", ()):
+        if "{0}" not in text:
+            written = [(text, amount)]
+        else:  # `amount` is the direction; Arabic plurals bound the counts
+            low, high = bounds or (2, 20)
+            counts = [n for n in COUNTS if low <= n <= high]
+            chosen = r.sample(counts, min(PER_COUNTED, len(counts)))
+            written = [(text.format(n), amount * n) for n in chosen]
+        for phrase, steps in written:
+            form = f"shift {unit} {steps:+d}"
+            out.append(
+                Pair(
+                    phrase, form, language, "relative", reference, relative_value(form)
+                )
+            )
     return out
 
 
@@ -137,4 +162,43 @@ def relative_at(language: str) -> list[Pair]:
                 Pair(text, f"{pair.form} at {written}", language, "relative_at",
                      reference, f"{ymd(shifted)}T{written}")
             )  # fmt: skip
+    for joiner in words(language).get("at", []):
+        for pair in days:
+            out.append(_spoken_at(language, joiner, pair, r))
     return with_native(out)
+
+
+def _spoken_at(language: str, joiner: str, pair: Pair, r) -> Pair:
+    """`pair`'s relative day and a whole hour as people write it after the
+    `joiner`'s `at` ("tomorrow at 5pm"), or noon or midnight by name."""
+    word = joiner.split("{time}")[0].split("{day}")[-1].strip()
+    named = expr_spoken.named_time_words(language)
+    # A name after a joiner without a word ("{day}{time}": 明天中午), or
+    # one written after the `at` word ("at noon": "{day} at noon").
+    choices = [
+        (text, expr_spoken.NAMED_HOURS[name], 0)
+        for name, texts in named.items()
+        for text in texts
+        if not word or text.startswith(word + " ")
+    ]
+    patterns = expr_spoken.bare_hours(language)
+    if patterns and (not choices or r.random() < 0.8):
+        pattern = r.choice(patterns)
+        hour = r.choice(SPOKEN_HOURS)
+        minute = 30 if expr_spoken.half_hour(pattern, language) else 0
+        choices = [(expr_spoken.hour_text(pattern, hour, language, r), hour, minute)]
+    if not choices:  # no hand-written words: a CLDR time
+        hour = r.choice(SPOKEN_HOURS)
+        at = format_skeleton("Hm", dt.time(hour), locale=locale(language))
+        choices = [(at, hour, 0)]
+    time_text, hour, minute = r.choice(choices)
+    if word and time_text.startswith(word + " "):
+        text = f"{pair.text} {time_text}"
+    else:
+        text = joiner.format(day=pair.text, time=time_text)
+    written = clock(hour, minute)
+    shifted = dt.date.fromisoformat(pair.value)
+    return Pair(
+        text, f"{pair.form} at {written}", language, "relative_at",
+        pair.reference, f"{ymd(shifted)}T{written}",
+    )  # fmt: skip

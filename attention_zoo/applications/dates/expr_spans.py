@@ -7,16 +7,27 @@ date 2013-07-15`). Days are drawn within one month, across months and
 across years, so each of CLDR's greatest-difference patterns is used.
 A few languages also get hand-written connectors around two full dates
 (`expression_words.json` `connectors`: "del {0} al {1}", "vom {0} bis
-{1}"). Times are one day's (the end after the start), with the reference
-at that day's midnight.
+{1}"), around two days of one month (`day_ranges`: "from 3 to 7 May
+1979", "13 - 15 de julio de 2013", "с 1 по 10 мая 2021 года") and around
+two times (`time_connectors`: "from 10pm to 6am", "von 8 Uhr bis 17
+Uhr"); CLDR's dash is also written as people type it (" - "). Years:
+"1990-1995", "1990 - 1995" in every language and the hand-written
+`year_connectors` ("de 1914 à 1918", "1914年至1918年") -> `year 1914 /
+year 1918`. CLDR's times are one day's (the end after the start); a
+hand-written interval of times may end the next day ("22:00 to 06:00"),
+as the resolver reads an end before its start. The reference is the
+start's day at midnight.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 from babel.dates import format_interval, format_skeleton
 
+from attention_zoo.applications.dates import expr_spoken
+from attention_zoo.applications.dates.expr_times import SPOKEN_HOURS
 from attention_zoo.applications.dates.expression_pairs import (
     REFERENCE,
     Pair,
@@ -36,6 +47,19 @@ TIME_SKELETONS = ("Hm", "hm")
 # How far the end lies from the start, in days: the same month, the next
 # months, another year.
 DAY_GAPS = ((1, 10), (20, 80), (200, 500))
+PER_GAP = 4  # intervals of CLDR's day skeletons per gap
+PER_PATTERN = 4  # intervals of each other pattern
+# How every language writes two years apart (the hand-written connectors
+# come beside).
+YEAR_DASHES = ("{0}-{1}", "{0}\u2013{1}", "{0} - {1}", "{0} \u2013 {1}")
+
+
+def typed_dash(text: str) -> str | None:
+    """`text` with CLDR's en dash as a spaced hyphen ("13 - 15 de julio"),
+    or None when it writes none."""
+    if "\u2013" not in text:
+        return None
+    return " ".join(text.replace("\u2013", " - ").split())
 
 
 def _days(r) -> tuple[dt.date, dt.date]:
@@ -72,14 +96,14 @@ def intervals(language: str) -> list[Pair]:
     reference = REFERENCE.isoformat()
     out = []
     for skeleton in DAY_SKELETONS:
-        for _ in range(len(DAY_GAPS) * 2):
+        for _ in range(len(DAY_GAPS) * PER_GAP):
             start, end = _days(r)
             text = format_interval(start, end, skeleton, locale=where)
             form = f"date {ymd(start)} / date {ymd(end)}"
             value = f"{ymd(start)}/{ymd(end)}"
             out.append(Pair(text, form, language, "interval_days", reference, value))
     for connector in words(language).get("connectors", ()):
-        for _ in range(len(DAY_GAPS)):
+        for _ in range(len(DAY_GAPS) * 2):
             start, end = _days(r)
             text = connector.format(
                 format_skeleton("yMMMMd", start, locale=where),
@@ -89,7 +113,7 @@ def intervals(language: str) -> list[Pair]:
             value = f"{ymd(start)}/{ymd(end)}"
             out.append(Pair(text, form, language, "interval_days", reference, value))
     for skeleton in MONTH_SKELETONS:
-        for _ in range(4):
+        for _ in range(2 * PER_PATTERN):
             start, end = _months(r)
             text = format_interval(start, end, skeleton, locale=where)
             ends = [f"{d.year:04d}-{d.month:02d}" for d in (start, end)]
@@ -98,7 +122,7 @@ def intervals(language: str) -> list[Pair]:
                 Pair(text, form, language, "interval_months", reference, "/".join(ends))
             )
     for skeleton in TIME_SKELETONS:
-        for _ in range(4):
+        for _ in range(2 * PER_PATTERN):
             first = r.randrange(0, 23 * 60)
             last = r.randrange(first + 1, 24 * 60)
             start, end = (dt.time(*divmod(m, 60)) for m in (first, last))
@@ -111,4 +135,79 @@ def intervals(language: str) -> list[Pair]:
             value = f"{ymd(day)}T{ends[0]}/{ymd(day)}T{ends[1]}"
             midnight = dt.datetime.combine(day, dt.time()).isoformat()
             out.append(Pair(text, form, language, "interval_times", midnight, value))
+    out += [
+        dataclasses.replace(p, text=typed_dash(p.text))
+        for p in out
+        if typed_dash(p.text)
+    ]
+    out += _years(language, r) + _day_ranges(language, r) + _time_ranges(language, r)
     return with_native(out)
+
+
+def _years(language: str, r) -> list[Pair]:
+    reference = REFERENCE.isoformat()
+    out = []
+    for pattern in YEAR_DASHES + tuple(words(language).get("year_connectors", ())):
+        for _ in range(PER_PATTERN):
+            start = r.randint(1000, 2090)
+            end = start + r.randint(1, 30)
+            form = f"year {start:04d} / year {end:04d}"
+            value = f"{start:04d}/{end:04d}"
+            text = pattern.format(start, end)
+            out.append(Pair(text, form, language, "interval_years", reference, value))
+    return out
+
+
+def _day_ranges(language: str, r) -> list[Pair]:
+    """Two days of one month, the month and year written once."""
+    names = locale(language).months["format"]["wide"]
+    reference = REFERENCE.isoformat()
+    out = []
+    for pattern in words(language).get("day_ranges", ()):
+        for _ in range(PER_PATTERN):
+            start = draw_day(r, 1900, 2098).replace(day=r.randint(1, 20))
+            end = start.replace(day=r.randint(start.day + 1, 28))
+            text = pattern.format(
+                d1=start.day, d2=end.day, month=names[start.month], year=start.year
+            )
+            form = f"date {ymd(start)} / date {ymd(end)}"
+            value = f"{ymd(start)}/{ymd(end)}"
+            out.append(Pair(text, form, language, "interval_days", reference, value))
+    return out
+
+
+def _time_ranges(language: str, r) -> list[Pair]:
+    """Two times by a hand-written connector; an end before the start is
+    the next day's ("from 10pm to 6am"). Both ends are written alike: a
+    hand-written whole hour of one pattern ("10pm", "8 Uhr") or CLDR's
+    `Hm`, since a period written once (`10 - 11 pm`) is read as both
+    ends'."""
+    where = locale(language)
+    patterns = expr_spoken.bare_hours(language)
+    out = []
+    for connector in words(language).get("time_connectors", ()):
+        for _ in range(PER_PATTERN):
+            first, last = r.sample(SPOKEN_HOURS, 2)
+            if patterns and r.random() < 0.7:
+                pattern = r.choice(patterns)
+                minute = 30 if expr_spoken.half_hour(pattern, language) else 0
+                minutes = [minute, minute]
+                texts = [
+                    expr_spoken.hour_text(pattern, h, language, r)
+                    for h in (first, last)
+                ]
+            else:
+                minutes = [r.randrange(60), r.randrange(60)]
+                texts = [
+                    format_skeleton("Hm", dt.time(h, m), locale=where)
+                    for h, m in zip((first, last), minutes)
+                ]
+            ends = [clock(first, minutes[0]), clock(last, minutes[1])]
+            text = connector.format(*texts)
+            day = draw_day(r, 1900, 2098)
+            next_day = day + dt.timedelta(days=int(ends[1] < ends[0]))
+            form = f"time {ends[0]} / time {ends[1]}"
+            value = f"{ymd(day)}T{ends[0]}/{ymd(next_day)}T{ends[1]}"
+            midnight = dt.datetime.combine(day, dt.time()).isoformat()
+            out.append(Pair(text, form, language, "interval_times", midnight, value))
+    return out

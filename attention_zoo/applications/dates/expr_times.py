@@ -110,6 +110,8 @@ def times(language: str) -> list[Pair]:
     # "a las 17:30", "um 8:15"): how a time alone is written in a sentence.
     for joiner in hand.get("at", ()):
         word = joiner.split("{time}")[0].split("{day}")[-1].strip()
+        if not joiner.startswith("{day} ") or not word:  # 明天下午5点: no word
+            continue
         for _ in range(2 * PER_SKELETON):
             skeleton = r.choice(("hm", "Hm", "h"))
             at, day = _draw_time(r, skeleton != "h", False), draw_day(r)

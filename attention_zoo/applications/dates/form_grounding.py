@@ -1,13 +1,11 @@
-"""The grounding of a form in its text: every number and word the form uses
-must be written in the text, for every kind of form.
+"""The grounding of a form: every number and word it uses is written in its text.
 
 A run of the forms target writes a form (`forms.py`) that the resolver
-computes whatever the text said; a short run answered "yesterday" with
-`easter -2`, confident. So a form is valid only where the text
-(`data.normalize`d: native digits and CJK numerals read as digits, lower
-case) writes what the form uses, by these rules (`form_disagreement`
-names the first part that fails: "the form's '3' is not written in the
-text"):
+computes whatever the text said (a short run answered "yesterday" with
+`easter -2`). So a form is valid only where the text (`data.normalize`d:
+native digits and CJK numerals read as digits, lower case) writes what
+the form uses, by these rules (`form_disagreement` names the first part
+that fails: "the form's '3' is not written in the text"):
 
 - a number of the form (a day of the month, an amount `day -3`, an hour, a
   minute, a second, a rank `nth 3`) is a run of digits of the text with its
@@ -20,7 +18,8 @@ text"):
 - an hour written on a 12-hour clock (`5` for 17) needs a period of the
   text that CLDR writes with that hour (`pm`, `in the evening`, `下午`:
   `form_words.period_phrases`), and an hour no period of the text is
-  written with is refused (`5:30 pm` is not 05:30);
+  written with is refused (`5:30 pm` is not 05:30); "noon", "à minuit"
+  are 12:00, 00:00 (`form_words.named_time_phrases`), 7点半 7:30, not 7:00;
 - a zone: `Z` needs `z`, `utc` or `gmt`; an offset its sign and digits or
   an abbreviation written for it (`EST`); a zone name its city;
 - a relative form is named by CLDR's relative texts of the 27 languages
@@ -36,12 +35,11 @@ text"):
 - `easter N` and a fixed holiday's `date --12-25` need a holiday name that
   means them (`form_words.holiday_phrases`: "Good Friday" is `easter -2`;
   "Christmas" `date --12-25`), a name inside a longer one found not
-  counting (`easter` in `easter monday`, `christmas` in `christmas eve`:
-  the hand-written `other_days` name days that mean no holiday);
+  counting (`easter` in `easter monday`; `christmas` in `christmas eve`,
+  one of the hand-written `other_days`);
 - an interval grounds both its ends, a day form `at` a time both parts;
-- a time or a year is no reading of a text that names a month ("9 мая"
-  is no `time 09:00`; a relative form is not checked so: Spanish `ago`,
-  French `sept` are month words too);
+- a time or a year is no reading of a text naming a month ("9 мая" is no
+  `time 09:00`; nor checked for a relative form: Spanish `ago` is one);
 - each number of the text is used once and is the form's: the parts that
   take their number from its digits each find a run of their own
   (`FormText.overclaimed`: `2014-12-12 08:12` is not the 8th at 08:12), a
@@ -53,9 +51,8 @@ text"):
 
 A part the text does not write (the year of `date --05-03`) is no number
 of the form, and the answer's `parts` name it as the reference's
-(`resolver`). A `date YYYY-MM-DD` that no holiday name grounds is checked
-as an ISO date (`checks.CHECKS`, `form_answers.form_checks`) instead.
-Python only: a forms run is answered by the predictor.
+(`resolver`). A `date YYYY-MM-DD` no holiday name grounds is an ISO date's
+(`checks.CHECKS`, `form_answers.form_checks`). Python only.
 """
 
 from __future__ import annotations
@@ -198,19 +195,15 @@ def _zone(t: FormText, zone: str | None) -> str:
         hours, minutes = int(zone[1:3]), int(zone[4:6])
         sign = "[+]" if zone[0] == "+" else "[-\u2212]"
         tail = "" if minutes == 0 else rf":?0*{minutes}(?![0-9])"
-        if re.search(rf"{sign} ?0*{hours}(?![0-9]){tail}", t.text):
-            t.allowed |= {hours, minutes}
-            return ""
-        return _missing(f"offset {zone!r}")
+        found = re.search(rf"{sign} ?0*{hours}(?![0-9]){tail}", t.text)
+        return "" if found else _missing(f"offset {zone!r}")  # its digits allowed above
     city = zone.rsplit("/", 1)[-1].replace("_", " ").lower()
     return "" if city in t.text else _missing(f"zone {zone!r}")
 
 
 def _periods(t: FormText, values: set[int]) -> dict[str, frozenset[int]]:
-    """The periods of the text (`form_words.period_phrases`) beside a number
-    of `values` with nothing but spaces, punctuation and the words of a
-    clock between (`5:30 pm`, `午前1時`, `4 Uhr nachm.`), preferring a number written as a clock (`03:30` in `через 3
-    дня в 03:30`, where `3 дня` is three days)."""
+    """The text's periods beside a number of `values` (`5:30 pm`, `4 Uhr nachm.`:
+    only clock words between), a clock first (`через 3 дня в 03:30`: `03:30`)."""
     tokens = [m for m in _TOKEN.finditer(t.text) if int(m[1]) in values]
     tokens = [m for m in tokens if m[2]] or tokens
     table = t.table("period_phrases")
@@ -232,6 +225,8 @@ def _periods(t: FormText, values: set[int]) -> dict[str, frozenset[int]]:
 
 def _clock(t: FormText, clock: Clock) -> str:
     hour = clock.hour
+    if clock.second is None and t.named_time(hour, clock.minute):  # noon
+        return _zone(t, clock.zone)
     # A 12-hour clock writes 17 as 5, and 12 as 12 or 0 (Japanese 午後0時).
     twelve = {hour % 12, hour % 12 or 12}
     periods = _periods(t, twelve | {hour})
@@ -247,8 +242,14 @@ def _clock(t: FormText, clock: Clock) -> str:
     t.claim("hour", hour, *(twelve if hour in hours else ()))
     if clock.minute == 0:
         t.allowed.add(0)  # `17:00` beside `5 pm`
+    half = t.half_past(twelve | {hour}, every=clock.minute == 0)  # 7点半: 7:30
+    minute = (
+        "" if clock.minute in (0, 30) and half == (clock.minute == 30)
+        else "the form's minute is not the text's half past (半)" if half
+        else _number(t, clock.minute, "minute")
+    )  # fmt: skip
     reasons = [
-        "" if clock.minute == 0 else _number(t, clock.minute, "minute"),
+        minute,
         "" if clock.second is None else _number(t, clock.second, "second"),
         _zone(t, clock.zone),
     ]
@@ -274,7 +275,9 @@ def _counted(t: FormText, field: str, amount: int) -> bool:
 
 
 def _shift(t: FormText, shift: Shift) -> str:
-    if _relative(t, shift):
+    # Its count first: `mañana` is in "dentro de 1 día a las 7 de la mañana".
+    (unit, amount), *more = shift.steps
+    if not more and amount and _counted(t, unit, amount) or _relative(t, shift):
         return ""
     for unit, amount in shift.steps:
         step = f"{unit} {amount:+d}" if amount else f"{unit} 0"

@@ -74,6 +74,23 @@ class FormText:
 
         return bool(runs) and all(hour(m) for m in runs)
 
+    def named_time(self, hour: int, minute: int) -> bool:
+        """Whether a word of noon or midnight of the text names `hour`:`minute`
+        ("noon": 12:00); the digits of its hour (`12 noon`) are then its."""
+        if (hour, minute) not in self.named(self.table("named_time_phrases")):
+            return False
+        self.allowed |= {hour, hour % 12 or 12, minute}
+        return True
+
+    def half_past(self, hours: set[int], every: bool = False) -> bool:
+        """Whether a run of digits of one of `hours` (`every`: each one) is
+        followed by a clock word of half past (`7点半`: 7:30, not 7:00; the
+        6 of `6天后` is a count's)."""
+        halves = self.table("half_hour_phrases")
+        runs = [m for m in _RUNS.finditer(self.text) if int(m[0]) in hours]
+        half = [any(self.text.startswith(h, m.end()) for h in halves) for m in runs]
+        return bool(runs) and (all(half) if every else any(half))
+
     def claim(self, part: str, *values: int) -> None:
         """Note that the form's `part` is one of the text's runs of digits
         of one of `values`."""

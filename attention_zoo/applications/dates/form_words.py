@@ -9,8 +9,10 @@ what it names:
   (Babel) and the hand-written named days (`expression_words.json`): a named
   text names its form ("ayer": `shift day -1`, "next week": `cycle week
   +1`), a counted pattern names its unit or weekday and direction with its
-  number left to the text ("hace {0} días": `("day", -1)`). The texts CLDR
-  writes for two forms in a language (Hindi कल) name neither;
+  number left to the text ("hace {0} días": `("day", -1)`); the
+  hand-written `relative` texts likewise ("hace un año": `shift year -1`,
+  "بعد {0} أيام": `("day", 1)`). The texts CLDR writes for two forms in a
+  language (Hindi कल) name neither;
 - `direction_phrases()`: for -1, 0 and +1, the words of CLDR's "last week",
   "this week", "next week" (and month, year) that the language's other two
   texts of the unit do not write ("last", "pasada", "próxima", "this");
@@ -23,6 +25,10 @@ what it names:
 - `period_phrases()`: the a.m./p.m. and day periods CLDR writes with a
   12-hour clock ("pm", "in the evening", "下午"), and the hand-written
   spellings, each with the hours it is written with;
+- `named_time_phrases()`: the words of noon and midnight the generator
+  writes (`expr_spoken.named_time_words`: "noon", "à minuit", "正午"), each
+  with the `(hour, minute)` it names; `half_hour_phrases()`: the clock
+  words that write half past the hour (点半);
 - `ZONE_ABBREVIATIONS`: the zone abbreviations a text may write for an
   offset (`EST`: `-05:00`).
 
@@ -196,7 +202,37 @@ def relative_phrases(languages=LANGUAGES) -> dict[str, frozenset]:
             _add(
                 table, phrase(text), "shift day " + ("0" if days == 0 else f"{days:+d}")
             )
+        for text, unit, amount, *_ in _words()(language).get("relative", ()):
+            if "{0}" in text:
+                _add(table, phrase(text.format(0), slot=True), (unit, amount))
+            else:
+                _add(table, phrase(text), f"shift {unit} {amount:+d}")
     return {p: frozenset(v) for p, v in table.items()}
+
+
+@functools.lru_cache(maxsize=8)
+def named_time_phrases(languages=LANGUAGES) -> dict[str, frozenset[tuple[int, int]]]:
+    """`{phrase: {(hour, minute)}}`: the words of noon and midnight."""
+    from attention_zoo.applications.dates.expr_spoken import (
+        NAMED_HOURS,
+        named_time_words,
+    )
+
+    table: dict[str, set] = {}
+    for language in languages:
+        for name, texts in named_time_words(language).items():
+            for text in texts:
+                _add(table, phrase(text), (NAMED_HOURS[name], 0))
+    return {p: frozenset(v) for p, v in table.items()}
+
+
+@functools.lru_cache(maxsize=8)
+def half_hour_phrases(languages=LANGUAGES) -> frozenset[str]:
+    """The hand-written clock words that write half past the hour (点半)."""
+    out = set()
+    for language in languages:
+        out |= {phrase(w) for w in _words()(language).get("half_hours", ())}
+    return frozenset(out)
 
 
 @functools.lru_cache(maxsize=8)
@@ -348,4 +384,10 @@ def clock_words(languages=LANGUAGES) -> frozenset[str]:
                 for start, end, _, _ in spans(written, periods):
                     written = written[:start] + " " * (end - start) + written[end:]
                 out |= set(words(written))
+        # The hand-written hours' words between the hour and its period
+        # (`um 5 Uhr nachm.`, `om 5 uur 's middags`).
+        for pattern in _words()(language).get("hours", ()):
+            between = re.search(r"\{h\}(.*)\{[Ba]\}", pattern)
+            if between:
+                out |= set(words(normalize(between[1]) or ""))
     return frozenset(out)

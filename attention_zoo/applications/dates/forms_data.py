@@ -61,6 +61,9 @@ ABSOLUTE = "absolute"  # the kind of today's absolute days
 CONFLICTING = ("non_date_time", "non_date_partial_date")
 # The durations `negatives.NegativeGenerator._time` writes.
 _DURATION = re.compile(r"\d+ (?:minutes|days|weeks|months|years|jours|tage)\b")
+# A range of years among the labelled numbers ("1990-1995", "1914 to 1918"):
+# an interval of years here (`expr_spans`).
+_YEAR_RANGE = re.compile(r"^\d{4} ?(?:-|\u2013|/|to) ?\d{4}$")
 
 
 @dataclasses.dataclass
@@ -161,8 +164,11 @@ def split_texts(by_text: dict, pools: dict, key, seed: str) -> None:
 
 def conflicting(example: data.Example) -> bool:
     """Whether a non-date of `data.make_splits` is a time expression of this
-    target (`CONFLICTING`): "5pm" and "March 2015", not a number of days."""
+    target (`CONFLICTING`): "5pm" and "March 2015", not a number of days;
+    and a range of years ("1990-1995")."""
     text = data.normalize(example.text)
+    if example.format_name == "non_date_labelled_number":
+        return bool(_YEAR_RANGE.match(text))
     return example.format_name in CONFLICTING and not _DURATION.search(text)
 
 

@@ -4,7 +4,9 @@
 the function that makes it) and leaves out a text that two pairs of the
 language read into two forms (a day period CLDR writes for two hours,
 "12:25 matin"), as `expressions.ambiguous` does for the relative ones:
-the model cannot read it without context. Every pair's form is checked
+the model cannot read it without context; a text CLDR writes with a
+curly apostrophe (French `aujourd’hui`) comes with its copy in the ASCII
+one people type (`aujourd'hui`). Every pair's form is checked
 by `form_parser.parse_form`; the tests check that `resolver.resolve`
 gives each pair's value at its reference. docs/dates.md ("Generated time
 expressions") has the counts per kind and language.
@@ -12,6 +14,7 @@ expressions") has the counts per kind and language.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 
 from attention_zoo.applications.dates import (
@@ -19,6 +22,7 @@ from attention_zoo.applications.dates import (
     expr_days,
     expr_relative,
     expr_spans,
+    expr_spoken,
     expr_times,
 )
 from attention_zoo.applications.dates.expression_pairs import Pair
@@ -36,11 +40,15 @@ KINDS = {
     "interval_days": expr_spans.intervals,
     "interval_months": expr_spans.intervals,
     "interval_times": expr_spans.intervals,
+    "interval_years": expr_spans.intervals,
     "nth": expr_computed.nth,
     "holiday": expr_computed.holidays,
     "relative": expr_relative.relative,
     "relative_at": expr_relative.relative_at,
 }
+# The texts of kinds above in hand-written words CLDR does not write
+# ("noon", "um 15 Uhr", "in 1987"): the pairs of several kinds at once.
+SPOKEN = (expr_spoken.spoken,)
 
 
 def candidates(language: str) -> list[Pair]:
@@ -50,8 +58,19 @@ def candidates(language: str) -> list[Pair]:
             f"language must be one of {', '.join(LOCALES)}. Received: language={language!r:.80}"
         )
     out = []
-    for make in dict.fromkeys(KINDS.values()):  # each function once, in order
+    for make in (*dict.fromkeys(KINDS.values()), *SPOKEN):  # each once, in order
         out += make(language)
+    return with_ascii_apostrophes(out)
+
+
+def with_ascii_apostrophes(found: list[Pair]) -> list[Pair]:
+    """`found`, each pair whose text writes a curly apostrophe (CLDR's
+    `l’année prochaine`) followed by its copy with the ASCII one."""
+    out = []
+    for pair in found:
+        out.append(pair)
+        if "\u2019" in pair.text:
+            out.append(dataclasses.replace(pair, text=pair.text.replace("\u2019", "'")))
     return out
 
 

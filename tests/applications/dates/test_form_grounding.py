@@ -67,6 +67,36 @@ def _reason(text, form, languages=None):
         ("Christmas 2015", "date 2015-12-25"),
         ("last Christmas", "date -1 --12-25"),
         ("the twenty-eighth of June", "date --06-28"),  # a day in words
+        # words the generator writes beside CLDR's (expression_words.json)
+        ("noon", "time 12:00"),
+        ("at midnight", "time 00:00"),
+        ("à minuit", "time 00:00"),
+        ("в полдень", "time 12:00"),
+        ("正午", "time 12:00"),
+        ("12 noon", "time 12:00"),
+        ("um 16 Uhr", "time 16:00"),
+        ("à 9 h", "time 09:00"),
+        ("晚上8点半", "time 20:30"),
+        ("सुबह 9 बजे", "time 09:00"),
+        ("in 1974", "year 1974"),
+        ("im Jahr 1995", "year 1995"),
+        ("в 1983 году", "year 1983"),
+        ("im Juni 2011", "month 2011-06"),
+        ("el 9 de abril", "date --04-09"),
+        ("hace una semana", "shift week -1"),
+        ("daqui a um mês", "shift month +1"),
+        ("بعد 4 أيام", "shift day +4"),
+        ("5 दिन पहले", "shift day -5"),
+        ("tomorrow at 9am", "shift day +1 at 09:00"),
+        ("明天上午9点", "shift day +1 at 09:00"),
+        ("from 4 to 9 June 1984", "date 1984-06-04 / date 1984-06-09"),
+        ("de 1939 à 1945", "year 1939 / year 1945"),
+        ("1961 - 1967", "year 1961 / year 1967"),
+        ("from 11pm to 7am", "time 23:00 / time 07:00"),
+        ("7点半到9点", "time 07:30 / time 09:00"),  # 半 is the 7's only
+        ("6天后早上6点半", "shift day +6 at 06:30"),  # the first 6 is a count
+        # its count, not the "mañana" (morning) of its time, grounds the day
+        ("dentro de 1 día a las 7 de la mañana", "shift day +1 at 07:00"),
     ],
 )
 def test_a_form_the_text_writes_is_grounded(text, form):
@@ -134,6 +164,14 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("9 мая", "time 09:00", "names a month (05)"),
         ("Oct 4", "time 04:00", "names a month (10)"),
         ("juin 2018", "year 2018", "names a month (06)"),
+        # noon and midnight by name are 12:00 and 00:00, no other hour
+        ("noon", "time 13:00", "hour 13"),
+        ("midnight", "time 12:00", "hour 12"),
+        ("noon", "time 12:30", "hour 12"),
+        ("晚上8点半", "time 20:00", "not the text's half past"),  # 半 is 30 minutes
+        ("hace un año", "shift year -2", "'year -2'"),
+        ("بعد 4 أيام", "shift day -4", "'day -4'"),
+        ("de 1939 à 1945", "year 1939 / year 1946", "year '1946'"),
     ],
 )  # fmt: skip
 def test_a_form_the_text_does_not_write_is_refused_naming_what(text, form, named):

@@ -332,6 +332,10 @@ def test_training_takes_every_pair_of_its_pool_before_repeating_one():
         ("3 days", "time", False),  # a duration names no point in time
         ("90 minutes", "time", False),
         ("+44 20 7946 0958", "phone", False),
+        ("1990-1995", "labelled_number", True),  # an interval of years
+        ("1914 to 1918", "labelled_number", True),
+        ("Rua Augusta 1995", "labelled_number", False),
+        ("v1.2.3", "labelled_number", False),
     ],
 )
 def test_a_non_date_that_is_a_time_expression_here_is_left_out(text, kind, conflicts):

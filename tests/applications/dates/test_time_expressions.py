@@ -28,7 +28,7 @@ pytestmark = pytest.mark.backend_free
 # holiday need the hand-written words of expression_words.json.
 CLDR_KINDS = {
     "date", "month", "year", "day_month", "time", "datetime", "interval_days",
-    "interval_months", "interval_times", "relative", "relative_at",
+    "interval_months", "interval_times", "interval_years", "relative", "relative_at",
 }  # fmt: skip
 HAND_WRITTEN = ("en", "es", "fr", "de", "pt", "it", "ru", "zh", "ja")
 REFERENCES = ("2026-01-15T09:00:00", "1999-12-31T23:59:59", "2024-02-29T12:30:00+05:30")
@@ -176,6 +176,15 @@ def test_nth_day_and_holidays_by_the_calendar():
         ("ru", "Пасха", "orthodox-easter 0"),
         ("zh", "圣诞节", "date --12-25"),
         ("es", "pasado mañana", "shift day +2"),
+        # hand-written words CLDR does not write (expression_words.json)
+        ("en", "noon", "time 12:00"),
+        ("ru", "в полночь", "time 00:00"),
+        ("cs", "poledne", "time 12:00"),  # CLDR's day period `noon`
+        ("es", "hace un año", "shift year -1"),
+        ("pt", "daqui a uma semana", "shift week +1"),
+        # CLDR's curly apostrophe and the ASCII one people type
+        ("fr", "aujourd\u2019hui", "shift day 0"),
+        ("fr", "aujourd'hui", "shift day 0"),
     ],
 )
 def test_known_pairs(every_language, language, text, form):
@@ -200,6 +209,31 @@ def test_known_kinds_of_text(every_language):
         p.text[0].isdigit() and (" a.m. " in p.text or " p.m. " in p.text)
         for p in forms("en", "datetime")
     )
+    # Hand-written words CLDR does not write: a whole hour with a clock
+    # word, a partial date after a preposition, a relative text, a relative
+    # day with a glued period, intervals of years, of days of one month
+    # and of times by connectors, CLDR's dash typed as a spaced hyphen.
+    assert any(re.fullmatch(r"um \d+ Uhr", p.text) for p in forms("de", "time"))
+    assert any(re.fullmatch(r"..\d+点半", p.text) for p in forms("zh", "time"))
+    assert any(re.fullmatch(r"in \d{4}", p.text) for p in forms("en", "year"))
+    assert any(p.text.startswith("im ") for p in forms("de", "month"))
+    assert any(p.text.startswith("el ") for p in forms("es", "day_month"))
+    assert any(p.text.startswith("بعد ") for p in forms("ar", "relative"))
+    assert any(p.text.endswith(" बाद") for p in forms("hi", "relative"))
+    assert any(re.search(r" at \d+pm$", p.text) for p in forms("en", "relative_at"))
+    assert any(re.search(r"天后..\d+点", p.text) for p in forms("zh", "relative_at"))
+    assert any(
+        re.fullmatch(r"\d{4}-\d{4}", p.text) for p in forms("en", "interval_years")
+    )
+    assert any(p.text.startswith("de ") for p in forms("fr", "interval_years"))
+    assert any(
+        re.fullmatch(r"\d+ - \d+ de \w+ de \d{4}", p.text)
+        for p in forms("es", "interval_days")
+    )
+    assert any(
+        re.fullmatch(r"from \d+ ?[ap]\.?m\.? to \d+ ?[ap]\.?m\.?", p.text)
+        for p in forms("en", "interval_times")
+    )
     # Spanish "a la 1", never "a las 1".
     spanish = forms("es", "datetime") + forms("es", "relative_at")
     assert not [
@@ -214,7 +248,11 @@ def test_partial_dates_are_cldr_skeletons():
     months = [p for p in pairs if p.kind == "month"]
     assert months and all(p.form == f"month {p.value}" for p in months)
     years = [p for p in pairs if p.kind == "year"]
-    assert years and all(len(p.value) == 4 and p.text == p.value for p in years)
+    # CLDR's `y`, or after the hand-written "in" and "in the year".
+    assert years and all(
+        len(p.value) == 4 and re.fullmatch(rf"(in (the year )?)?{p.value}", p.text)
+        for p in years
+    )
 
 
 def test_relative_values_are_computed_from_the_reference():

@@ -1,0 +1,138 @@
+"""Generated times and partial dates in the words people write and CLDR does not.
+
+- `named_times(language)`: noon and midnight by name (CLDR's day periods
+  `noon` and `midnight` where Babel has them, and the hand-written
+  `named_times` of `expression_words.json`, alone and after a
+  preposition: "at noon", "à minuit", "в полдень", "正午") -> `time 12:00`
+  and `time 00:00`;
+- `hours(language)`: a whole hour with a clock word or a day period
+  (`hours`: "um 15 Uhr", "a las 7 de la mañana",
+  "下午3点", "早上7点半" with 半 for half past: `half_hours`);
+- `partials(language)`: a year, a month and year, a day and month after a
+  preposition (`partials`: "in 1987", "im Jahr 1989", "в 1961 году", "en
+  marzo de 2015", "am 3. Mai") -> `year 1987`, `month 2015-03`, `date
+  --05-03`.
+
+`hour_text` renders one of the `hours` patterns, which the relative days
+with a time (`expr_relative.relative_at`: "morgen um 8 Uhr", "明天下午5点")
+and the intervals of times (`expr_spans`) use too.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from babel.dates import format_skeleton, format_time
+
+from attention_zoo.applications.dates.expr_times import SPOKEN_HOURS, _time_pair
+from attention_zoo.applications.dates.expression_pairs import (
+    REFERENCE,
+    Pair,
+    before,
+    draw_day,
+    locale,
+    rng,
+    with_native,
+    words,
+    ymd,
+)
+
+PER_PATTERN = 4
+NAMED_HOURS = {"noon": 12, "midnight": 0}
+# kind: the CLDR skeleton a partial pattern's {0} is written with
+PARTIAL_SKELETONS = {"year": "y", "month": "yMMMM", "day_month": "MMMMd"}
+
+
+def named_time_words(language: str) -> dict[str, list[str]]:
+    """`{"noon": texts, "midnight": texts}`: CLDR's day periods of that name
+    (wide) and the hand-written `named_times` of `language`."""
+    periods = locale(language).day_periods
+    out: dict[str, list[str]] = {name: [] for name in NAMED_HOURS}
+    for context in ("format", "stand-alone"):
+        for name in NAMED_HOURS:
+            text = periods.get(context, {}).get("wide", {}).get(name)
+            if text and text not in out[name]:
+                out[name].append(text)
+    for name, texts in words(language).get("named_times", {}).items():
+        out[name] += [t for t in texts if t not in out[name]]
+    return out
+
+
+def half_hour(pattern: str, language: str) -> bool:
+    """Whether `pattern` writes half past the hour (`{h}点半`)."""
+    return any(w in pattern for w in words(language).get("half_hours", ()))
+
+
+def hour_text(pattern: str, hour: int, language: str, r) -> str:
+    """`pattern` of the `hours` words at `hour` (`{H}`: 0-23, `{h}`: on a
+    12-hour clock, `{B}`: CLDR's day period of that hour, `{a}`: a
+    hand-written a.m./p.m. spelling)."""
+    fields = {"H": hour, "h": hour % 12 or 12}
+    if "{B}" in pattern:
+        fields["B"] = format_time(dt.time(hour), "B", locale=locale(language))
+    if "{a}" in pattern:
+        half = "am" if hour < 12 else "pm"
+        fields["a"] = r.choice(words(language)["periods"][half])
+    return pattern.format(**fields)
+
+
+def bare_hours(language: str) -> list[str]:
+    """The `hours` patterns that start with the hour or its period, not a
+    preposition: those that follow an `at` joiner ("{day} um {time}")."""
+    return [p for p in words(language).get("hours", ()) if p.startswith("{")]
+
+
+def named_times(language: str) -> list[Pair]:
+    r = rng("named_times", language)
+    out = []
+    for name, texts in named_time_words(language).items():
+        at = dt.time(NAMED_HOURS[name])
+        for text in texts:
+            out.append(_time_pair(language, "time", text, at, False, draw_day(r)))
+    return out
+
+
+def hours(language: str) -> list[Pair]:
+    r = rng("hours", language)
+    out = []
+    for pattern in words(language).get("hours", ()):
+        for _ in range(PER_PATTERN):
+            hour = r.choice(SPOKEN_HOURS)
+            at = dt.time(hour, 30 if half_hour(pattern, language) else 0)
+            text = hour_text(pattern, hour, language, r)
+            out.append(_time_pair(language, "time", text, at, False, draw_day(r)))
+    return out
+
+
+def partials(language: str) -> list[Pair]:
+    r = rng("spoken_partials", language)
+    where = locale(language)
+    replace = words(language).get("replace", ())
+    reference = REFERENCE.isoformat()
+    out = []
+    for kind, patterns in words(language).get("partials", {}).items():
+        for pattern in patterns:
+            for _ in range(PER_PATTERN):
+                day = draw_day(r, 1000, 2999) if kind != "day_month" else draw_day(r)
+                written = format_skeleton(PARTIAL_SKELETONS[kind], day, locale=where)
+                text = pattern.format(written, year=day.year)
+                for old, new in replace:
+                    text = text.replace(old, new)
+                out.append(_partial(text, day, language, kind, reference, r))
+    return out
+
+
+def _partial(text, day: dt.date, language: str, kind: str, reference: str, r) -> Pair:
+    if kind == "year":
+        value = f"{day.year:04d}"
+        return Pair(text, f"year {value}", language, kind, reference, value)
+    if kind == "month":
+        value = f"{day.year:04d}-{day.month:02d}"
+        return Pair(text, f"month {value}", language, kind, reference, value)
+    form = f"date --{day.month:02d}-{day.day:02d}"
+    return Pair(text, form, language, kind, before(day, r), ymd(day))
+
+
+def spoken(language: str) -> list[Pair]:
+    """The pairs of this module in `language` (native digits added)."""
+    return with_native(named_times(language) + hours(language) + partials(language))
