@@ -33,7 +33,11 @@ from attention_zoo.applications.common.errors import quoted
 from attention_zoo.applications.common.predictor import as_texts
 from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
-from attention_zoo.applications.translation import first_pass, masking, postprocess
+from attention_zoo.applications.translation import (
+    masking,
+    postprocess,
+    refilled,
+)
 from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation.n_best import alternatives as listed
 
@@ -55,7 +59,7 @@ class Translator(RunPredictor):
         "target_vocabulary.json",
     )
     optional_files = (TRUECASE_FILE, DOMAIN_FILE)
-    searches_in_two_passes = True  # any search length compiles (`first_pass`)
+    searches_with_refill = True  # its Keras model compiles any search (`refilled`)
 
     def __init__(
         self,
@@ -122,12 +126,17 @@ class Translator(RunPredictor):
         beam_width: int,
         keep_beams: bool = False,
         max_length: int = MAX_OUTPUT_TOKENS,
+        slots: tuple[int, ...] | None = None,
     ):
         """The compiled search for `beam_width` (1 = greedy), every hypothesis
-        with `keep_beams`, at most `max_length` tokens (`first_pass`: fewer)."""
+        with `keep_beams`, at most `max_length` tokens; with `slots`, greedy search with refilled rows (`refilled`)."""
         key = (beam_width, keep_beams)  # the full length: the keys of before
+        if max_length != MAX_OUTPUT_TOKENS:
+            key = (*key, max_length)
+        if slots is not None:
+            key = (*key, "slots", *slots)
         return self.compiled(
-            key if max_length == MAX_OUTPUT_TOKENS else (*key, max_length),
+            key,
             lambda: models.make_translate_fn(
                 self.model,
                 max_length,
@@ -135,9 +144,23 @@ class Translator(RunPredictor):
                 alpha=self.alpha if beam_width > 1 else 0.0,
                 keep_beams=keep_beams,
                 must_copy=self.must_copy,
+                slots=slots,
             ),
             (2, None) if self.copy else (None,),
             "int32",
+        )
+
+    def refills_rows(self, beam_width: int, keep_beams: bool) -> bool:
+        """Whether `search` runs greedy search with refilled rows
+        (`refilled`): greedy, the best output only, with the run's Keras
+        model (`searches_with_refill`), outside a server (whose calls run
+        only at the shapes compiled at its start:
+        `CompiledShapes.routing`)."""
+        return (
+            self.searches_with_refill
+            and beam_width == 1
+            and not keep_beams
+            and not self.compiled_shapes.routing
         )
 
     def shape_inputs(self) -> list:
@@ -184,27 +207,36 @@ class Translator(RunPredictor):
         (each output's log-probability per token), in input order; with
         `keep_beams`, every hypothesis, best first: `(N, K, ...)`.
 
-        Texts are decoded in batches of similar length (greedy ones in two
-        passes, `first_pass`: the same outputs, sooner); an empty input
+        Texts are decoded in batches of similar length (greedy ones with
+        refilled rows, `refilled`: the same outputs, sooner); an empty input
         gets all-padding ids, zero attention and the score -inf.
         """
         texts = list(texts)
         width = beam_width or self.beam_width
-        fn = self.search_function(width, keep_beams)
         beams = (width,) if keep_beams else ()
         counts = [len(tokenizer.tokenize(t)) for t in texts]
         order = sorted(range(len(texts)), key=counts.__getitem__)
         ids = np.zeros((len(texts), *beams, MAX_OUTPUT_TOKENS), "int32")
         attention = [None] * len(texts)
         scores = np.full((len(texts), *beams), -np.inf, "float32")
-        batches = first_pass.batches(
-            self,
-            fn,
-            order,
-            batch_size,
-            lambda rows: self.model_input([texts[i] for i in rows]),
-            (width, keep_beams, MAX_OUTPUT_TOKENS),
-        )
+        if self.refills_rows(width, keep_beams):
+            widths = [DECODE_PAD * max(1, math.ceil(c / DECODE_PAD)) for c in counts]
+            batches = refilled.batches(
+                lambda slots: self.search_function(1, slots=slots),
+                order,
+                [min(w, MAX_SOURCE_TOKENS) for w in widths],
+                lambda rows: self.model_input(
+                    ["" if i is None else texts[i] for i in rows]
+                ),
+                batch_size,
+            )
+        else:
+            batches = self.run_batches(
+                self.search_function(width, keep_beams),
+                order,
+                batch_size,
+                lambda rows: self.model_input([texts[i] for i in rows]),
+            )
         for rows, tokens, weights, row_scores in batches:
             for j, i in enumerate(rows):
                 length = min(counts[i], MAX_SOURCE_TOKENS)
