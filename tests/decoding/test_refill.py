@@ -24,9 +24,7 @@ def as_numpy(out):
     return {k: to_numpy(v) for k, v in out.items()}
 
 
-@pytest.mark.parametrize(
-    "slots, max_length", [(4, 12), ((4, 2), 12), ((5, 2, 1), 3), (16, 12)]
-)
+@pytest.mark.parametrize("slots, max_length", [((4, 2), 12), ((5, 2, 1), 3), (16, 12)])
 def test_refilled_rows_give_greedy_searchs_outputs(toy, slots, max_length):
     state, constants, start = toy.inputs()
     expected = as_numpy(
