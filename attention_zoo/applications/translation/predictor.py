@@ -33,11 +33,7 @@ from attention_zoo.applications.common.errors import quoted
 from attention_zoo.applications.common.predictor import as_texts
 from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
-from attention_zoo.applications.translation import (
-    masking,
-    postprocess,
-    refilled,
-)
+from attention_zoo.applications.translation import masking, postprocess, refilled
 from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation.n_best import alternatives as listed
 
@@ -125,21 +121,19 @@ class Translator(RunPredictor):
         self,
         beam_width: int,
         keep_beams: bool = False,
-        max_length: int = MAX_OUTPUT_TOKENS,
         slots: tuple[int, ...] | None = None,
     ):
         """The compiled search for `beam_width` (1 = greedy), every hypothesis
-        with `keep_beams`, at most `max_length` tokens; with `slots`, greedy search with refilled rows (`refilled`)."""
-        key = (beam_width, keep_beams)  # the full length: the keys of before
-        if max_length != MAX_OUTPUT_TOKENS:
-            key = (*key, max_length)
+        with `keep_beams`; with `slots`, greedy search with refilled rows
+        (`refilled`)."""
+        key = (beam_width, keep_beams)
         if slots is not None:
             key = (*key, "slots", *slots)
         return self.compiled(
             key,
             lambda: models.make_translate_fn(
                 self.model,
-                max_length,
+                MAX_OUTPUT_TOKENS,
                 beam_width=beam_width,
                 alpha=self.alpha if beam_width > 1 else 0.0,
                 keep_beams=keep_beams,
@@ -148,19 +142,6 @@ class Translator(RunPredictor):
             ),
             (2, None) if self.copy else (None,),
             "int32",
-        )
-
-    def refills_rows(self, beam_width: int, keep_beams: bool) -> bool:
-        """Whether `search` runs greedy search with refilled rows
-        (`refilled`): greedy, the best output only, with the run's Keras
-        model (`searches_with_refill`), outside a server (whose calls run
-        only at the shapes compiled at its start:
-        `CompiledShapes.routing`)."""
-        return (
-            self.searches_with_refill
-            and beam_width == 1
-            and not keep_beams
-            and not self.compiled_shapes.routing
         )
 
     def shape_inputs(self) -> list:
@@ -219,24 +200,9 @@ class Translator(RunPredictor):
         ids = np.zeros((len(texts), *beams, MAX_OUTPUT_TOKENS), "int32")
         attention = [None] * len(texts)
         scores = np.full((len(texts), *beams), -np.inf, "float32")
-        if self.refills_rows(width, keep_beams):
-            widths = [DECODE_PAD * max(1, math.ceil(c / DECODE_PAD)) for c in counts]
-            batches = refilled.batches(
-                lambda slots: self.search_function(1, slots=slots),
-                order,
-                [min(w, MAX_SOURCE_TOKENS) for w in widths],
-                lambda rows: self.model_input(
-                    ["" if i is None else texts[i] for i in rows]
-                ),
-                batch_size,
-            )
-        else:
-            batches = self.run_batches(
-                self.search_function(width, keep_beams),
-                order,
-                batch_size,
-                lambda rows: self.model_input([texts[i] for i in rows]),
-            )
+        batches = refilled.search_batches(
+            self, texts, counts, order, (width, keep_beams), batch_size
+        )
         for rows, tokens, weights, row_scores in batches:
             for j, i in enumerate(rows):
                 length = min(counts[i], MAX_SOURCE_TOKENS)

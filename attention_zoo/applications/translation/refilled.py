@@ -63,6 +63,50 @@ def groups(order, widths, batch_size: int):
     ]
 
 
+def refills_rows(translator, beam_width: int, keep_beams: bool) -> bool:
+    """Whether `translator.search` runs greedy search with refilled rows:
+    greedy, the best output only, with the run's Keras model
+    (`searches_with_refill`), outside a server (whose calls run only at the
+    shapes compiled at its start: `CompiledShapes.routing`)."""
+    return (
+        translator.searches_with_refill
+        and beam_width == 1
+        and not keep_beams
+        and not translator.compiled_shapes.routing
+    )
+
+
+def search_batches(translator, texts, counts, order, search, batch_size: int):
+    """`Translator.search`'s batches of `texts` (`counts` words each, in
+    `order`) for `search`, `(beam_width, keep_beams)`: refilled rows where
+    `refills_rows`, else `translator.run_batches` of `batch_size`."""
+    from attention_zoo.applications.translation.predictor import (
+        DECODE_PAD,
+        MAX_SOURCE_TOKENS,
+    )
+
+    if not refills_rows(translator, *search):
+        return translator.run_batches(
+            translator.search_function(*search),
+            order,
+            batch_size,
+            lambda rows: translator.model_input([texts[i] for i in rows]),
+        )
+    widths = [
+        DECODE_PAD * max(1, math.ceil(min(c, MAX_SOURCE_TOKENS) / DECODE_PAD))
+        for c in counts
+    ]
+    return batches(
+        lambda slots: translator.search_function(1, slots=slots),
+        order,
+        widths,
+        lambda rows: translator.model_input(
+            ["" if i is None else texts[i] for i in rows]
+        ),
+        batch_size,
+    )
+
+
 def batches(search_function, order, widths, prepare, batch_size: int):
     """Yields `(chunk, tokens, attention, scores)` per call, as
     `RunPredictor.run_batches` does.
