@@ -200,8 +200,9 @@ class Translator(RunPredictor):
         ids = np.zeros((len(texts), *beams, MAX_OUTPUT_TOKENS), "int32")
         attention = [None] * len(texts)
         scores = np.full((len(texts), *beams), -np.inf, "float32")
+        padding = (DECODE_PAD, MAX_SOURCE_TOKENS)
         batches = refilled.search_batches(
-            self, texts, counts, order, (width, keep_beams), batch_size
+            self, texts, counts, order, (width, keep_beams), batch_size, padding
         )
         for rows, tokens, weights, row_scores in batches:
             for j, i in enumerate(rows):

@@ -76,15 +76,12 @@ def refills_rows(translator, beam_width: int, keep_beams: bool) -> bool:
     )
 
 
-def search_batches(translator, texts, counts, order, search, batch_size: int):
+def search_batches(translator, texts, counts, order, search, batch_size, padding):
     """`Translator.search`'s batches of `texts` (`counts` words each, in
     `order`) for `search`, `(beam_width, keep_beams)`: refilled rows where
-    `refills_rows`, else `translator.run_batches` of `batch_size`."""
-    from attention_zoo.applications.translation.predictor import (
-        DECODE_PAD,
-        MAX_SOURCE_TOKENS,
-    )
-
+    `refills_rows`, else `translator.run_batches` of `batch_size`;
+    `padding`: `(DECODE_PAD, MAX_SOURCE_TOKENS)` of the predictor."""
+    pad, longest = padding
     if not refills_rows(translator, *search):
         return translator.run_batches(
             translator.search_function(*search),
@@ -92,10 +89,7 @@ def search_batches(translator, texts, counts, order, search, batch_size: int):
             batch_size,
             lambda rows: translator.model_input([texts[i] for i in rows]),
         )
-    widths = [
-        DECODE_PAD * max(1, math.ceil(min(c, MAX_SOURCE_TOKENS) / DECODE_PAD))
-        for c in counts
-    ]
+    widths = [pad * max(1, math.ceil(min(c, longest) / pad)) for c in counts]
     return batches(
         lambda slots: translator.search_function(1, slots=slots),
         order,
