@@ -5,6 +5,7 @@ from __future__ import annotations
 from keras import ops
 
 from attention_zoo.decoding.best import best_hypothesis
+from attention_zoo.decoding.refill import greedy_refill
 
 
 def decode_memory(
@@ -22,6 +23,8 @@ def decode_memory(
     extra_constants=None,
     keep_beams: bool = False,
     extra_state=None,
+    slots=None,
+    active=None,
 ):
     """The best output sequence for each memory of the batch.
 
@@ -53,6 +56,11 @@ def decode_memory(
             carries beside the decoder's state, or None. With it the state
             is `(decoder_state, extra_state)` (the form `constrain_copies`
             reads: its budget).
+        slots: greedy search only: the memories searched `slots` rows at a
+            time, a row that ends taking the next memory (`greedy_refill`);
+            None: all at once.
+        active: with `slots`, bool `(B,)`, the memories to search (the
+            others get `pad_token` only); None: all.
 
     Returns:
         `best_hypothesis`'s dict: `tokens` `(B, T)`, `scores`, `lengths`,
@@ -64,6 +72,24 @@ def decode_memory(
     state = decoder.get_initial_state(memory, memory_mask, initial_state=initial_state)
     if extra_state is not None:
         state = (state, extra_state)
+    if slots is not None:
+        if beam_width != 1 or keep_beams:
+            raise ValueError(
+                "`slots` runs greedy search only: `beam_width` 1 without "
+                f"`keep_beams`. Received: beam_width={beam_width}, "
+                f"keep_beams={keep_beams}"
+            )
+        return greedy_refill(
+            step_fn,
+            state,
+            start_token,
+            end_token,
+            max_length,
+            slots,
+            constants=constants,
+            pad_token=pad_token,
+            active=active,
+        )
     start = ops.full((ops.shape(memory)[0],), start_token, "int32")
     return best_hypothesis(
         step_fn,

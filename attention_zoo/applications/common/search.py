@@ -37,6 +37,8 @@ def search_words(
     keep_beams: bool = False,
     extra_constants=None,
     extra_state=None,
+    slots=None,
+    active=None,
 ):
     """The best word ids for each memory of the batch, and their attention.
 
@@ -60,6 +62,9 @@ def search_words(
             decoder's constants (`decode_memory`), or None.
         extra_state: what a wrapped step function carries beside the
             decoder's state (`decode_memory`), or None.
+        slots: greedy search with `slots` rows per step, refilled
+            (`decode_memory`, `attention_zoo.decoding.refill`), or None.
+        active: with `slots`, the memories to search (`decode_memory`).
 
     Returns:
         `(tokens (B, max_length), attention (B, max_length, Tx), scores (B,))`:
@@ -81,6 +86,8 @@ def search_words(
         keep_beams=keep_beams,
         extra_constants=extra_constants,
         extra_state=extra_state,
+        slots=slots,
+        active=active,
     )
     scores = mean_log_prob(
         out["scores"], out["lengths"], alpha if beam_width > 1 else 0.0

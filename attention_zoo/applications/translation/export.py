@@ -230,7 +230,7 @@ class ExportedTranslator(ExportedSearch, Translator):
     `attention` for every input."""
 
     what = "translator"
-    searches_in_two_passes = False  # the core searches at one length
+    searches_with_refill = False  # the core is one search, exported
     required_files = (
         "config.json",
         "source_vocabulary.json",

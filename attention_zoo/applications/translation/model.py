@@ -208,6 +208,7 @@ def make_translate_fn(
     wrap_step=None,
     keep_beams: bool = False,
     must_copy=None,
+    slots=None,
 ):
     """`translate(source_ids (B, Tx)) -> (tokens (B, max_length), attention
     (B, max_length, Tx), scores (B,))`, `scores` the log-probability per
@@ -231,6 +232,12 @@ def make_translate_fn(
     Tx)`, the source ids and their extended ids, to tokens over the
     extended vocabulary: one at or past the target vocabulary's size is the
     source word at that position.
+
+    `slots`, for greedy search: the `B` sources are searched `slots` rows
+    per step, a row that ends taking the next source
+    (`attention_zoo.decoding.refill`), and a source of padding only is not
+    searched (all-padding tokens, zero attention and score): a caller pads
+    its batch with such rows.
     """
     encode = source_encoder(model, PAD_ID)
     decoder = model.get_layer("decoder")
@@ -284,6 +291,8 @@ def make_translate_fn(
             keep_beams=keep_beams,
             extra_constants=extra,
             extra_state=budget,
+            slots=slots,
+            active=None if slots is None else keras.ops.any(mask, axis=1),
         )
 
     return translate

@@ -33,7 +33,7 @@ from attention_zoo.applications.common.errors import quoted
 from attention_zoo.applications.common.predictor import as_texts
 from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
-from attention_zoo.applications.translation import first_pass, masking, postprocess
+from attention_zoo.applications.translation import masking, postprocess, refilled
 from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation.n_best import alternatives as listed
 
@@ -55,7 +55,7 @@ class Translator(RunPredictor):
         "target_vocabulary.json",
     )
     optional_files = (TRUECASE_FILE, DOMAIN_FILE)
-    searches_in_two_passes = True  # any search length compiles (`first_pass`)
+    searches_with_refill = True  # its Keras model compiles any search (`refilled`)
 
     def __init__(
         self,
@@ -121,20 +121,24 @@ class Translator(RunPredictor):
         self,
         beam_width: int,
         keep_beams: bool = False,
-        max_length: int = MAX_OUTPUT_TOKENS,
+        slots: tuple[int, ...] | None = None,
     ):
         """The compiled search for `beam_width` (1 = greedy), every hypothesis
-        with `keep_beams`, at most `max_length` tokens (`first_pass`: fewer)."""
-        key = (beam_width, keep_beams)  # the full length: the keys of before
+        with `keep_beams`; with `slots`, greedy search with refilled rows
+        (`refilled`)."""
+        key = (beam_width, keep_beams)
+        if slots is not None:
+            key = (*key, "slots", *slots)
         return self.compiled(
-            key if max_length == MAX_OUTPUT_TOKENS else (*key, max_length),
+            key,
             lambda: models.make_translate_fn(
                 self.model,
-                max_length,
+                MAX_OUTPUT_TOKENS,
                 beam_width=beam_width,
                 alpha=self.alpha if beam_width > 1 else 0.0,
                 keep_beams=keep_beams,
                 must_copy=self.must_copy,
+                slots=slots,
             ),
             (2, None) if self.copy else (None,),
             "int32",
@@ -184,26 +188,21 @@ class Translator(RunPredictor):
         (each output's log-probability per token), in input order; with
         `keep_beams`, every hypothesis, best first: `(N, K, ...)`.
 
-        Texts are decoded in batches of similar length (greedy ones in two
-        passes, `first_pass`: the same outputs, sooner); an empty input
+        Texts are decoded in batches of similar length (greedy ones with
+        refilled rows, `refilled`: the same outputs, sooner); an empty input
         gets all-padding ids, zero attention and the score -inf.
         """
         texts = list(texts)
         width = beam_width or self.beam_width
-        fn = self.search_function(width, keep_beams)
         beams = (width,) if keep_beams else ()
         counts = [len(tokenizer.tokenize(t)) for t in texts]
         order = sorted(range(len(texts)), key=counts.__getitem__)
         ids = np.zeros((len(texts), *beams, MAX_OUTPUT_TOKENS), "int32")
         attention = [None] * len(texts)
         scores = np.full((len(texts), *beams), -np.inf, "float32")
-        batches = first_pass.batches(
-            self,
-            fn,
-            order,
-            batch_size,
-            lambda rows: self.model_input([texts[i] for i in rows]),
-            (width, keep_beams, MAX_OUTPUT_TOKENS),
+        padding = (DECODE_PAD, MAX_SOURCE_TOKENS)
+        batches = refilled.search_batches(
+            self, texts, counts, order, (width, keep_beams), batch_size, padding
         )
         for rows, tokens, weights, row_scores in batches:
             for j, i in enumerate(rows):

@@ -189,21 +189,30 @@ def test_the_n_best_list_is_every_hypothesis_best_first(translator, width):
         translator(texts, n_best="all")
 
 
-def test_greedy_search_of_many_texts_runs_in_two_passes_with_the_same_answers(run):
+@pytest.mark.parametrize("batch_size", [64, 8])
+def test_greedy_search_of_many_texts_refills_rows_with_the_same_answers(
+    run, batch_size
+):
     translator = Translator(run)
     texts = [f"{n} hundred and {m}" for n in ("one", "two", "nine") for m in range(12)]
+    # Sources of 32 and 40 words (widths 32 and 64), an empty one, shuffled:
+    # the answers come back in the order of the texts.
     texts += [" ".join(["seven hundred and twelve"] * 8), ""]
-    ids, attention, scores = translator.search(texts, beam_width=1)
-    # The first pass searched the batch (32 source positions) for at most
-    # 32 steps.
-    short = {k for k, _ in translator.compiled_shapes.used if len(k) == 3}
-    assert short == {(1, False, 32)}
-    translator.searches_in_two_passes = False
-    once = translator.search(texts, beam_width=1)
+    texts += [" ".join(["nine hundred and one"] * 10)]
+    texts = [texts[i] for i in np.random.default_rng(0).permutation(len(texts))]
+    ids, attention, scores = translator.search(texts, 1, batch_size)
+    # One call of the 38 texts up to width 32 and the one of 40 words with
+    # 8 rows a step; with 64 rows, one call of all (the 40 words' width).
+    calls = {k for k, _ in translator.compiled_shapes.used}
+    slots = (64, 8) if batch_size == 64 else (8,)
+    assert calls == {(1, False, "slots", *slots)}
+    translator.searches_with_refill = False
+    once = translator.search(texts, 1, batch_size)
     np.testing.assert_array_equal(ids, once[0])
     np.testing.assert_allclose(scores, once[2], atol=1e-5)
     for a, b in zip(attention, once[1]):
         np.testing.assert_allclose(a, b, atol=1e-5)
+    assert (ids[texts.index("")] == 0).all() and scores[texts.index("")] == -np.inf
 
 
 def test_check_all_refuses_an_empty_input(translator):
