@@ -20,8 +20,9 @@ expressions, the rest absolute days (non-dates on top):
   among its hundreds of relative expressions), then a pair of it.
   Training first takes every pair of its pool once (`draw`: a text drawn
   by chance alone is never trained on when its kind's pool is large, as
-  English "yesterday" was in no split of the first forms run), then
-  draws the rest with replacement; validation and test draw without.
+  English "yesterday" was in no split of the first forms run), one text
+  of every template before a second of any, then draws the rest with
+  replacement; validation and test draw without.
 
 The non-dates of `data.make_splits` that are time expressions here (its
 `time` and `partial_date` kinds: "5pm", "March 2015", which the
@@ -176,12 +177,23 @@ def draw(pool: dict, n: int, rng: random.Random, replace: bool) -> list[FormExam
     """`n` examples of `pool` (fewer when it runs out without `replace`): a
     language uniformly, a kind by the square root of its size, one of its
     pairs. With `replace`, every pair is taken once first (all of them
-    when `n` is at least the pool's size), in a seeded order."""
+    when `n` is at least the pool's size), in a seeded order that takes
+    one text of every template of a language (`template`) before a
+    second of any: when the pool is larger than `n`, the pairs left out
+    are more numbers of a pattern ("in 7 days"), never the one text of a
+    word ("yesterday", which a shuffle alone left out of forms29)."""
     out = []
     if replace:
         every = [e for key in sorted(pool) for e in pool[key]]
         rng.shuffle(every)
-        out = every[:n]
+        seen = collections.Counter()
+        rank = []
+        for e in every:
+            key = (e.language, template(e.text))
+            rank.append(seen[key])
+            seen[key] += 1
+        order = sorted(range(len(every)), key=rank.__getitem__)  # stable
+        out = [every[i] for i in order[:n]]
     left = {key: list(examples) for key, examples in pool.items() if examples}
     while len(out) < n and left:
         language = rng.choice(sorted({language for language, _ in left}))
