@@ -20,6 +20,7 @@ that fails: "the form's '3' is not written in the text"):
   `form_words.period_phrases`), and an hour no period of the text is
   written with is refused (`5:30 pm` is not 05:30); "noon", "à minuit"
   are 12:00, 00:00 (`form_words.named_time_phrases`), 7点半 7:30, not 7:00;
+  a whole hour needs a clock (`FormText.writes_a_clock`): "page 12" is no 12:00;
 - a zone: `Z` needs `z`, `utc` or `gmt`; an offset its sign and digits or
   an abbreviation written for it (`EST`); a zone name its city;
 - a relative form is named by CLDR's relative texts of the 27 languages
@@ -239,6 +240,8 @@ def _clock(t: FormText, clock: Clock) -> str:
             )
         if hour not in t.numbers and not (twelve & t.numbers and hour in hours):
             return _missing(f"hour {hour:02d}")
+    if clock.minute == 0 and clock.second is None and not t.writes_a_clock():
+        return f"the text writes the hour {hour:02d} as no clock (page 12)"
     t.claim("hour", hour, *(twelve if hour in hours else ()))
     if clock.minute == 0:
         t.allowed.add(0)  # `17:00` beside `5 pm`
@@ -352,7 +355,7 @@ def _point(t: FormText, form) -> str:
     if isinstance(form, YearForm):
         return _year(t, form.year) or t.unused_month()
     if isinstance(form, Time):
-        return _clock(t, form.clock) or t.unused_month()
+        return t.unused_month() or _clock(t, form.clock)
     if isinstance(form, DateTime):
         return _date(t, form.date) or _clock(t, form.clock)
     if isinstance(form, Shift):
@@ -375,10 +378,7 @@ def form_disagreement(text: str, form: str, lexicon, days, languages=LANGUAGES) 
     input, as written), "" when it is (module docstring). `lexicon` and
     `days`: the run's month and day words (`lexicon.load`, `load_days`);
     `languages`: the run's, whose words the phrases are (`form_words`).
-
-    Raises:
-        FormError: when `form` is outside the grammar.
-    """
+    Raises FormError when `form` is outside the grammar."""
     parsed = parse_form(form)
     t = FormText(text, lexicon, days, languages)
     if isinstance(parsed, Interval):

@@ -6,9 +6,10 @@ form's parts take from it (`claim`), each run to one part (`overclaimed`).
 from __future__ import annotations
 
 import collections
+import functools
 import re
 
-from attention_zoo.applications.dates import form_words
+from attention_zoo.applications.dates import expression_pairs, form_words
 from attention_zoo.applications.dates.data import normalize
 from attention_zoo.applications.dates.formats import LANGUAGES
 from attention_zoo.applications.dates.grounding import NOTE
@@ -17,6 +18,38 @@ from attention_zoo.applications.dates.text_words import mark_months, words
 _RUNS = re.compile(r"[0-9]+")
 _DIGIT = re.compile("[0-9]")
 _NOTE = re.compile(NOTE)
+# Minutes after an hour, or an `h` that is no word's first letter.
+_CLOCK = re.compile(
+    r"(?<![0-9])[0-9]{1,2} ?(?::[0-9]|h(?![^\W\d_])|\.[0-9]{2}(?![0-9]))"
+)
+
+
+@functools.lru_cache(maxsize=8)
+def _hour_affixes(languages) -> re.Pattern:
+    """The words before and after the hour of the hand-written `hours`
+    patterns of `languages` (`a las {H}`, `{H} Uhr`, `{h}点`), beside a run
+    of one or two digits."""
+    before, after = set(), set()
+    for language in languages:
+        for pattern in expression_pairs.words(language).get("hours", ()):
+            head, _, tail = re.sub(r"\{[Ba]\}", "{x}", pattern).partition(
+                "{H}" if "{H}" in pattern else "{h}"
+            )
+            head, tail = head.split("{x}")[-1], tail.split("{x}")[0]
+            if head.strip():
+                word = normalize(head).strip()
+                edge = "" if form_words.unspaced(word[0]) else r"(?<![^\W\d_])"
+                before.add(edge + re.escape(word) + " ?")
+            if tail.strip():
+                word = normalize(tail).strip()
+                edge = "" if form_words.unspaced(word[-1]) else r"(?![^\W\d_])"
+                after.add(" ?" + re.escape(word) + edge)
+    hour = r"(?<![0-9])[0-9]{1,2}(?![0-9])"
+    either = [
+        rf"(?:{'|'.join(sorted(before))}){hour}" if before else "",
+        rf"{hour}(?:{'|'.join(sorted(after))})" if after else "",
+    ]
+    return re.compile("|".join(e for e in either if e) or "(?!)")
 
 
 class FormText:
@@ -90,6 +123,18 @@ class FormText:
         runs = [m for m in _RUNS.finditer(self.text) if int(m[0]) in hours]
         half = [any(self.text.startswith(h, m.end()) for h in halves) for m in runs]
         return bool(runs) and (all(half) if every else any(half))
+
+    def writes_a_clock(self) -> bool:
+        """Whether the text writes a time as a clock, not as a bare number
+        ("الصفحة ١٢", page 12, is no 12:00): minutes after the hour (`5:30`,
+        `17h30`, `17.30`) or an `h` after it, a period (`pm`, `下午`),
+        a word of CLDR's clocks (`Uhr`, `時`), or the words the hand-written
+        `hours` write beside the hour (`a las 7`, `الساعة ٥`, `3 बजे`)."""
+        if _CLOCK.search(self.text) or self.spans(self.table("period_phrases")):
+            return True
+        if set(words(self.text)) & self.table("clock_words"):
+            return True
+        return bool(_hour_affixes(self.languages).search(self.text))
 
     def claim(self, part: str, *values: int) -> None:
         """Note that the form's `part` is one of the text's runs of digits

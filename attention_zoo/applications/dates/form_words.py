@@ -74,7 +74,7 @@ ZONE_ABBREVIATIONS = {
 }
 
 
-def _unspaced(ch: str) -> bool:
+def unspaced(ch: str) -> bool:
     """Whether `ch` is of a script written without spaces between words."""
     return unicodedata.name(ch, "").startswith(("CJK", "HIRAGANA", "KATAKANA"))
 
@@ -106,8 +106,8 @@ def phrase(text: str, ends: str = " ,.;:-–—\u200f\u200e", slot: bool = False
 def _pattern(words: str) -> re.Pattern:
     # A phrase's ends are word ends unless they are letters of a script
     # without spaces; its inner spaces stand for any run of spaces.
-    head = "" if _unspaced(words[0]) or not _letter(words[0]) else r"(?<![^\W\d_])"
-    tail = "" if _unspaced(words[-1]) or not _letter(words[-1]) else r"(?![^\W\d_])"
+    head = "" if unspaced(words[0]) or not _letter(words[0]) else r"(?<![^\W\d_])"
+    tail = "" if unspaced(words[-1]) or not _letter(words[-1]) else r"(?![^\W\d_])"
     tokens = words.split(" ")
     body = ""
     for i, w in enumerate(tokens):

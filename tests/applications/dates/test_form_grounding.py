@@ -76,6 +76,10 @@ def _reason(text, form, languages=None):
         ("12 noon", "time 12:00"),
         ("um 16 Uhr", "time 16:00"),
         ("à 9 h", "time 09:00"),
+        ("a las 15", "time 15:00"),  # the hand-written hours' words
+        ("alle 9", "time 09:00"),
+        ("الساعة ١٢", "time 12:00"),
+        ("17h", "time 17:00"),
         ("晚上8点半", "time 20:30"),
         ("सुबह 9 बजे", "time 09:00"),
         ("in 1974", "year 1974"),
@@ -160,6 +164,11 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         # a day that holds a holiday's name is not that holiday
         ("Christmas Eve 2019", "date 2019-12-25", "day 25"),
         ("la vigilia di Natale", "date --12-25", "day 25"),
+        # a whole hour needs a clock: minutes, an h, a period or a clock word
+        ("الصفحة ١٢", "time 12:00", "as no clock"),
+        ("page 12", "time 12:00", "as no clock"),
+        ("Zimmer 15", "time 15:00", "as no clock"),
+        ("tomorrow 5", "shift day +1 at 05:00", "as no clock"),
         # a time or a year is no reading of a text that names a month
         ("9 мая", "time 09:00", "names a month (05)"),
         ("Oct 4", "time 04:00", "names a month (10)"),
