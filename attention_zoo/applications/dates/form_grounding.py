@@ -40,7 +40,8 @@ that fails: "the form's '3' is not written in the text"):
   one of the hand-written `other_days`);
 - an interval grounds both its ends, a day form `at` a time both parts;
 - a time or a year is no reading of a text naming a month ("9 мая" is no
-  `time 09:00`; nor checked for a relative form: Spanish `ago` is one);
+  `time 09:00`; nor checked for a relative form: Spanish `ago` is one),
+  and an interval uses every month its text names;
 - each number of the text is used once and is the form's: the parts that
   take their number from its digits each find a run of their own
   (`FormText.overclaimed`: `2014-12-12 08:12` is not the 8th at 08:12), a
@@ -383,7 +384,7 @@ def form_disagreement(text: str, form: str, lexicon, days, languages=LANGUAGES) 
     t = FormText(text, lexicon, days, languages)
     if isinstance(parsed, Interval):
         t.interval = True
-        reason = _point(t, parsed.start) or _point(t, parsed.end)
+        reason = _point(t, parsed.start) or _point(t, parsed.end) or t.unread_month()
     else:
         reason = _point(t, parsed)
     return reason or t.overclaimed() or t.unused()

@@ -68,8 +68,12 @@ class FormText:
         self.runs = _RUNS.findall(self.text)
         self.numbers = {int(r) for r in self.runs}
         found = words(mark_months(self.text))
-        self.months = {m for w in found for m in (lexicon.get(w) or ())}
-        self.months |= self.named(form_words.month_phrases(self.languages))
+        # The months each month word or phrase of the text may name.
+        table = form_words.month_phrases(self.languages)
+        self.month_names = [frozenset(lexicon.get(w) or ()) for w in found] + [
+            frozenset(table[p]) for p in self.found(table)
+        ]
+        self.months = set().union(*self.month_names)
         self.months_used: set[int] = set()  # those a part of the form took
         # A weekday's digit is its name's (Vietnamese `thứ 3`, Tuesday).
         self.spans(form_words.weekday_phrases(self.languages))
@@ -162,6 +166,15 @@ class FormText:
             return ""
         named = "/".join(f"{m:02d}" for m in sorted(self.months))
         return f"the text names a month ({named}) that the form does not use"
+
+    def unread_month(self) -> str:
+        """Why an interval's text names a month neither end took ("December
+        20, 2021 - January 3, 2022" read as 20 January to 3 January)."""
+        for names in self.month_names:
+            if names and not names & self.months_used:
+                named = "/".join(f"{m:02d}" for m in sorted(names))
+                return f"the text names a month ({named}) that the form does not use"
+        return ""
 
     def overclaimed(self) -> str:
         """ "" when each claim can take a run of digits of its own, else the

@@ -56,6 +56,7 @@ def _reason(text, form, languages=None):
         ("tomorrow at 5 pm", "shift day +1 at 17:00"),
         ("13 - 15 de julio de 2013", "date 2013-07-13 / date 2013-07-15"),
         ("May 2015 – June 2016", "month 2015-05 / month 2016-06"),
+        ("December 20, 2021 - January 3, 2022", "date 2021-12-20 / date 2022-01-03"),
         ("10:55 – 11:55 p.m.", "time 22:55 / time 23:55"),
         ("third Tuesday of September 2014", "nth 3 TUE 2014-09"),
         ("the last Sunday of March", "nth -1 SUN --03"),
@@ -173,6 +174,12 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("9 мая", "time 09:00", "names a month (05)"),
         ("Oct 4", "time 04:00", "names a month (10)"),
         ("juin 2018", "year 2018", "names a month (06)"),
+        # an interval uses every month its text names
+        (
+            "December 20, 2021 - January 3, 2022",
+            "date 2021-01-20 / date 2022-01-03",
+            "names a month (12)",
+        ),
         # noon and midnight by name are 12:00 and 00:00, no other hour
         ("noon", "time 13:00", "hour 13"),
         ("midnight", "time 12:00", "hour 12"),
