@@ -175,6 +175,7 @@ def _date(t: FormText, date: Date) -> str:
                 "(before a clock word or a period: 10 Uhr, 8 a.m.)"
             )
         reasons += [_number(t, date.day, "day"), _month(t, date.month)]
+        reasons.append(t.apart(date.day, date.month))
     if date.year is not None:
         reasons.append(_year(t, date.year))
     reasons.append(_select(t, date.select))
@@ -383,8 +384,7 @@ def form_disagreement(text: str, form: str, lexicon, days, languages=LANGUAGES) 
     parsed = parse_form(form)
     t = FormText(text, lexicon, days, languages)
     if isinstance(parsed, Interval):
-        t.interval = True
-        reason = _point(t, parsed.start) or _point(t, parsed.end) or t.unread_month()
+        reason = t.read_ends(lambda point: _point(t, point), parsed)
     else:
         reason = _point(t, parsed)
     return reason or t.overclaimed() or t.unused()

@@ -88,10 +88,12 @@ class FormText:
                 self.day_words |= set.intersection(*group)
                 group = []
         # `{(part, values): None}`: the numbers the form's parts took from
-        # the text's digits, in order; one key for the year both ends of
-        # an interval share.
+        # the text's digits, in order; one key for the year or month both
+        # ends of an interval share (`13-15/07/2013`), one per end for the
+        # rest (`de 14h à 16h30` writes 30 once: no 14:30 to 16:30).
         self.claims: dict[tuple[str, frozenset[int]], None] = {}
         self.interval = False  # set while an interval's ends are read
+        self.end = False  # set while its end is read
 
     def hours_only(self, n: int) -> bool:
         """Whether every run of digits of value `n` is an hour's: followed by
@@ -143,7 +145,31 @@ class FormText:
     def claim(self, part: str, *values: int) -> None:
         """Note that the form's `part` is one of the text's runs of digits
         of one of `values`."""
+        if self.end and part not in ("year", "month"):
+            part = f"end's {part}"
         self.claims[(part, frozenset(values))] = None
+
+    def apart(self, day: int, month: int) -> str:
+        """Why a day and a month both read from digits are no numeric date:
+        no runs of them side by side, only a sign between ("chapitre 12,
+        verset 4" is no 12 April; `12/4`, `12. 4.` are). Not checked in an
+        interval, whose ends may share the month (`1.–6. 7. 2008`)."""
+        if self.months or self.interval or not {day, month} <= self.numbers:
+            return ""
+        a, b = (rf"(?<![0-9])0*{n}(?![0-9])" for n in (day, month))
+        if re.search(rf"{a}[^\w]{{1,3}}{b}|{b}[^\w]{{1,3}}{a}", self.text):
+            return ""
+        return f"the text writes the day {day} and the month {month} apart (no numeric date)"
+
+    def read_ends(self, read, interval) -> str:
+        """Why `read(point)` (the grounding of a point) refuses an end of
+        `interval`, or why its text names a month neither end took, or ""."""
+        self.interval = True
+        for self.end, point in enumerate((interval.start, interval.end)):
+            reason = read(point)
+            if reason:
+                return reason
+        return self.unread_month()
 
     def unused(self) -> str:
         """ "" when every run of digits of the text is a number of the form

@@ -57,6 +57,9 @@ def _reason(text, form, languages=None):
         ("13 - 15 de julio de 2013", "date 2013-07-13 / date 2013-07-15"),
         ("May 2015 – June 2016", "month 2015-05 / month 2016-06"),
         ("December 20, 2021 - January 3, 2022", "date 2021-12-20 / date 2022-01-03"),
+        ("de 14h à 16h30", "time 14:00 / time 16:30"),
+        ("12/4", "date --04-12"),
+        ("12. 4.", "date --04-12"),
         ("10:55 – 11:55 p.m.", "time 22:55 / time 23:55"),
         ("third Tuesday of September 2014", "nth 3 TUE 2014-09"),
         ("the last Sunday of March", "nth -1 SUN --03"),
@@ -174,6 +177,11 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("9 мая", "time 09:00", "names a month (05)"),
         ("Oct 4", "time 04:00", "names a month (10)"),
         ("juin 2018", "year 2018", "names a month (06)"),
+        # each end of an interval takes numbers of its own (but a shared year)
+        ("de 14h à 16h30", "time 14:30 / time 16:30", "minute and its end's minute"),
+        # a day and a month read from digits are written side by side
+        ("chapitre 12, verset 4", "date --04-12", "apart"),
+        ("room 3, floor 5, 2019", "date 2019-05-03", "apart"),
         # an interval uses every month its text names
         (
             "December 20, 2021 - January 3, 2022",
