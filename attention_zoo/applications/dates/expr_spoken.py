@@ -8,6 +8,8 @@
 - `hours(language)`: a whole hour with a clock word or a day period
   (`hours`: "um 15 Uhr", "a las 7 de la mañana",
   "下午3点", "早上7点半" with 半 for half past: `half_hours`);
+- `dated_hours(language)`: a day and one of those hours ("3. Oktober
+  2020, 10 Uhr") -> `datetime 2020-10-03T10:00`;
 - `partials(language)`: a year, a month and year, a day and month after a
   preposition (`partials`: "in 1987", "im Jahr 1989", "в 1961 году", "en
   marzo de 2015", "am 3. Mai") -> `year 1987`, `month 2015-03`, `date
@@ -24,7 +26,12 @@ import datetime as dt
 
 from babel.dates import format_skeleton, format_time
 
-from attention_zoo.applications.dates.expr_times import SPOKEN_HOURS, _time_pair
+from attention_zoo.applications.dates.expr_times import (
+    JOINED_FAMILIES,
+    SPOKEN_HOURS,
+    _datetime_pair,
+    _time_pair,
+)
 from attention_zoo.applications.dates.expression_pairs import (
     REFERENCE,
     Pair,
@@ -36,6 +43,7 @@ from attention_zoo.applications.dates.expression_pairs import (
     words,
     ymd,
 )
+from attention_zoo.applications.dates.formats import FORMATS
 
 PER_PATTERN = 4
 NAMED_HOURS = {"noon": 12, "midnight": 0}
@@ -104,6 +112,39 @@ def hours(language: str) -> list[Pair]:
     return out
 
 
+def dated_hours(language: str) -> list[Pair]:
+    """A day with a month word (`expr_times.JOINED_FAMILIES` but days in
+    words) and a whole
+    hour of the `hours` words after it: by the `at` joiner or a comma
+    where the hour's pattern starts bare ("3. Oktober 2020, 10 Uhr",
+    "2020年1月23日上午10点"), by a space where it starts with its own
+    preposition ("10 de marzo de 2024 a las 9 de la mañana")."""
+    patterns = words(language).get("hours", ())
+    # Not a day in words: the grounding reads "veertiende december 2019,
+    # 14 uur" as the 14 of the hour (a day is no number written only as a time's).
+    families = set(JOINED_FAMILIES) - {"spelled"}
+    days = [f for f in FORMATS if f.language == language and f.family in families]
+    if not patterns or not days:
+        return []
+    r = rng("dated_hours", language)
+    at = words(language).get("at", [])
+    # A comma joins a day and an hour where the language spaces its words.
+    bare = at + ([] if "{day}{time}" in at else ["{day}, {time}"])
+    out = []
+    for pattern in patterns:
+        joiners = bare if pattern.startswith("{") else ["{day} {time}", "{day}, {time}"]
+        for _ in range(PER_PATTERN):
+            hour = r.choice(SPOKEN_HOURS)
+            minute = 30 if half_hour(pattern, language) else 0
+            moment = dt.datetime.combine(draw_day(r), dt.time(hour, minute))
+            text = r.choice(joiners).format(
+                day=r.choice(days).render(moment.date()),
+                time=hour_text(pattern, hour, language, r),
+            )
+            out.append(_datetime_pair(language, text, moment, False))
+    return out
+
+
 def partials(language: str) -> list[Pair]:
     r = rng("spoken_partials", language)
     where = locale(language)
@@ -135,4 +176,9 @@ def _partial(text, day: dt.date, language: str, kind: str, reference: str, r) ->
 
 def spoken(language: str) -> list[Pair]:
     """The pairs of this module in `language` (native digits added)."""
-    return with_native(named_times(language) + hours(language) + partials(language))
+    return with_native(
+        named_times(language)
+        + hours(language)
+        + partials(language)
+        + dated_hours(language)
+    )

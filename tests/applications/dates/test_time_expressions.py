@@ -222,6 +222,15 @@ def test_known_kinds_of_text(every_language):
     assert any(p.text.endswith(" बाद") for p in forms("hi", "relative"))
     assert any(re.search(r" at \d+pm$", p.text) for p in forms("en", "relative_at"))
     assert any(re.search(r"天后..\d+点", p.text) for p in forms("zh", "relative_at"))
+    # A day and a whole hour in the hand-written words: "3. Oktober 2020, 10
+    # Uhr", "el 10 de marzo de 2024 a las 9 de la mañana", "上午10点".
+    assert any(
+        re.search(r"\d{4},? (um )?\d+ Uhr$", p.text) for p in forms("de", "datetime")
+    )
+    assert any(
+        re.search(r"\d{4} a las \d+ de la ", p.text) for p in forms("es", "datetime")
+    )
+    assert any(re.search(r"日..\d+点$", p.text) for p in forms("zh", "datetime"))
     assert any(
         re.fullmatch(r"\d{4}-\d{4}", p.text) for p in forms("en", "interval_years")
     )
