@@ -174,9 +174,14 @@ def load(model: ServedModel, max_batch: int, max_wait: float, progress=None) -> 
     report(f"{model.app.name} ({model.source}): loaded in {_since(start)}")
     start = time.perf_counter()
     widest = (model.predictor.shape_inputs() or _warm_inputs(model))[-1]
-    for options in searches(model):
-        model.predictor([widest], **options)
-    model.predictor.compiled_shapes.routing = True
+    shapes = model.predictor.compiled_shapes
+    # Routing first, so that these calls take the paths a request will (a
+    # translator searches many texts otherwise with refilled rows: other
+    # functions); they compile their own shapes all the same.
+    shapes.routing = True
+    with shapes.compiling():
+        for options in searches(model):
+            model.predictor([widest], **options)
     report(
         f"{model.app.name}: every search compiled at one shape in {_since(start)} "
         f"({', '.join(describe_options(o) for o in searches(model))})"
