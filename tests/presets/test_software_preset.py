@@ -6,6 +6,7 @@ import pytest
 
 from attention_zoo.applications.translation.placeholder_check import problems
 from attention_zoo.applications.translation.predictor import Translator
+from attention_zoo.presets import preset_folder
 
 pytestmark = pytest.mark.tf_only
 
@@ -81,3 +82,20 @@ def test_its_search_keeps_every_placeholder(translator, beam_width):
     answers = translator.predict_items(HARD, beam_width=beam_width)
     for text, answer in zip(HARD, answers):
         assert not problems(text, answer["text"]), (text, answer["text"])
+
+
+def test_a_text_of_several_sentences_is_translated_sentence_by_sentence(translator):
+    first, second = "Could not open %s.", "Save changes to %s before closing?"
+    joined, alone_first, alone_second = translator.predict_items(
+        [f"{first} {second}", first, second]
+    )
+    assert joined["text"] == f"{alone_first['text']} {alone_second['text']}"
+    assert joined["valid"], joined
+    # Each sentence's steps attend to its own source positions only.
+    steps, positions = len(alone_first["tokens"]), len(alone_first["source_tokens"])
+    assert not joined["attention"][:steps, positions:].any()
+    assert not joined["attention"][steps:-1, :positions].any()
+    # Read whole, the text is another search (the same words here or not).
+    whole = Translator(preset_folder("software_en_es"), sentences=False)
+    assert whole.sentences is False and translator.sentences is True
+    assert whole.search([f"{first} {second}"])[0].shape[-1] == 160

@@ -5,7 +5,8 @@ an empty input (no token once normalized) translates to "" with no
 attention; a source is cut to its first `MAX_SOURCE_TOKENS` tokens; words
 outside the source vocabulary, in any script, are read as `<unk>` (an
 output `<unk>` attending to one copies it through); an output stops at
-`<end>` or after `MAX_OUTPUT_TOKENS` tokens. `problems` names the rules
+`<end>` or after `MAX_OUTPUT_TOKENS` tokens (of each sentence, where the
+translator reads sentences one by one: `sentences`). `problems` names the rules
 that applied to one input, for the command line's per-line messages.
 
 Outputs are readable text (`postprocess`): unknown words replaced from the
@@ -33,7 +34,12 @@ from attention_zoo.applications.common.errors import quoted
 from attention_zoo.applications.common.predictor import as_texts
 from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
-from attention_zoo.applications.translation import masking, postprocess, refilled
+from attention_zoo.applications.translation import (
+    masking,
+    postprocess,
+    refilled,
+    sentences,
+)
 from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation.n_best import alternatives as listed
 
@@ -65,6 +71,7 @@ class Translator(RunPredictor):
         unk_replace: bool = True,
         truecase: bool = True,
         detokenize: bool = True,
+        sentences: bool | None = None,
     ):
         super().__init__(run_dir)
         self.truecaser = postprocess.Truecaser.load(self.run_dir / TRUECASE_FILE)
@@ -73,6 +80,10 @@ class Translator(RunPredictor):
         self.detokenize = detokenize
         # Runs trained before the option masked nothing.
         self.masking = self.config.get("placeholders") == "mask"
+        # A text of several sentences translated one sentence at a time
+        # (`sentences`): by default for software runs, trained on short
+        # messages; the Bible's verses are trained whole.
+        self.sentences = self.masking if sentences is None else bool(sentences)
         # Copy attention (`model.build_model(copy=True)`): the search reads
         # the source's extended ids beside its ids.
         self.copy = bool(self.config.get("copy", False))
@@ -193,27 +204,15 @@ class Translator(RunPredictor):
         gets all-padding ids, zero attention and the score -inf.
         """
         texts = list(texts)
-        width = beam_width or self.beam_width
-        beams = (width,) if keep_beams else ()
-        counts = [len(tokenizer.tokenize(t)) for t in texts]
-        order = sorted(range(len(texts)), key=counts.__getitem__)
-        ids = np.zeros((len(texts), *beams, MAX_OUTPUT_TOKENS), "int32")
-        attention = [None] * len(texts)
-        scores = np.full((len(texts), *beams), -np.inf, "float32")
-        padding = (DECODE_PAD, MAX_SOURCE_TOKENS)
-        batches = refilled.search_batches(
-            self, texts, counts, order, (width, keep_beams), batch_size, padding
-        )
-        for rows, tokens, weights, row_scores in batches:
-            for j, i in enumerate(rows):
-                length = min(counts[i], MAX_SOURCE_TOKENS)
-                if length == 0:
-                    attention[i] = np.zeros((*beams, MAX_OUTPUT_TOKENS, 0), "float32")
-                    continue
-                ids[i] = tokens[j]
-                scores[i] = row_scores[j]
-                attention[i] = weights[j, ..., :length]
-        return ids, attention, scores
+        search = (beam_width or self.beam_width, keep_beams)
+        sizes = (DECODE_PAD, MAX_SOURCE_TOKENS, MAX_OUTPUT_TOKENS)
+
+        def whole(texts):
+            return refilled.search(self, texts, search, batch_size, sizes)
+
+        if self.sentences:  # each sentence searched as a text (`sentences`)
+            return sentences.search(whole, texts, MAX_SOURCE_TOKENS, keep_beams)
+        return whole(texts)
 
     def readable(self, texts, ids, attention, unk_replace=None, truecase=None):
         """Readable tokens of `search`'s output for `texts`.

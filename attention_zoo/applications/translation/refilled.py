@@ -21,6 +21,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
+from attention_zoo.applications.common import text as tokenizer
+
 # Texts per call at most: the call holds the encoder's memory and the
 # attention of every step for each (`rows * 160 * width` floats).
 CALL_ROWS = 512
@@ -74,6 +78,42 @@ def refills_rows(translator, beam_width: int, keep_beams: bool) -> bool:
         and not keep_beams
         and not translator.compiled_shapes.routing
     )
+
+
+def search(translator, texts, search, batch_size: int, sizes):
+    """`Translator.search` of whole texts: `(ids (N, [K,] L), attention,
+    scores (N, [K]))` in input order, decoded in batches of similar length
+    (`search_batches`); an empty text gets all-padding ids, zero attention
+    and the score -inf.
+
+    Args:
+        translator: the `Translator`.
+        texts: the texts the model reads.
+        search: `(beam_width, keep_beams)`.
+        batch_size: texts decoded at once.
+        sizes: `(DECODE_PAD, MAX_SOURCE_TOKENS, MAX_OUTPUT_TOKENS)` of the
+            predictor.
+    """
+    pad, longest, steps = sizes
+    beams = (search[0],) if search[1] else ()
+    counts = [len(tokenizer.tokenize(t)) for t in texts]
+    order = sorted(range(len(texts)), key=counts.__getitem__)
+    ids = np.zeros((len(texts), *beams, steps), "int32")
+    attention = [None] * len(texts)
+    scores = np.full((len(texts), *beams), -np.inf, "float32")
+    batches = search_batches(
+        translator, texts, counts, order, search, batch_size, (pad, longest)
+    )
+    for rows, tokens, weights, row_scores in batches:
+        for j, i in enumerate(rows):
+            length = min(counts[i], longest)
+            if length == 0:
+                attention[i] = np.zeros((*beams, steps, 0), "float32")
+                continue
+            ids[i] = tokens[j]
+            scores[i] = row_scores[j]
+            attention[i] = weights[j, ..., :length]
+    return ids, attention, scores
 
 
 def search_batches(translator, texts, counts, order, search, batch_size, padding):
