@@ -195,9 +195,10 @@ class Translator(RunPredictor):
         batch_size: int = 64,
         keep_beams: bool = False,
     ):
-        """Output ids `(N, MAX_OUTPUT_TOKENS)`, attention and scores `(N,)`
-        (each output's log-probability per token), in input order; with
-        `keep_beams`, every hypothesis, best first: `(N, K, ...)`.
+        """Output ids `(N, W)`, attention and scores `(N,)` (each output's
+        log-probability per token), in input order, `W` at least
+        `MAX_OUTPUT_TOKENS` (more where sentences join); with `keep_beams`,
+        every hypothesis, best first: `(N, K, ...)`.
 
         Texts are decoded in batches of similar length (greedy ones with
         refilled rows, `refilled`: the same outputs, sooner); an empty input

@@ -42,10 +42,10 @@ from attention_zoo.applications.translation import postprocess
 ENDS = frozenset({".", "!", "?", "…"})
 CLOSERS = frozenset({")", "]", "}", "»", "”", "’", '"'})
 OPENERS = frozenset(postprocess.OPENERS)
-# Words a full stop follows without ending a sentence (lower-cased).
+# Words a full stop follows without ending a sentence (lower-cased; the
+# tokens hold no `.`: `e.g.` is `e . g .`, a single letter before a mark).
 ABBREVIATIONS = frozenset(
-    "approx cf dr e.g eg etc fig i.e ie inc jr ltd mr mrs ms no nr p pp sr st "
-    "vol vs".split()
+    "approx cf dr eg etc fig ie inc jr ltd mr mrs ms no nr pp sr st vol vs".split()
 )
 MIN_WORDS = 2
 
