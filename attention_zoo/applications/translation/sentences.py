@@ -11,8 +11,8 @@ their own in one batch, and joins their outputs into one answer per text:
 - **Where a sentence ends** (`spans`): after a token of `ENDS` (`.`, `!`,
   `?`, `…`) and any closing brackets or quotes right after it, where the
   next token starts a sentence (an upper-case letter first, an opening
-  bracket or quote, or an item number: `2. Save`), unless the word before the mark is one of
-  `ABBREVIATIONS` or a single letter (`e.g. Foo`, `Mr. Smith`, `J. Doe`),
+  bracket or quote, or an item number: `2. Save`), unless the word
+  before the mark is one of `ABBREVIATIONS` or a single letter (`e.g. Foo`, `Mr. Smith`, `J. Doe`),
   and only where each side holds at least `MIN_WORDS` words (tokens with a
   letter or digit), so a numbered step (`1. Open`) stays with its text. A
   straight quote `"` after the mark closes the sentence only if the
@@ -39,7 +39,7 @@ import numpy as np
 from attention_zoo.applications.common.text import END_ID, PAD_ID
 from attention_zoo.applications.translation import postprocess
 
-ENDS = frozenset({".", "!", "?", "…"})
+ENDS = frozenset(postprocess.SENTENCE_END)  # `.`, `!`, `?`, `…`
 CLOSERS = frozenset({")", "]", "}", "»", "”", "’", '"'})
 OPENERS = frozenset(postprocess.OPENERS)
 # Words a full stop follows without ending a sentence (lower-cased; the
