@@ -4,7 +4,8 @@ One module each: `greedy`, `sampling`, `beam_search` (its penalties in
 `penalties`), `best` (greedy or the first beam); `step` builds the step
 function from trained layers; `copy_constraint` wraps one so that a
 search copies a set of tokens exactly (a translator's placeholders);
-`_common` holds what the loops share.
+`shortlist` runs a search over each sequence's likely ids instead of the
+whole vocabulary; `_common` holds what the loops share.
 
 All three drive a *step function*
 

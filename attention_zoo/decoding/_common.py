@@ -138,6 +138,12 @@ def select_writes():
         _SELECT_WRITES.reset(token)
 
 
+def portable_trace() -> bool:
+    """Whether a LiteRT or ONNX export is tracing (`select_writes`): a step
+    then keeps to the operators those formats have."""
+    return _SELECT_WRITES.get()
+
+
 def write(buffer, t, value, axis: int = 1):
     """`buffer[:, t] = value` (`axis` 1), or `buffer[:, :, t] = value` (2)."""
     steps = buffer.shape[axis]
