@@ -1,4 +1,5 @@
-"""The translator's own tasks on the command line: `evaluate`, `translate`.
+"""The translator's own tasks on the command line: `evaluate`, `translate`,
+`shortlist`.
 
 `train`, `plot` and `export` are the skeleton's (`common.command`).
 """
@@ -78,6 +79,13 @@ def add_arguments(tasks, app) -> None:
     )
     command.add_answer_flags(translate, app)
 
+    tasks["shortlist"].add_argument(
+        "--run",
+        required=True,
+        help="run folder: its shortlist.json is learned from the greedy outputs "
+        "of its model on its training sentences (a few minutes)",
+    )
+
 
 def jobs(args, parser, app) -> dict:
     from attention_zoo.applications.translation import comparison, evaluation
@@ -107,11 +115,18 @@ def jobs(args, parser, app) -> dict:
         options = raw if args.tokens else {}
         return Translator(run, beam_width=args.beam_width, **options)
 
-    translate_job = command.answer_job(
-        args, parser, app, translator, beam_width=args.beam_width
-    )
+    def translate():
+        job = command.answer_job(
+            args, parser, app, translator, beam_width=args.beam_width
+        )
+        return job()
 
-    return {"evaluate": evaluate, "translate": translate_job}
+    def shortlist():
+        from attention_zoo.applications.translation.training import learn_shortlist
+
+        print(f"wrote {learn_shortlist(args.run)}")
+
+    return {"evaluate": evaluate, "translate": translate, "shortlist": shortlist}
 
 
 # RuntimeError: a tensorflow_datasets download that failed.

@@ -124,6 +124,16 @@ class TrainConfig:
             "bahdanau or luong only",
         },
     )
+    shortlist: bool = field(
+        default=False,
+        metadata={
+            "help": "after training, learn the run's vocabulary shortlist "
+            "(shortlist.json: the target words each source word makes likely, "
+            "from the run's own outputs on its training sentences), which the "
+            "translator then searches over instead of the whole vocabulary: "
+            "faster, scores normalized over it; not with --copy",
+        },
+    )
     units: int = field(
         default=96,
         metadata={"check": positive, "help": "GRU units of the encoder per direction"},

@@ -25,7 +25,7 @@ from attention_zoo.applications.common.text import END_ID, PAD_ID, UNK_ID
 from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation import postprocess
 from attention_zoo.applications.translation.predictor import (
-    DECODE_PAD,
+    DECODE_WIDTHS,
     MAX_OUTPUT_TOKENS,
     MAX_SOURCE_TOKENS,
     Translator,
@@ -42,8 +42,8 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
     `postprocess` (unknown words copied from the source, the run's
     truecaser as a lookup table, Spanish spacing), all with plain TensorFlow
     string and lookup ops. `attention` is float32 `(B, MAX_OUTPUT_TOKENS,
-    Tx)` with `Tx` the batch's source length padded to a multiple of
-    `DECODE_PAD`. `score` is float32, the search's log-probability per
+    Tx)` with `Tx` the batch's source length padded to a width of
+    `DECODE_WIDTHS`. `score` is float32, the search's log-probability per
     token of the output (-inf for an empty input), and `valid` bool, as
     `Translator`'s `valid` (the text has a word and is in the run's
     `domain`). The input rules of the module docstring hold: an empty input
@@ -79,7 +79,8 @@ def export(run_dir, output, beam_width: int | None = None) -> Path:
         source = read_source(text, tables, MAX_SOURCE_TOKENS)
         ids, lengths = source.ids, source.lengths
         longest = tf.reduce_max(tf.concat([lengths, [0]], 0))
-        width = DECODE_PAD * tf.maximum(1, (longest + DECODE_PAD - 1) // DECODE_PAD)
+        widths = tf.constant(DECODE_WIDTHS, tf.int32)
+        width = tf.gather(widths, tf.searchsorted(widths, [longest])[0])
         ids = ids[:, :width]  # padded as Translator.encode pads
         tokens, attention, score = fn(ids)
         valid = lengths > 0
@@ -198,7 +199,8 @@ def export_core(run_dir, beam_width: int | None = None) -> CoreFunction:
     """`source_ids (B, W) int32 -> tokens (B, MAX_OUTPUT_TOKENS)`, `attention
     (B, MAX_OUTPUT_TOKENS, W)` and `scores (B,)` (log-probability per
     token): `model.make_translate_fn` with `beam_width` beams (default:
-    the run's; 1 is greedy search), as `Translator` searches."""
+    the run's; 1 is greedy search) over the run's shortlist where it has
+    one, as `Translator` searches."""
     translator = Translator(run_dir, beam_width=beam_width)
     refuse_copy(translator, run_dir)
     width = translator.beam_width
@@ -208,6 +210,7 @@ def export_core(run_dir, beam_width: int | None = None) -> CoreFunction:
         beam_width=width,
         alpha=translator.alpha if width > 1 else 0.0,
         must_copy=translator.must_copy,
+        shortlist=translator.shortlist,
     )
     return CoreFunction(
         fn=search_core(translate),

@@ -16,5 +16,7 @@ LISTING = CommandListing(
         "translate": "translate sentences: arguments, a file or standard input",
         "plot": "attention heatmap PNGs for the given sentences",
         "export": "write a SavedModel that translates raw strings",
+        "shortlist": "learn a run's vocabulary shortlist (train --shortlist does "
+        "it after training)",
     },
 )

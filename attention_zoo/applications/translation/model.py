@@ -29,6 +29,7 @@ Decoding (`make_translate_fn`) runs greedy or beam search from
 from __future__ import annotations
 
 import keras
+import numpy as np
 
 from attention_zoo.applications.common.compile import compile_function
 from attention_zoo.applications.common.search import search_words
@@ -36,7 +37,13 @@ from attention_zoo.applications.common.source_encoder import (
     encode_source,
     source_encoder,
 )
-from attention_zoo.applications.common.text import END_ID, PAD_ID, UNK_ID
+from attention_zoo.applications.common.text import (
+    END_ID,
+    PAD_ID,
+    START_ID,
+    UNK_ID,
+    tokenize,
+)
 from attention_zoo.decoders import (
     AttentionRNNDecoder,
     FixedContextDecoder,
@@ -50,6 +57,12 @@ from attention_zoo.decoding import (
     make_copy_step_fn,
     make_step_fn,
 )
+from attention_zoo.decoding.shortlist import (
+    check_shortlist,
+    expand,
+    shortlist_step,
+)
+from attention_zoo.decoding.shortlist import shortlist as make_shortlist
 from attention_zoo.layers import BahdanauAttention, LuongAttention
 from attention_zoo.losses import MaskedSequenceCrossEntropy
 
@@ -169,6 +182,19 @@ def extended_ids(source_tokens, target_index: dict, target_vocab_size: int):
     ]
 
 
+def extended_input(ids, texts, target_index: dict, target_vocab_size: int):
+    """What a copy model's search reads: the source ids `(N, T)` and the
+    texts' extended ids over the target vocabulary (`extended_ids`, of
+    their first `T` tokens) stacked, `(N, 2, T)`."""
+    extended = np.zeros_like(ids)
+    for row, text in enumerate(texts):
+        tokens = tokenize(text)[: ids.shape[1]]
+        extended[row, : len(tokens)] = extended_ids(
+            tokens, target_index, target_vocab_size
+        )
+    return np.stack([ids, extended], axis=1)
+
+
 def extended_labels(target_ids, target_tokens, source_tokens, target_vocab_size: int):
     """Copy-attention labels: the target ids, but an unknown target word
     (`<unk>`) that the source holds is its extended id (the first position
@@ -209,6 +235,7 @@ def make_translate_fn(
     keep_beams: bool = False,
     must_copy=None,
     slots=None,
+    shortlist=None,
 ):
     """`translate(source_ids (B, Tx)) -> (tokens (B, max_length), attention
     (B, max_length, Tx), scores (B,))`, `scores` the log-probability per
@@ -238,13 +265,35 @@ def make_translate_fn(
     (`attention_zoo.decoding.refill`), and a source of padding only is not
     searched (all-padding tokens, zero attention and score): a caller pads
     its batch with such rows.
+
+    `shortlist`, if given, is `(candidates, shared, size)`
+    (`attention_zoo.decoding.shortlist`): each source is searched over its
+    `size` likely target ids only (the output layer's product, and what the
+    search reads, shrink from the vocabulary to them); the tokens returned
+    are ids as without it. Not for copy attention, nor with `wrap_step`
+    (whose logits would be the shortlist's positions).
     """
     encode = source_encoder(model, PAD_ID)
     decoder = model.get_layer("decoder")
     embedding = model.get_layer("target_embedding")
     norm, logits = model.get_layer("output_norm"), model.get_layer("logits")
     copy = is_copy_model(model)
-    if copy:
+    if shortlist is not None:
+        if copy or wrap_step is not None:
+            raise ValueError(
+                "`shortlist` is not for a model with copy attention (whose "
+                "outputs include the source's positions) nor with `wrap_step`. "
+                f"Received: a shortlist for {model.name!r}, wrap_step={wrap_step!r}"
+            )
+        candidates, shared, size = shortlist
+        vocab = logits.kernel.shape[-1]
+        candidates, shared = check_shortlist(
+            candidates, shared, size, vocab, tokens=(PAD_ID, START_ID, END_ID)
+        )
+        step_fn = shortlist_step(
+            decoder, embedding, norm, logits.kernel, logits.bias, shared
+        )
+    elif copy:
         step_fn = make_copy_step_fn(
             decoder,
             embedding,
@@ -258,7 +307,10 @@ def make_translate_fn(
         step_fn = wrap_step(step_fn)
     if must_copy is not None:
         n_groups = int(max(must_copy[1].max(), 0)) + 1
-        step_fn = constrain_copies(step_fn, END_ID, must_copy[1])
+        groups = must_copy[1]
+        if shortlist is not None:
+            groups = listed_groups(groups, shared, size)
+        step_fn = constrain_copies(step_fn, END_ID, groups)
 
     def translate(source_ids):
         extra = None
@@ -268,6 +320,10 @@ def make_translate_fn(
         memory, mask, states = encode(source_ids)
         if copy:
             extra = (memory, keras.ops.cast(extended, "int32"))
+        listed = None
+        if shortlist is not None:
+            listed, valid = make_shortlist(source_ids, candidates, shared, size, vocab)
+            extra = (listed, valid)
         budget = None
         if must_copy is not None:
             # Made here, a constant of the traced graph (not a captured input).
@@ -279,7 +335,7 @@ def make_translate_fn(
                 keras.ops.reshape(required, (keras.ops.shape(required)[0], -1)),
                 n_groups,
             )
-        return search_words(
+        tokens, attention, scores = search_words(
             step_fn,
             decoder,
             memory,
@@ -294,8 +350,29 @@ def make_translate_fn(
             slots=slots,
             active=None if slots is None else keras.ops.any(mask, axis=1),
         )
+        if listed is not None:
+            tokens = expand(tokens, listed)
+        return tokens, attention, scores
 
     return translate
+
+
+def listed_groups(token_groups, shared, size: int):
+    """`constrain_copies`'s groups over a shortlist's positions: those of
+    its `shared` ids, then none; a ValueError where an id that counts for a
+    group is not shared (the constraint knows groups by position)."""
+    missing = set(np.flatnonzero((token_groups >= 0).any(axis=1))) - set(
+        np.asarray(shared).tolist()
+    )
+    if missing:
+        raise ValueError(
+            "`shortlist`'s shared ids must hold every id that counts for a "
+            f"group of `must_copy`. Received: {len(missing)} missing, e.g. "
+            f"{sorted(missing)[:5]}"
+        )
+    groups = np.full((size, token_groups.shape[1]), -1, "int32")
+    groups[: len(shared)] = token_groups[shared]
+    return groups
 
 
 def is_copy_model(model: keras.Model) -> bool:

@@ -30,7 +30,13 @@ from pathlib import Path
 
 import numpy as np
 
-from attention_zoo.applications.common.text import PUNCTUATION_CLASS, UNK
+from attention_zoo.applications.common.text import (
+    END_ID,
+    PAD_ID,
+    PUNCTUATION_CLASS,
+    START_ID,
+    UNK,
+)
 
 SENTENCE_END = (".", "!", "?", "…")
 OPENERS = ("¿", "¡", "(", "[", "{", "«", "“", "‘", '"')
@@ -180,3 +186,16 @@ def detokenize(tokens) -> str:
     text = re.sub(NO_SPACE_BEFORE, r"\1", text)
     text = re.sub(NO_SPACE_AFTER, r"\1", text)
     return re.sub(AROUND_HYPHEN, "-", text)
+
+
+def output_steps(row) -> list[int]:
+    """The decoding steps of an output's tokens (ids `row`): up to its
+    `<end>` or padding, a `<start>` the search wrote skipped, so that it
+    shifts no attention row."""
+    steps = []
+    for step, i in enumerate(row):
+        if i in (PAD_ID, END_ID):
+            break
+        if i != START_ID:
+            steps.append(step)
+    return steps

@@ -24,15 +24,12 @@ placeholder, for an output that drops, adds or changes one
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from attention_zoo.applications.common import InputError, RunPredictor
 from attention_zoo.applications.common import text as tokenizer
 from attention_zoo.applications.common.errors import quoted
 from attention_zoo.applications.common.predictor import as_texts
-from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
 from attention_zoo.applications.translation import (
     masking,
@@ -41,13 +38,21 @@ from attention_zoo.applications.translation import (
     sentences,
 )
 from attention_zoo.applications.translation import model as models
+from attention_zoo.applications.translation import shortlist as shortlists
 from attention_zoo.applications.translation.n_best import alternatives as listed
 
 MAX_SOURCE_TOKENS = 128
 MAX_OUTPUT_TOKENS = 160
-# Decoding batches pad the source to a multiple of this.
-DECODE_PAD = 32
+# Decoding pads a source to the first of these widths that holds it, one
+# compiled search each: most sentences have at most 8 words, and the
+# encoder and every step's attention cost grow with the width.
+DECODE_WIDTHS = (8, 16, 32, 64, 96, MAX_SOURCE_TOKENS)
 TRUECASE_FILE = "truecase.json"
+
+
+def decode_width(length: int) -> int:
+    """The width of `DECODE_WIDTHS` a source of `length` ids is padded to."""
+    return next(w for w in DECODE_WIDTHS if w >= min(length, MAX_SOURCE_TOKENS))
 
 
 class Translator(RunPredictor):
@@ -60,7 +65,7 @@ class Translator(RunPredictor):
         "source_vocabulary.json",
         "target_vocabulary.json",
     )
-    optional_files = (TRUECASE_FILE, DOMAIN_FILE)
+    optional_files = (TRUECASE_FILE, DOMAIN_FILE, shortlists.SHORTLIST_FILE)
     searches_with_refill = True  # its Keras model compiles any search (`refilled`)
 
     def __init__(
@@ -72,6 +77,7 @@ class Translator(RunPredictor):
         truecase: bool = True,
         detokenize: bool = True,
         sentences: bool | None = None,
+        shortlist: bool | None = None,
     ):
         super().__init__(run_dir)
         self.truecaser = postprocess.Truecaser.load(self.run_dir / TRUECASE_FILE)
@@ -96,6 +102,8 @@ class Translator(RunPredictor):
         # A masked run's search copies each placeholder token exactly.
         words = (self.source_vocabulary.tokens, self.target_vocabulary.tokens)
         self.must_copy = masking.copy_tables(*words) if self.masking else None
+        # Searched over its likely target words where learned (`shortlist`).
+        self.shortlist = shortlists.chosen(run_dir, shortlist, *words)
         self.load_models()
         self.beam_width = beam_width or self.config["beam_width"]
         self.alpha = self.config["alpha"] if alpha is None else alpha
@@ -150,23 +158,23 @@ class Translator(RunPredictor):
                 keep_beams=keep_beams,
                 must_copy=self.must_copy,
                 slots=slots,
+                shortlist=self.shortlist,
             ),
             (2, None) if self.copy else (None,),
             "int32",
         )
 
     def shape_inputs(self) -> list:
-        """One text per source width the search compiles for: `DECODE_PAD`,
-        twice that, ... up to `MAX_SOURCE_TOKENS` words (`encode`)."""
+        """One text per source width the search compiles for,
+        `DECODE_WIDTHS` (`encode`)."""
         word = self.source_vocabulary.tokens[-1]  # any word of the vocabulary
-        widths = range(DECODE_PAD, MAX_SOURCE_TOKENS + DECODE_PAD, DECODE_PAD)
-        return [" ".join([word] * min(w, MAX_SOURCE_TOKENS)) for w in widths]
+        return [" ".join([word] * w) for w in DECODE_WIDTHS]
 
     def encode(self, texts):
-        """Source ids `(N, T)` padded to a multiple of `DECODE_PAD`, and lengths."""
+        """Source ids `(N, T)` padded to a width of `DECODE_WIDTHS`, and lengths."""
         ids = [self.source_vocabulary.encode(t)[:MAX_SOURCE_TOKENS] for t in texts]
         lengths = np.array([len(i) for i in ids])
-        width = DECODE_PAD * max(1, math.ceil(max(lengths, default=0) / DECODE_PAD))
+        width = decode_width(max(lengths, default=0))
         out = np.zeros((len(ids), width), "int32")
         for row, i in enumerate(ids):
             out[row, : len(i)] = i
@@ -179,14 +187,8 @@ class Translator(RunPredictor):
         ids, _ = self.encode(texts)
         if not self.copy:
             return ids
-        extended = np.zeros_like(ids)
-        size = len(self.target_vocabulary)
-        for row, text in enumerate(texts):
-            tokens = tokenizer.tokenize(text)[:MAX_SOURCE_TOKENS]
-            extended[row, : len(tokens)] = models.extended_ids(
-                tokens, self.target_vocabulary.index, size
-            )
-        return np.stack([ids, extended], axis=1)
+        target = self.target_vocabulary
+        return models.extended_input(ids, texts, target.index, len(target))
 
     def search(
         self,
@@ -206,7 +208,7 @@ class Translator(RunPredictor):
         """
         texts = list(texts)
         search = (beam_width or self.beam_width, keep_beams)
-        sizes = (DECODE_PAD, MAX_SOURCE_TOKENS, MAX_OUTPUT_TOKENS)
+        sizes = (decode_width, MAX_SOURCE_TOKENS, MAX_OUTPUT_TOKENS)
 
         def whole(texts):
             return refilled.search(self, texts, search, batch_size, sizes)
@@ -224,14 +226,7 @@ class Translator(RunPredictor):
         truecase = self.truecase if truecase is None else truecase
         out = []
         for text, row, weights in zip(texts, ids, attention):
-            # The output tokens with the decoding step of each, so that a
-            # <start> the search wrote (skipped) shifts no attention row.
-            steps = []
-            for step, i in enumerate(row):
-                if i in (PAD_ID, END_ID):
-                    break
-                if i != START_ID:
-                    steps.append(step)
+            steps = postprocess.output_steps(row)
             source = self.source_tokens(text)
             tokens = [self.output_token(row[s], source) for s in steps]
             out.append(

@@ -6,11 +6,11 @@ A batch of `greedy_search` computes all its rows until its last ends: on
 the software test split most outputs end within 20 steps, a few repeat
 themselves to `MAX_OUTPUT_TOKENS`, and a batch of 64 holding one of them
 computed 64 rows for 160 steps (docs/translation.md, "Speed"). Here a
-call holds up to `CALL_ROWS` texts of one padded source width, searched
-`slots` rows at a time; the last live rows go on in 8 rows.
+call holds up to `CALL_CELLS // width` texts of one padded source width,
+searched `slots` rows at a time; the last live rows go on in 8 rows.
 
 The texts come sorted by length; each run of texts of one width
-(`DECODE_PAD`, twice it, ...) is one call, but a run of fewer texts than
+(`DECODE_WIDTHS`) is one call, but a run of fewer texts than
 `slots` joins the next wider one (padded to its width), so a handful of
 long texts does not pay a call, and its tail of steps, of its own. Calls
 are padded with empty texts (not searched) to a power of two rows, at
@@ -25,9 +25,11 @@ import numpy as np
 
 from attention_zoo.applications.common import text as tokenizer
 
-# Texts per call at most: the call holds the encoder's memory and the
-# attention of every step for each (`rows * 160 * width` floats).
-CALL_ROWS = 512
+# Texts per call times their padded width, at most: the call holds the
+# encoder's memory and the attention of every step for each (`rows * 160 *
+# width` floats), and each call costs a fixed time too (its buffers, the
+# shortlists), so narrow texts go in larger calls.
+CALL_CELLS = 512 * 32
 # Rows the last live ones move to once no text is left to start.
 TAIL_SLOTS = (8,)
 
@@ -47,7 +49,7 @@ def slot_sizes(rows: int, batch_size: int) -> tuple[int, ...]:
 def groups(order, widths, batch_size: int):
     """`order` (indices sorted by source length) cut into calls: runs of
     one width, a run shorter than `batch_size` joined to the next, at most
-    `CALL_ROWS` each."""
+    `CALL_CELLS // width` each."""
     runs = []
     for i in order:
         if runs and widths[runs[-1][-1]] == widths[i]:
@@ -60,11 +62,11 @@ def groups(order, widths, batch_size: int):
             merged[-1] += run
         else:
             merged.append(run)
-    return [
-        run[start : start + CALL_ROWS]
-        for run in merged
-        for start in range(0, len(run), CALL_ROWS)
-    ]
+    calls = []
+    for run in merged:
+        limit = max(1, CALL_CELLS // widths[run[-1]])
+        calls += [run[start : start + limit] for start in range(0, len(run), limit)]
+    return calls
 
 
 def refills_rows(translator, beam_width: int, keep_beams: bool) -> bool:
@@ -91,10 +93,10 @@ def search(translator, texts, search, batch_size: int, sizes):
         texts: the texts the model reads.
         search: `(beam_width, keep_beams)`.
         batch_size: texts decoded at once.
-        sizes: `(DECODE_PAD, MAX_SOURCE_TOKENS, MAX_OUTPUT_TOKENS)` of the
-            predictor.
+        sizes: `(decode_width, MAX_SOURCE_TOKENS, MAX_OUTPUT_TOKENS)` of the
+            predictor (`decode_width`: a source length to its padded width).
     """
-    pad, longest, steps = sizes
+    width_of, longest, steps = sizes
     beams = (search[0],) if search[1] else ()
     counts = [len(tokenizer.tokenize(t)) for t in texts]
     order = sorted(range(len(texts)), key=counts.__getitem__)
@@ -102,7 +104,7 @@ def search(translator, texts, search, batch_size: int, sizes):
     attention = [None] * len(texts)
     scores = np.full((len(texts), *beams), -np.inf, "float32")
     batches = search_batches(
-        translator, texts, counts, order, search, batch_size, (pad, longest)
+        translator, texts, counts, order, search, batch_size, (width_of, longest)
     )
     for rows, tokens, weights, row_scores in batches:
         for j, i in enumerate(rows):
@@ -120,8 +122,8 @@ def search_batches(translator, texts, counts, order, search, batch_size, padding
     """`Translator.search`'s batches of `texts` (`counts` words each, in
     `order`) for `search`, `(beam_width, keep_beams)`: refilled rows where
     `refills_rows`, else `translator.run_batches` of `batch_size`;
-    `padding`: `(DECODE_PAD, MAX_SOURCE_TOKENS)` of the predictor."""
-    pad, longest = padding
+    `padding`: `(decode_width, MAX_SOURCE_TOKENS)` of the predictor."""
+    width_of, longest = padding
     if not refills_rows(translator, *search):
         return translator.run_batches(
             translator.search_function(*search),
@@ -129,7 +131,7 @@ def search_batches(translator, texts, counts, order, search, batch_size, padding
             batch_size,
             lambda rows: translator.model_input([texts[i] for i in rows]),
         )
-    widths = [pad * max(1, math.ceil(min(c, longest) / pad)) for c in counts]
+    widths = [width_of(min(c, longest)) for c in counts]
     return batches(
         lambda slots: translator.search_function(1, slots=slots),
         order,

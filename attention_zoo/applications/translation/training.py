@@ -13,7 +13,7 @@ from attention_zoo.applications.common.text import WordVocabulary, tokenize
 from attention_zoo.applications.common.text_domain import DOMAIN_FILE, TextDomain
 from attention_zoo.applications.common.training import config_arguments
 from attention_zoo.applications.common.training_loop import training_run
-from attention_zoo.applications.translation import masking
+from attention_zoo.applications.translation import masking, shortlist
 from attention_zoo.applications.translation import model as models
 from attention_zoo.applications.translation.attention_plot import plot
 from attention_zoo.applications.translation.batches import BUCKETS, BucketedBatches
@@ -22,6 +22,7 @@ from attention_zoo.applications.translation.corpus import load_corpus, write_pai
 from attention_zoo.applications.translation.evaluation import evaluate_pairs
 from attention_zoo.applications.translation.postprocess import Truecaser
 from attention_zoo.applications.translation.predictor import (
+    MAX_SOURCE_TOKENS,
     TRUECASE_FILE,
     Translator,
 )
@@ -79,6 +80,11 @@ def check(config: TrainConfig) -> None:
     if config.copy and config.attention == "none":
         raise ValueError(
             "`copy` needs attention to copy by. Received: copy=True, attention='none'"
+        )
+    if config.copy and config.shortlist:
+        raise ValueError(
+            "`shortlist` is not for copy attention, whose outputs include the "
+            "source's positions. Received: copy=True, shortlist=True"
         )
 
 
@@ -183,6 +189,8 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
         # or the budget, which validates the epoch it cuts short too).
         model.save(run.folder / "model.keras")
         domain.save(run.folder / DOMAIN_FILE)
+        if config.shortlist:
+            learn_shortlist(run.folder, train_set)
         seconds = run.training["seconds"]
         translator = Translator(run.folder)
         metrics = run.finish(
@@ -197,3 +205,23 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
             translator=translator,
         )
     return metrics
+
+
+def learn_shortlist(run_dir, train_set=None) -> Path:
+    """Learns the shortlist of the run in `run_dir` from its training
+    sentences (`shortlist.learn`) and writes it there; `train_set`: its
+    training pairs, masked as it trained on them (default: loaded again
+    from the corpus its config names)."""
+    translator = Translator(run_dir, shortlist=False)
+    if translator.copy:
+        raise ValueError(
+            f"{run_dir} has copy attention: a shortlist is not for copying runs"
+        )
+    if train_set is None:
+        config = masking.resolve(saved_config(TrainConfig, translator.config))
+        train_set = load_corpus(config)[0]
+        if config.placeholders == "mask":
+            train_set = masking.masked_pairs(train_set)
+    sources = [p.source for p in train_set]
+    learned = shortlist.learn(translator, sources, MAX_SOURCE_TOKENS)
+    return shortlist.save(run_dir, learned)

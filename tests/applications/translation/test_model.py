@@ -148,3 +148,35 @@ def test_must_copy_keeps_each_placeholder_exactly(width, copy):
     )(inputs)
     out = keras.ops.convert_to_numpy(tokens)[0].tolist()
     assert sorted(out[:3]) == [4, 4, 6] and out[3] == END_ID, out
+
+
+@pytest.mark.parametrize("width", [1, 3])
+def test_a_shortlist_of_every_id_translates_as_the_whole_vocabulary(width):
+    keras.utils.set_random_seed(4)
+    model = models.build_model(20, 20, units=8, embedding_dim=6)
+    source, _ = _batch(np.random.default_rng(4))
+    candidates = np.tile(np.arange(6, 20), (20, 1))
+    listed = (candidates, list(range(6)), 20)
+    full = models.make_translate_fn(model, 6, beam_width=width)(source)
+    short = models.make_translate_fn(model, 6, beam_width=width, shortlist=listed)(
+        source
+    )
+    np.testing.assert_array_equal(
+        *(keras.ops.convert_to_numpy(o[0]) for o in (short, full))
+    )
+    np.testing.assert_allclose(
+        *(keras.ops.convert_to_numpy(o[2]) for o in (short, full)), atol=1e-4
+    )
+
+
+def test_a_shortlist_is_refused_where_its_positions_cannot_be_read():
+    model = models.build_model(20, 20, units=8, embedding_dim=6)
+    listed = (np.full((20, 1), -1), list(range(6)), 8)
+    with pytest.raises(ValueError, match="wrap_step"):
+        models.make_translate_fn(model, 5, shortlist=listed, wrap_step=lambda s: s)
+    groups = np.full((20, 1), -1)
+    groups[9] = 0  # a placeholder word outside the shared ids
+    with pytest.raises(ValueError, match="must hold every id that counts"):
+        models.make_translate_fn(
+            model, 5, shortlist=listed, must_copy=(np.full((20, 1), -1), groups)
+        )

@@ -18,10 +18,15 @@ def test_a_call_holds_one_width_and_a_short_run_joins_the_next():
     assert [len(c) for c in calls] == [70, 3, 2, 1]
 
 
-def test_a_call_holds_at_most_call_rows_texts(monkeypatch):
-    monkeypatch.setattr(refilled, "CALL_ROWS", 16)
+def test_a_call_holds_at_most_call_cells_over_its_width_texts(monkeypatch):
+    monkeypatch.setattr(refilled, "CALL_CELLS", 16 * 32)
     calls = refilled.groups(list(range(40)), [32] * 40, batch_size=4)
     assert [len(c) for c in calls] == [16, 16, 8]
+    # Narrower texts, more of them a call; a joined run counts its widest.
+    calls = refilled.groups(list(range(80)), [8] * 80, batch_size=4)
+    assert [len(c) for c in calls] == [64, 16]
+    calls = refilled.groups(list(range(40)), [8] * 2 + [64] * 38, batch_size=4)
+    assert [len(c) for c in calls] == [8, 8, 8, 8, 8]
 
 
 def test_rows_and_slots_of_a_call():

@@ -195,14 +195,14 @@ def test_greedy_search_of_many_texts_refills_rows_with_the_same_answers(
 ):
     translator = Translator(run)
     texts = [f"{n} hundred and {m}" for n in ("one", "two", "nine") for m in range(12)]
-    # Sources of 32 and 40 words (widths 32 and 64), an empty one, shuffled:
+    # Sources of 4, 32 and 40 words (widths 8, 32 and 64), an empty one, shuffled:
     # the answers come back in the order of the texts.
     texts += [" ".join(["seven hundred and twelve"] * 8), ""]
     texts += [" ".join(["nine hundred and one"] * 10)]
     texts = [texts[i] for i in np.random.default_rng(0).permutation(len(texts))]
     ids, attention, scores = translator.search(texts, 1, batch_size)
-    # One call of the 38 texts up to width 32 and the one of 40 words with
-    # 8 rows a step; with 64 rows, one call of all (the 40 words' width).
+    # With 8 rows a step, one call of the 37 texts of width 8 and one of the
+    # two longer; with 64 rows, one call of all (the 40 words' width).
     calls = {k for k, _ in translator.compiled_shapes.used}
     slots = (64, 8) if batch_size == 64 else (8,)
     assert calls == {(1, False, "slots", *slots)}
@@ -646,3 +646,79 @@ def test_saved_model_agrees_with_python_on_any_bytes(run, saved_model, tmp_path)
     texts = [r.decode("utf-8", "replace") for r in raw]
     expected = [i["text"] for i in Translator(run)(texts, batch_size=len(texts))]
     assert got["text"] == expected
+
+
+def test_a_shortlist_of_the_whole_small_vocabulary_answers_as_the_full_search(
+    run, tmp_path, capsys
+):
+    folder = tmp_path / "run"
+    _copy_run(run, folder)
+    assert main(["translation", "shortlist", "--run", str(folder)]) == 0
+    assert "shortlist.json" in capsys.readouterr().out
+    learned = json.loads((folder / "shortlist.json").read_text())
+    texts = ["three hundred and five", "ninety-nine", "", "ONE HUNDRED"]
+    listed, full = Translator(folder), Translator(folder, shortlist=False)
+    # 200 frequent ids hold the whole vocabulary of this run: one shortlist.
+    vocabulary = len(full.target_vocabulary)
+    assert learned["size"] == len(learned["shared"]) == vocabulary < 200
+    assert listed.shortlist is not None and full.shortlist is None
+    for width in (1, 3):
+        got, expected = listed(texts, beam_width=width), full(texts, beam_width=width)
+        assert [a["text"] for a in got] == [a["text"] for a in expected]
+
+
+def test_a_small_learned_shortlist_lists_each_source_words_likely_outputs(
+    run, tmp_path
+):
+    from attention_zoo.applications.translation import shortlist
+
+    folder = tmp_path / "run"
+    _copy_run(run, folder)
+    translator = Translator(folder, shortlist=False)
+    sources = [p.source for p in read_pairs(folder / "data" / "validation.tsv")]
+    learned = shortlist.learn(
+        translator, sources, MAX_SOURCE_TOKENS, candidates=3, frequent=10, extra=12
+    )
+    assert learned["shared"] == list(range(10)) and learned["size"] == 22
+    rows = learned["candidates"]
+    # Words past the 10 frequent ones are learned for several source words.
+    assert len(rows) >= 5
+    assert all(len(r) <= 3 and min(r) >= 10 for r in rows.values())
+    shortlist.save(folder, learned)
+    small = Translator(folder)
+    ids, _, _ = small.search(sources[:20])
+    table, shared, size = small.shortlist
+    for source, row in zip(sources[:20], ids):
+        allowed = set(shared.tolist())
+        for i in small.source_vocabulary.encode(source):
+            allowed |= set(table[i][table[i] >= 0].tolist())
+        assert set(row.tolist()) <= allowed
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda d: {**d, "format": 2}, "format"),
+        (lambda d: {**d, "shared": [0, 1, 2, 3, 10_000]}, "shared"),
+        (lambda d: {**d, "size": 1}, "size"),
+        (lambda d: {**d, "candidates": {"100000": [4]}}, "source ids"),
+        (lambda d: {k: v for k, v in d.items() if k != "shared"}, "shared"),
+    ],
+)
+def test_a_shortlist_file_that_does_not_fit_the_run_is_refused_by_name(
+    run, tmp_path, edit, message
+):
+    from attention_zoo.applications.translation import shortlist
+
+    folder = tmp_path / "run"
+    _copy_run(run, folder)
+    good = {"format": 1, "size": 8, "shared": [0, 1, 2, 3], "candidates": {"5": [7]}}
+    shortlist.save(folder, edit(good))
+    with pytest.raises(
+        ValueError, match=f"shortlist.json is not a shortlist.*{message}"
+    ):
+        Translator(folder)
+    assert Translator(folder, shortlist=False).shortlist is None
+    (folder / "shortlist.json").unlink()
+    with pytest.raises(InputError, match="has no shortlist.json"):
+        Translator(folder, shortlist=True)
