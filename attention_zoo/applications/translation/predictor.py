@@ -103,7 +103,7 @@ class Translator(RunPredictor):
         words = (self.source_vocabulary.tokens, self.target_vocabulary.tokens)
         self.must_copy = masking.copy_tables(*words) if self.masking else None
         # Searched over its likely target words where learned (`shortlist`).
-        self.shortlist = shortlists.chosen(run_dir, shortlist, *words)
+        self.shortlist = shortlists.chosen(self.run_dir, shortlist, *words)
         self.load_models()
         self.beam_width = beam_width or self.config["beam_width"]
         self.alpha = self.config["alpha"] if alpha is None else alpha
