@@ -8,8 +8,8 @@ step shrink to them (docs/translation.md, "Speed", measures what that
 saves and what it changes).
 
 How it is learned (`learn`): the run, searching greedily over its whole
-vocabulary, translates every sentence of its training sources (masked and
-cut into sentences as the translator reads them); each word it emits
+vocabulary, translates its training sources as the translator reads them
+(masked, and cut into sentences where it cuts them); each word it emits
 counts for the source word its attention weighs most there; each source
 word keeps the `CANDIDATES` words counted most for it (ties: the lower
 id). The model's own outputs, not the reference translations: what the
@@ -75,10 +75,15 @@ def learn(
             "`translator` must search the whole vocabulary: give "
             "Translator(run, shortlist=False)"
         )
+    # The texts the translator searches: sentences where it cuts them.
     texts = [
         piece
         for source in sources
-        for piece, _, _ in sentences.split(source, max_tokens)
+        for piece, _, _ in (
+            sentences.split(source, max_tokens)
+            if translator.sentences
+            else [(source, 0, 0)]
+        )
     ]
     ids, attention, _ = translator.search(texts, beam_width=1)
     vocab_t = len(translator.target_vocabulary)
