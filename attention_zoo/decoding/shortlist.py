@@ -41,6 +41,7 @@ from __future__ import annotations
 import numpy as np
 from keras import ops
 
+from attention_zoo._checks import is_int
 from attention_zoo.decoders.protocol import check_step_decoder
 from attention_zoo.decoding._common import NEG_INF, portable_trace
 from attention_zoo.decoding.step import StepFunction
@@ -59,7 +60,7 @@ def check_shortlist(candidates, shared, size: int, vocab_size: int, tokens=()):
         tokens: ids a search uses as start, end or pad token: each must be
             at its own position of `shared`.
     """
-    if not isinstance(vocab_size, int) or vocab_size < 1:
+    if not is_int(vocab_size) or vocab_size < 1:
         raise ValueError(
             f"`vocab_size` must be a positive int. Received: vocab_size={vocab_size!r}"
         )
@@ -87,7 +88,7 @@ def check_shortlist(candidates, shared, size: int, vocab_size: int, tokens=()):
         )
     if len(set(shared.tolist())) != len(shared):
         raise ValueError("`shared` must hold each id once. Received: repeated ids")
-    if not isinstance(size, int) or not len(shared) <= size <= vocab_size:
+    if not is_int(size) or not len(shared) <= size <= vocab_size:
         raise ValueError(
             f"`size` must be an int from len(shared) = {len(shared)} to "
             f"vocab_size = {vocab_size}. Received: size={size!r}"

@@ -105,6 +105,11 @@ def copy_tables(source_tokens, target_tokens):
     return _table(source), _table(target)
 
 
+def grouped_ids(token_groups) -> list[int]:
+    """The ids that count for a group in `copy_tables`'s `token_groups`."""
+    return np.flatnonzero((np.asarray(token_groups) >= 0).any(axis=1)).tolist()
+
+
 def _table(rows) -> np.ndarray:
     """Rows of group ids as an int32 array padded with -1."""
     width = max(1, max(map(len, rows), default=0))

@@ -44,6 +44,7 @@ from attention_zoo.applications.common.text import (
     UNK_ID,
     tokenize,
 )
+from attention_zoo.applications.translation import masking
 from attention_zoo.decoders import (
     AttentionRNNDecoder,
     FixedContextDecoder,
@@ -361,9 +362,7 @@ def listed_groups(token_groups, shared, size: int):
     """`constrain_copies`'s groups over a shortlist's positions: those of
     its `shared` ids, then none; a ValueError where an id that counts for a
     group is not shared (the constraint knows groups by position)."""
-    missing = set(np.flatnonzero((token_groups >= 0).any(axis=1))) - set(
-        np.asarray(shared).tolist()
-    )
+    missing = set(masking.grouped_ids(token_groups)) - set(np.asarray(shared).tolist())
     if missing:
         raise ValueError(
             "`shortlist`'s shared ids must hold every id that counts for a "

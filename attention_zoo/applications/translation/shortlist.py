@@ -32,9 +32,11 @@ from pathlib import Path
 
 import numpy as np
 
+from attention_zoo._checks import is_int
 from attention_zoo.applications.common.inputs import InputError
 from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID
 from attention_zoo.applications.translation import sentences
+from attention_zoo.applications.translation.masking import grouped_ids
 from attention_zoo.decoding.shortlist import check_shortlist
 
 SHORTLIST_FILE = "shortlist.json"
@@ -66,7 +68,7 @@ def learn(
         ("frequent", frequent),
         ("extra", extra),
     ):
-        if not isinstance(value, int) or value < 1:
+        if not is_int(value) or value < 1:
             raise ValueError(
                 f"`{name}` must be a positive int. Received: {name}={value!r}"
             )
@@ -98,9 +100,10 @@ def learn(
     keys, counts = np.unique(
         np.concatenate(pairs or [np.zeros(0, "int64")]), return_counts=True
     )
-    shared = sorted(
-        set(range(min(frequent, vocab_t))) | set(_placeholder_ids(translator))
+    placeholders = (
+        [] if translator.must_copy is None else grouped_ids(translator.must_copy[1])
     )
+    shared = sorted(set(range(min(frequent, vocab_t))) | set(placeholders))
     # By source word, then the most counted first, then the lower id.
     order = np.lexsort((keys % vocab_t, -counts, keys // vocab_t))
     table: dict[int, list[int]] = {}
@@ -118,13 +121,6 @@ def learn(
         "learned_from": f"greedy outputs of this run on {len(texts)} training sentences",
         "sizes": {"candidates": candidates, "frequent": frequent, "extra": extra},
     }
-
-
-def _placeholder_ids(translator) -> list[int]:
-    """Target ids that count for a placeholder group (none unmasked)."""
-    if translator.must_copy is None:
-        return []
-    return np.flatnonzero((translator.must_copy[1] >= 0).any(axis=1)).tolist()
 
 
 def save(folder, shortlist: dict) -> Path:
