@@ -103,45 +103,67 @@ def check_shortlist(candidates, shared, size: int, vocab_size: int, tokens=()):
     return candidates.astype("int32"), shared.astype("int32")
 
 
-def shortlist(source_ids, candidates, shared, size: int, vocab_size: int):
+def shortlist(
+    source_ids, candidates, shared, size: int, vocab_size: int, on_host: bool = False
+):
     """Each sequence's shortlist (module docstring).
 
     Args:
         source_ids: int `(N, Tx)`, the source ids (padding included: give
             the padding id no candidates).
         candidates, shared, size, vocab_size: as in `check_shortlist`.
+        on_host: computed with NumPy on NumPy arrays, by the same lines:
+            for a caller that holds the source ids on the host and passes
+            the shortlist to a compiled search (`packed`), since
+            XLA's sort on a CPU is many times slower than NumPy's
+            (docs/benchmarks.md, "Shortlist on the host").
 
     Returns:
-        `(ids (N, size) int32, valid (N, size) bool)`.
+        `(ids (N, size) int32, valid (N, size) bool)`, NumPy arrays with
+        `on_host`.
     """
     candidates, shared = check_shortlist(candidates, shared, size, vocab_size)
+    xp = np if on_host else ops
     v, extra = vocab_size, size - len(shared)
-    # Made within the trace, the tables are constants of the graph. `v`
-    # stands for "none" and sorts after every id.
-    table = ops.convert_to_tensor(candidates)
+    # The tables are NumPy arrays: within a trace, constants of the graph.
+    # `v` stands for "none" and sorts after every id.
     left_out = np.zeros((v + 1,), "bool")
     left_out[shared] = left_out[v] = True  # shared ids have their places
-    source_ids = ops.cast(source_ids, "int32")
-    n = ops.shape(source_ids)[0]
-    picked = ops.reshape(ops.take(table, source_ids, axis=0), (n, -1))  # (N, Tx*k)
-    picked = ops.where(picked >= 0, picked, v)
-    picked = ops.where(
-        ops.take(ops.convert_to_tensor(left_out), picked, axis=0), v, picked
-    )
+    if on_host:
+        source_ids = np.asarray(source_ids).astype("int32")
+    else:
+        source_ids = ops.cast(source_ids, "int32")
+    n = xp.shape(source_ids)[0]
+    picked = xp.reshape(xp.take(candidates, source_ids, axis=0), (n, -1))  # (N, Tx*k)
+    picked = xp.where(picked >= 0, picked, v)
+    picked = xp.where(xp.take(left_out, picked, axis=0), v, picked)
     # Sorted, a repeated id made "none" but for its first, sorted again:
     # each id once, in increasing order, then "none"; the first `extra` kept.
-    ordered = ops.sort(picked, axis=-1)
-    repeated = ops.concatenate(
-        [ops.zeros_like(ordered[:, :1], "bool"), ordered[:, 1:] == ordered[:, :-1]],
+    ordered = xp.sort(picked, axis=-1)
+    repeated = xp.concatenate(
+        [xp.zeros_like(ordered[:, :1], "bool"), ordered[:, 1:] == ordered[:, :-1]],
         axis=1,
     )
-    ordered = ops.sort(ops.where(repeated, v, ordered), axis=-1)
-    ordered = ops.pad(ordered, [[0, 0], [0, extra]], constant_values=v)[:, :extra]
-    first = ops.convert_to_tensor(shared)[None, :]
-    listed = ops.concatenate(
-        [ops.broadcast_to(first, (n, len(shared))), ordered], axis=1
+    ordered = xp.sort(xp.where(repeated, v, ordered), axis=-1)
+    ordered = xp.pad(ordered, [[0, 0], [0, extra]], constant_values=v)[:, :extra]
+    listed = xp.concatenate(
+        [xp.broadcast_to(shared[None, :], (n, len(shared))), ordered], axis=1
     )
     valid = listed < v
+    return xp.where(valid, listed, 0), valid
+
+
+def packed(ids, valid) -> np.ndarray:
+    """A shortlist computed `on_host`, `(ids, valid)`, as one int32 array
+    with -1 at its padding: what a compiled search reads beside its source
+    ids (`unpacked`)."""
+    return np.where(valid, ids, -1).astype("int32")
+
+
+def unpacked(listed):
+    """`(ids, valid)` of a `packed` shortlist, within a search."""
+    listed = ops.cast(listed, "int32")
+    valid = listed >= 0
     return ops.where(valid, listed, 0), valid
 
 

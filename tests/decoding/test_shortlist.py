@@ -13,8 +13,10 @@ from attention_zoo.decoding.refill import greedy_refill
 from attention_zoo.decoding.shortlist import (
     check_shortlist,
     expand,
+    packed,
     shortlist,
     shortlist_step,
+    unpacked,
 )
 from attention_zoo.layers import BahdanauAttention
 from tests.helpers import to_numpy
@@ -44,10 +46,17 @@ def test_shared_ids_come_first_then_each_candidate_once_in_increasing_order(size
     source = rng.integers(0, VS, size=(6, TX))
     source[0] = 0  # a source of padding only: the shared ids alone
     source[1] = 3  # one word repeated: its candidates once
-    ids, valid = shortlist(source, candidates, shared, size, V)
     expected_ids, expected_valid = reference(source, candidates, shared, size)
-    np.testing.assert_array_equal(to_numpy(valid), expected_valid)
-    np.testing.assert_array_equal(to_numpy(ids), expected_ids)
+    for on_host in (False, True):  # the same lines in the graph and in NumPy
+        ids, valid = shortlist(source, candidates, shared, size, V, on_host=on_host)
+        if on_host:
+            assert isinstance(ids, np.ndarray) and ids.dtype == np.int32
+        np.testing.assert_array_equal(to_numpy(valid), expected_valid)
+        np.testing.assert_array_equal(to_numpy(ids), expected_ids)
+    # Packed for a search's input and unpacked there, as it was.
+    again = unpacked(packed(ids, valid))
+    np.testing.assert_array_equal(to_numpy(again[0]), expected_ids)
+    np.testing.assert_array_equal(to_numpy(again[1]), expected_valid)
     # The smallest size cuts some rows: their lowest ids are kept.
     if size == 5:
         assert to_numpy(valid).all(axis=1).any()

@@ -62,6 +62,7 @@ from attention_zoo.decoding.shortlist import (
     check_shortlist,
     expand,
     shortlist_step,
+    unpacked,
 )
 from attention_zoo.decoding.shortlist import shortlist as make_shortlist
 from attention_zoo.layers import BahdanauAttention, LuongAttention
@@ -237,6 +238,7 @@ def make_translate_fn(
     must_copy=None,
     slots=None,
     shortlist=None,
+    shortlist_input: bool = False,
 ):
     """`translate(source_ids (B, Tx)) -> (tokens (B, max_length), attention
     (B, max_length, Tx), scores (B,))`, `scores` the log-probability per
@@ -272,8 +274,16 @@ def make_translate_fn(
     `size` likely target ids only (the output layer's product, and what the
     search reads, shrink from the vocabulary to them); the tokens returned
     are ids as without it. Not for copy attention, nor with `wrap_step`
-    (whose logits would be the shortlist's positions).
+    (whose logits would be the shortlist's positions). With
+    `shortlist_input`, the caller computes the shortlists (`shortlist(...,
+    on_host=True)`, as `packed`): `translate` reads `(B, Tx + size)`, each
+    source's ids and then its packed shortlist.
     """
+    if shortlist_input and shortlist is None:
+        raise ValueError(
+            "`shortlist_input` reads the caller's shortlists: it needs a "
+            "`shortlist`. Received: shortlist=None, shortlist_input=True"
+        )
     encode = source_encoder(model, PAD_ID)
     decoder = model.get_layer("decoder")
     embedding = model.get_layer("target_embedding")
@@ -314,17 +324,22 @@ def make_translate_fn(
         step_fn = constrain_copies(step_fn, END_ID, groups)
 
     def translate(source_ids):
-        extra = None
+        extra = listed = None
         if copy:
             # The copy step reads the memory and the extended ids every step.
             source_ids, extended = source_ids[:, 0], source_ids[:, 1]
+        if shortlist is not None:
+            if shortlist_input:  # the caller's, after the source ids
+                listed, valid = unpacked(source_ids[:, -size:])
+                source_ids = source_ids[:, :-size]
+            else:
+                listed, valid = make_shortlist(
+                    source_ids, candidates, shared, size, vocab
+                )
+            extra = (listed, valid)
         memory, mask, states = encode(source_ids)
         if copy:
             extra = (memory, keras.ops.cast(extended, "int32"))
-        listed = None
-        if shortlist is not None:
-            listed, valid = make_shortlist(source_ids, candidates, shared, size, vocab)
-            extra = (listed, valid)
         budget = None
         if must_copy is not None:
             # Made here, a constant of the traced graph (not a captured input).

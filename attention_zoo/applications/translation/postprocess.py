@@ -33,9 +33,9 @@ import numpy as np
 from attention_zoo.applications.common.text import (
     END_ID,
     PAD_ID,
-    PUNCTUATION_CLASS,
     START_ID,
     UNK,
+    spaced,
 )
 
 SENTENCE_END = (".", "!", "?", "…")
@@ -46,18 +46,14 @@ NO_SPACE_BEFORE = r" ([.,;:!?)\]}»”’…])"
 NO_SPACE_AFTER = r"([¿¡(\[{«“‘]) "
 AROUND_HYPHEN = r" ?- ?"
 
-_PUNCT = re.compile(f"({PUNCTUATION_CLASS})")
-_SPACE = re.compile(r"[ \t\n\r\f\v]+")
-
-
 def cased_tokens(text: str) -> list[str]:
     """The tokens of `common.text.tokenize`, in the text's own case.
 
     Lower-casing adds no space or punctuation, so token `i` here is token
     `i` of `tokenize(text)`.
     """
-    spaced = _SPACE.sub(" ", _PUNCT.sub(r" \1 ", text)).strip(" \t\n\r\f\v")
-    return spaced.split(" ") if spaced else []
+    text = spaced(text)
+    return text.split(" ") if text else []
 
 
 def starts_sentence(tokens, i: int) -> bool:

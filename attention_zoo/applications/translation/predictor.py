@@ -159,6 +159,8 @@ class Translator(RunPredictor):
                 must_copy=self.must_copy,
                 slots=slots,
                 shortlist=self.shortlist,
+                # Rows refilled: the shortlists come sorted by NumPy.
+                shortlist_input=slots is not None and self.shortlist is not None,
             ),
             (2, None) if self.copy else (None,),
             "int32",
@@ -180,11 +182,14 @@ class Translator(RunPredictor):
             out[row, : len(i)] = i
         return out, lengths
 
-    def model_input(self, texts):
-        """What the search reads: `encode`'s ids `(N, T)`, or with copy
-        attention those and the extended ids over the target vocabulary
-        stacked, `(N, 2, T)` (`model.extended_ids`)."""
+    def model_input(self, texts, refilled: bool = False):
+        """What the search reads: `encode`'s ids `(N, T)`; with copy attention
+        those and the extended ids stacked, `(N, 2, T)` (`model.extended_ids`);
+        `refilled` over a shortlist, the ids then the shortlist `(N, T + size)`."""
         ids, _ = self.encode(texts)
+        if refilled and self.shortlist is not None:
+            listed = shortlists.on_host(ids, self.shortlist, len(self.target_vocabulary))
+            return np.concatenate([ids, listed], axis=1)
         if not self.copy:
             return ids
         target = self.target_vocabulary

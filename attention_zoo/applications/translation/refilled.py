@@ -137,7 +137,7 @@ def search_batches(translator, texts, counts, order, search, batch_size, padding
         order,
         widths,
         lambda rows: translator.model_input(
-            ["" if i is None else texts[i] for i in rows]
+            ["" if i is None else texts[i] for i in rows], refilled=True
         ),
         batch_size,
     )

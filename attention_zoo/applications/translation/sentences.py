@@ -51,7 +51,7 @@ MIN_WORDS = 2
 
 
 def _is_word(token: str) -> bool:
-    return any(c.isalnum() for c in token)
+    return token.isalnum() or any(c.isalnum() for c in token)
 
 
 def _starts_sentence(tokens, j: int) -> bool:
@@ -73,6 +73,8 @@ def spans(tokens) -> list[tuple[int, int]]:
     as `postprocess.cased_tokens` gives them): at least one, covering every
     token in order (the module docstring's rules)."""
     tokens = list(tokens)
+    if ENDS.isdisjoint(tokens):  # most messages: no mark to cut at
+        return [(0, len(tokens))]
     cuts, words, quotes = [0], 0, 0
     i = 0
     while i < len(tokens):
@@ -183,6 +185,9 @@ def search(search_texts, texts, max_tokens: int, keep_beams: bool):
     out_attention = []
     for i, (row_ids, row_attention, _) in enumerate(joined):
         out_ids[i, :, : row_ids.shape[-1]] = row_ids
+        if row_attention.shape[-2] == widest:  # most texts: kept as it is
+            out_attention.append(row_attention)
+            continue
         grown = np.zeros(
             (*row_attention.shape[:-2], widest, row_attention.shape[-1]), "float32"
         )

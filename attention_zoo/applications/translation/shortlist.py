@@ -37,7 +37,8 @@ from attention_zoo.applications.common.inputs import InputError
 from attention_zoo.applications.common.text import END_ID, PAD_ID, START_ID
 from attention_zoo.applications.translation import sentences
 from attention_zoo.applications.translation.masking import grouped_ids
-from attention_zoo.decoding.shortlist import check_shortlist
+from attention_zoo.decoding.shortlist import check_shortlist, packed
+from attention_zoo.decoding.shortlist import shortlist as make_shortlist
 
 SHORTLIST_FILE = "shortlist.json"
 FORMAT = 1
@@ -140,6 +141,16 @@ def chosen(folder, wanted, source_tokens, target_tokens):
     if wanted and found is None:
         raise InputError(f"shortlist=True: {folder} has no {SHORTLIST_FILE}")
     return found
+
+
+def on_host(ids, shortlist, vocab_size: int) -> np.ndarray:
+    """The shortlists of source `ids` `(N, T)` computed with NumPy and
+    `packed` `(N, size)`, as the search with refilled rows reads them
+    (`Translator.model_input`); `shortlist` is `load`'s."""
+    candidates, shared, size = shortlist
+    return packed(
+        *make_shortlist(ids, candidates, shared, size, vocab_size, on_host=True)
+    )
 
 
 def load(folder, source_size: int, target_size: int):

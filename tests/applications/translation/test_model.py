@@ -169,6 +169,26 @@ def test_a_shortlist_of_every_id_translates_as_the_whole_vocabulary(width):
     )
 
 
+def test_a_shortlist_given_with_the_input_translates_as_one_made_in_the_search():
+    from attention_zoo.decoding.shortlist import packed, shortlist
+
+    keras.utils.set_random_seed(4)
+    model = models.build_model(20, 20, units=8, embedding_dim=6)
+    source, _ = _batch(np.random.default_rng(4))
+    candidates = np.random.default_rng(5).integers(-1, 20, size=(20, 3))
+    candidates[0] = -1
+    listed = (candidates, list(range(6)), 12)
+    made = models.make_translate_fn(model, 6, shortlist=listed)(source)
+    on_host = packed(*shortlist(source, *listed, 20, on_host=True))
+    given = models.make_translate_fn(model, 6, shortlist=listed, shortlist_input=True)(
+        np.concatenate([source, on_host], axis=1)
+    )
+    for a, b in zip(made, given):
+        np.testing.assert_allclose(*(keras.ops.convert_to_numpy(o) for o in (a, b)))
+    with pytest.raises(ValueError, match="`shortlist_input`.*needs a `shortlist`"):
+        models.make_translate_fn(model, 6, shortlist_input=True)
+
+
 def test_a_shortlist_is_refused_where_its_positions_cannot_be_read():
     model = models.build_model(20, 20, units=8, embedding_dim=6)
     listed = (np.full((20, 1), -1), list(range(6)), 8)
