@@ -116,7 +116,7 @@ def shortlist(
             for a caller that holds the source ids on the host and passes
             the shortlist to a compiled search (`packed`), since
             XLA's sort on a CPU is many times slower than NumPy's
-            (docs/benchmarks.md, "Shortlist on the host").
+            (docs/translation.md, "Speed").
 
     Returns:
         `(ids (N, size) int32, valid (N, size) bool)`, NumPy arrays with
