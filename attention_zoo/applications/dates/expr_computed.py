@@ -26,6 +26,7 @@ from attention_zoo.applications.dates.expression_pairs import (
     REFERENCE,
     Pair,
     before,
+    fixed,
     locale,
     rng,
     with_native,
@@ -34,19 +35,82 @@ from attention_zoo.applications.dates.expression_pairs import (
 )
 from attention_zoo.applications.dates.forms import WEEKDAYS
 
-# name: ("date", month, day) or (easter keyword, days from Easter Sunday)
+# name: ("date", month, day) or (easter keyword, days from Easter Sunday).
+# The public and widely kept days of the countries of the hand-written
+# languages whose day is fixed in the Gregorian calendar or by Easter (the
+# days a lunar calendar or a weekday rule sets, Diwali, Eid or Spring
+# Festival, Thanksgiving, are not here: their names stay untaught, so
+# refused); a name that different countries keep on different days
+# ("Independence Day") is left out of the words, as is a day that moved
+# (Koningsdag).
 HOLIDAY_MEANINGS = {
     "christmas": ("date", 12, 25),
+    "christmas_eve": ("date", 12, 24),
+    "boxing_day": ("date", 12, 26),
     "new_year": ("date", 1, 1),
+    "new_years_eve": ("date", 12, 31),
+    "epiphany": ("date", 1, 6),
     "orthodox_christmas": ("date", 1, 7),
+    "valentines_day": ("date", 2, 14),
+    "womens_day": ("date", 3, 8),
+    "labour_day": ("date", 5, 1),
+    "assumption": ("date", 8, 15),
+    "halloween": ("date", 10, 31),
+    "all_saints": ("date", 11, 1),
+    "all_souls": ("date", 11, 2),
+    "armistice_day": ("date", 11, 11),
+    "immaculate_conception": ("date", 12, 8),
+    "us_independence_day": ("date", 7, 4),
+    "german_unity_day": ("date", 10, 3),
+    "reformation_day": ("date", 10, 31),
+    "hispanic_day": ("date", 10, 12),
+    "italian_liberation_day": ("date", 4, 25),
+    "italian_republic_day": ("date", 6, 2),
+    "portuguese_freedom_day": ("date", 4, 25),
+    "portugal_day": ("date", 6, 10),
+    "brazilian_independence_day": ("date", 9, 7),
+    "dutch_liberation_day": ("date", 5, 5),
+    "defender_of_the_fatherland_day": ("date", 2, 23),
+    "victory_day": ("date", 5, 9),
+    "russia_day": ("date", 6, 12),
+    "unity_day": ("date", 11, 4),
+    "chinese_national_day": ("date", 10, 1),
+    "chinese_youth_day": ("date", 5, 4),
+    "childrens_day_june": ("date", 6, 1),
+    "teachers_day_china": ("date", 9, 10),
+    "japanese_foundation_day": ("date", 2, 11),
+    "showa_day": ("date", 4, 29),
+    "constitution_day_japan": ("date", 5, 3),
+    "childrens_day_japan": ("date", 5, 5),
+    "culture_day": ("date", 11, 3),
+    "labour_thanksgiving_day": ("date", 11, 23),
+    "arab_mothers_day": ("date", 3, 21),
+    "indian_republic_day": ("date", 1, 26),
+    "indian_independence_day": ("date", 8, 15),
+    "gandhi_jayanti": ("date", 10, 2),
+    "indian_childrens_day": ("date", 11, 14),
+    "indian_teachers_day": ("date", 9, 5),
+    "shrove_tuesday": ("easter", -47),
+    "ash_wednesday": ("easter", -46),
+    "palm_sunday": ("easter", -7),
+    "maundy_thursday": ("easter", -3),
+    "good_friday": ("easter", -2),
+    "holy_saturday": ("easter", -1),
     "easter_sunday": ("easter", 0),
     "easter_monday": ("easter", 1),
-    "good_friday": ("easter", -2),
-    "orthodox_easter": ("orthodox-easter", 0),
+    "ascension": ("easter", 39),
+    "pentecost": ("easter", 49),
+    "whit_monday": ("easter", 50),
+    "corpus_christi": ("easter", 60),
+    "orthodox_palm_sunday": ("orthodox-easter", -7),
+    "orthodox_maundy_thursday": ("orthodox-easter", -3),
     "orthodox_good_friday": ("orthodox-easter", -2),
+    "orthodox_easter": ("orthodox-easter", 0),
+    "orthodox_ascension": ("orthodox-easter", 39),
+    "orthodox_trinity": ("orthodox-easter", 49),
 }
 RANKS = (1, 2, 3, 4, 5, -1)
-PER_TEMPLATE = 6
+PER_TEMPLATE = 20
 PER_NAME = 2
 
 
@@ -62,17 +126,22 @@ def nth_day(year: int, month: int, n: int, weekday: int) -> dt.date | None:
     return days[n - 1] if n <= len(days) else None
 
 
-def _fix(text: str, language: str) -> str:
-    for old, new in words(language).get("replace", ()):
-        text = text.replace(old, new)
-    return text
+def variants(language: str) -> list[dict]:
+    """The language's sets of nth words: `nth` is one set or a list of them
+    (German's nominative "der erste Montag im" beside the dative "am ersten
+    Montag im"), each with its genders, ordinals and templates."""
+    data = words(language).get("nth")
+    if data is None:
+        return []
+    return data if isinstance(data, list) else [data]
 
 
 def nth_text(
-    language: str, template: str, n: int, weekday: int, month: int, year=None
-) -> str:
-    """The text of the nth weekday of a month, by the language's template."""
-    data = words(language)["nth"]
+    data: dict, language: str, template: str, n: int, weekday: int, month: int,
+    year=None,
+) -> str:  # fmt: skip
+    """The text of the nth weekday of a month, by a template of `data` (one
+    of the language's `variants`)."""
     where = locale(language)
     gender = data["genders"][weekday]
     ordinal = data["last"][gender] if n == -1 else data["ordinals"][gender][n - 1]
@@ -83,34 +152,36 @@ def nth_text(
         m=month,
         year="" if year is None else f"{year:04d}",
     )
-    return _fix(text, language)
+    return fixed(text, language)
 
 
 def nth(language: str) -> list[Pair]:
-    data = words(language).get("nth")
-    if data is None:
-        return []
     r = rng("nth", language)
     out = []
-    for key in ("with_year", "open"):
-        for template in data[key]:
-            for _ in range(PER_TEMPLATE):
-                n, weekday = r.choice(RANKS), r.randrange(7)
-                year, month = r.randint(1900, 2099), r.randint(1, 12)
-                day = nth_day(year, month, n, weekday)
-                if day is None:
-                    continue
-                dow = WEEKDAYS[weekday]
-                if key == "with_year":
-                    text = nth_text(language, template, n, weekday, month, year)
-                    form = f"nth {n} {dow} {year:04d}-{month:02d}"
-                    reference = REFERENCE.isoformat()
-                else:
-                    text = nth_text(language, template, n, weekday, month)
-                    form = f"nth {n} {dow} --{month:02d}"
-                    reference = before(day, r)
-                out.append(Pair(text, form, language, "nth", reference, ymd(day)))
+    for data in variants(language):
+        for key in ("with_year", "open"):
+            for template in data[key]:
+                for _ in range(PER_TEMPLATE):
+                    out += _nth_pair(data, language, key, template, r)
     return with_native(out)
+
+
+def _nth_pair(data, language, key, template, r) -> list[Pair]:
+    n, weekday = r.choice(RANKS), r.randrange(7)
+    year, month = r.randint(1900, 2099), r.randint(1, 12)
+    day = nth_day(year, month, n, weekday)
+    if day is None:
+        return []
+    dow = WEEKDAYS[weekday]
+    if key == "with_year":
+        text = nth_text(data, language, template, n, weekday, month, year)
+        form = f"nth {n} {dow} {year:04d}-{month:02d}"
+        reference = REFERENCE.isoformat()
+    else:
+        text = nth_text(data, language, template, n, weekday, month)
+        form = f"nth {n} {dow} --{month:02d}"
+        reference = before(day, r)
+    return [Pair(text, form, language, "nth", reference, ymd(day))]
 
 
 def holiday_day(name: str, year: int) -> dt.date:
@@ -146,7 +217,7 @@ def holidays(language: str) -> list[Pair]:
                 year = r.randint(1900, 2099)
                 day = holiday_day(name, year)
                 template = r.choice(data["with_year"])
-                text = _fix(
+                text = fixed(
                     template.format(name=spelling, year=f"{year:04d}"), language
                 )
                 out.append(

@@ -8,8 +8,9 @@ across years, so each of CLDR's greatest-difference patterns is used.
 A few languages also get hand-written connectors around two full dates
 (`expression_words.json` `connectors`: "del {0} al {1}", "vom {0} bis
 {1}"), around two days of one month (`day_ranges`: "from 3 to 7 May
-1979", "13 - 15 de julio de 2013", "с 1 по 10 мая 2021 года") and around
-two times (`time_connectors`: "from 10pm to 6am", "von 8 Uhr bis 17
+1979", "13 - 15 de julio de 2013", "с 1 по 10 мая 2021 года"), around
+two months of one year (`month_ranges`: "de marzo a mayo de 2020") and
+around two times (`time_connectors`: "from 10pm to 6am", "von 8 Uhr bis 17
 Uhr"); CLDR's dash is also written as people type it (" - "). Years:
 "1990-1995", "1990 - 1995" in every language and the hand-written
 `year_connectors` ("de 1914 à 1918", "1914年至1918年") -> `year 1914 /
@@ -33,6 +34,7 @@ from attention_zoo.applications.dates.expression_pairs import (
     Pair,
     clock,
     draw_day,
+    fixed,
     half_day_apart,
     locale,
     rng,
@@ -140,7 +142,8 @@ def intervals(language: str) -> list[Pair]:
         for p in out
         if typed_dash(p.text)
     ]
-    out += _years(language, r) + _day_ranges(language, r) + _time_ranges(language, r)
+    out += _years(language, r) + _day_ranges(language, r) + _month_ranges(language, r)
+    out += _time_ranges(language, r)
     return with_native(out)
 
 
@@ -173,6 +176,41 @@ def _day_ranges(language: str, r) -> list[Pair]:
             form = f"date {ymd(start)} / date {ymd(end)}"
             value = f"{ymd(start)}/{ymd(end)}"
             out.append(Pair(text, form, language, "interval_days", reference, value))
+    return out
+
+
+def month_range_text(
+    language: str, pattern: str, year: int, first: int, last: int
+) -> str:
+    """Months `first` to `last` of `year` by a `month_ranges` pattern:
+    `{m1}`/`{m2}` CLDR's wide month names in the format context,
+    `{m1_alone}`/`{m2_alone}` in the stand-alone one (Russian "май" after
+    "по"), `{n1}`/`{n2}` the months' numbers (2020年1月到6月)."""
+    months = locale(language).months
+    wide, alone = months["format"]["wide"], months["stand-alone"]["wide"]
+    text = pattern.format(
+        m1=wide[first], m2=wide[last], m1_alone=alone[first],
+        m2_alone=alone[last], n1=first, n2=last, year=year,
+    )  # fmt: skip
+    return fixed(text, language)
+
+
+def _month_ranges(language: str, r) -> list[Pair]:
+    """Two months of one year, the year written once ("de marzo a mayo de
+    2020", "с марта по май 2019 года")."""
+    reference = REFERENCE.isoformat()
+    out = []
+    for pattern in words(language).get("month_ranges", ()):
+        for _ in range(PER_PATTERN):
+            year = r.randint(1900, 2098)
+            first = r.randint(1, 11)
+            last = r.randint(first + 1, 12)
+            text = month_range_text(language, pattern, year, first, last)
+            ends = [f"{year:04d}-{m:02d}" for m in (first, last)]
+            form = f"month {ends[0]} / month {ends[1]}"
+            out.append(
+                Pair(text, form, language, "interval_months", reference, "/".join(ends))
+            )
     return out
 
 

@@ -21,6 +21,7 @@ import datetime as dt
 import functools
 import json
 import random
+import re
 from pathlib import Path
 
 from babel import Locale
@@ -58,6 +59,15 @@ def _all_words() -> dict:
 def words(language: str) -> dict:
     """The hand-written words of `language` (`{}` when it has none)."""
     return _all_words().get(language, {})
+
+
+def fixed(text: str, language: str) -> str:
+    """`text` with the language's elisions made (`replace`: French "de
+    avril" -> "d’avril")."""
+    for old, new in words(language).get("replace", ()):
+        # At a word's start only: Italian "a aprile" -> "ad aprile", not in "da aprile".
+        text = re.sub(rf"(?<!\w){re.escape(old)}", new, text)
+    return text
 
 
 def rng(kind: str, language: str) -> random.Random:

@@ -29,11 +29,9 @@ import re
 
 from attention_zoo.applications.dates import checks, data, passes
 from attention_zoo.applications.dates.eras import era_disagreement
-from attention_zoo.applications.dates.form_grounding import (
-    form_disagreement,
-    holiday_day,
-)
+from attention_zoo.applications.dates.form_grounding import form_disagreement
 from attention_zoo.applications.dates.form_parser import parse_form
+from attention_zoo.applications.dates.form_text import FormText
 from attention_zoo.applications.dates.formats import LANGUAGES
 from attention_zoo.applications.dates.forms import FormError
 from attention_zoo.applications.dates.resolver import PREFER, resolve
@@ -62,7 +60,10 @@ def iso_day(text: str, form: str, languages=LANGUAGES) -> str | None:
     (`form_grounding` grounds it by the name: "Christmas 2015" writes no
     month)."""
     day = absolute_day(form)
-    return None if day is None or holiday_day(text, form, languages) else day
+    if day is None:
+        return None
+    meaning = ("date", int(day[5:7]), int(day[8:10]))
+    return None if FormText(text, {}, {}, languages).holiday(meaning) else day
 
 
 def grounding_reason(text: str, form: str, lexicon, days, languages=LANGUAGES) -> str:

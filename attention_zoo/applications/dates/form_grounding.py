@@ -36,7 +36,7 @@ that fails: "the form's '3' is not written in the text"):
 - `easter N` and a fixed holiday's `date --12-25` need a holiday name that
   means them (`form_words.holiday_phrases`: "Good Friday" is `easter -2`;
   "Christmas" `date --12-25`), a name inside a longer one found not
-  counting (`easter` in `easter monday`; `christmas` in `christmas eve`,
+  counting (`easter` in `easter monday`; `easter` in `easter saturday`,
   one of the hand-written `other_days`);
 - an interval grounds both its ends, a day form `at` a time both parts;
 - a time or a year is no reading of a text naming a month ("9 мая" is no
@@ -148,10 +148,6 @@ def _select(t: FormText, select: int | None) -> str:
     )
 
 
-def _holiday(t: FormText, meaning: tuple) -> bool:
-    return meaning in t.named(t.table("holiday_phrases"))
-
-
 def _compact(t: FormText, date: Date) -> bool:
     """Whether the text writes the date as one run of digits (`250481`)."""
     if date.year is None:
@@ -166,7 +162,7 @@ def _date(t: FormText, date: Date) -> str:
     reasons = []
     if _compact(t, date):  # a run the numeric rule reads: not claimed
         return _select(t, date.select)
-    if _holiday(t, ("date", date.month, date.day)):
+    if t.holiday(("date", date.month, date.day)):
         t.months_used.add(date.month)  # a month word beside the name
     else:
         if t.hours_only(date.day):
@@ -175,7 +171,8 @@ def _date(t: FormText, date: Date) -> str:
                 "(before a clock word or a period: 10 Uhr, 8 a.m.)"
             )
         reasons += [_number(t, date.day, "day"), _month(t, date.month)]
-        reasons.append(t.apart(date.day, date.month))
+        year = None if date.year is None else full_year(date.year)
+        reasons.append(t.apart(date.day, date.month, year))
     if date.year is not None:
         reasons.append(_year(t, date.year))
     reasons.append(_select(t, date.select))
@@ -255,7 +252,9 @@ def _clock(t: FormText, clock: Clock) -> str:
     )  # fmt: skip
     reasons = [
         minute,
-        "" if clock.second is None else _number(t, clock.second, "second"),
+        t.unwritten_seconds()
+        if clock.second is None
+        else _number(t, clock.second, "second"),
         _zone(t, clock.zone),
     ]
     return next((r for r in reasons if r), "")
@@ -335,7 +334,7 @@ def _nth(t: FormText, form: Nth) -> str:
 
 def _easter(t: FormText, form: Easter) -> str:
     keyword = "orthodox-easter" if form.orthodox else "easter"
-    if not _holiday(t, (keyword, form.days)):
+    if not t.holiday((keyword, form.days)):
         head = str(form) if form.year is None else str(form).rsplit(" ", 1)[0]
         return (
             f"the form's {head!r} is not written in the text: no holiday name "
@@ -388,13 +387,3 @@ def form_disagreement(text: str, form: str, lexicon, days, languages=LANGUAGES) 
     else:
         reason = _point(t, parsed)
     return reason or t.overclaimed() or t.unused()
-
-
-def holiday_day(text: str, form: str, languages=LANGUAGES) -> bool:
-    """Whether a `date` form's month and day are a holiday's that `text`
-    names ("Christmas 2015": `date 2015-12-25`), so grounded by its name."""
-    parsed = parse_form(form)
-    if not isinstance(parsed, Date):
-        return False
-    t = FormText(text, {}, {}, languages)
-    return _holiday(t, ("date", parsed.month, parsed.day))

@@ -9,13 +9,15 @@ import collections
 import functools
 import re
 
-from attention_zoo.applications.dates import expression_pairs, form_words
+from attention_zoo.applications.dates import expression_pairs, form_words, readings
 from attention_zoo.applications.dates.data import normalize
 from attention_zoo.applications.dates.formats import LANGUAGES
 from attention_zoo.applications.dates.grounding import NOTE
 from attention_zoo.applications.dates.text_words import mark_months, words
 
 _RUNS = re.compile(r"[0-9]+")
+# A clock with seconds, `00:00:01` (dots are a date's as often: `12.03.20`).
+_SECONDS = re.compile(r"(?<![0-9])[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?![0-9])")
 _DIGIT = re.compile("[0-9]")
 _NOTE = re.compile(NOTE)
 # Minutes after an hour, or an `h` that is no word's first letter.
@@ -149,17 +151,35 @@ class FormText:
             part = f"end's {part}"
         self.claims[(part, frozenset(values))] = None
 
-    def apart(self, day: int, month: int) -> str:
+    def apart(self, day: int, month: int, year: int | None = None) -> str:
         """Why a day and a month both read from digits are no numeric date:
         no runs of them side by side, only a sign between ("chapitre 12,
-        verset 4" is no 12 April; `12/4`, `12. 4.` are). Not checked in an
-        interval, whose ends may share the month (`1.–6. 7. 2008`)."""
+        verset 4" is no 12 April; `12/4`, `12. 4.` are), or a numeric date
+        that reads two ways (`12/09/2018 à 8h`: the ambiguity rule of
+        `readings`, as for a date alone). Not checked in an interval, whose
+        ends may share the month (`1.–6. 7. 2008`)."""
         if self.months or self.interval or not {day, month} <= self.numbers:
             return ""
         a, b = (rf"(?<![0-9])0*{n}(?![0-9])" for n in (day, month))
-        if re.search(rf"{a}[^\w]{{1,3}}{b}|{b}[^\w]{{1,3}}{a}", self.text):
-            return ""
-        return f"the text writes the day {day} and the month {month} apart (no numeric date)"
+        if not re.search(rf"{a}[^\w]{{1,3}}{b}|{b}[^\w]{{1,3}}{a}", self.text):
+            return f"the text writes the day {day} and the month {month} apart (no numeric date)"
+        date = None if year is None else f"{year:04d}-{month:02d}-{day:02d}"
+        for found in readings.written_readings(self.text):
+            if date in found and len(found) > 1:
+                return readings.disagreement(found, date)  # "ambiguous: ..."
+        return ""
+
+    def holiday(self, meaning: tuple) -> bool:
+        """Whether a holiday name of the text means `meaning`
+        (`form_words.holiday_phrases`: `("easter", -2)`, `("date", 12, 25)`)."""
+        return meaning in self.named(self.table("holiday_phrases"))
+
+    def unwritten_seconds(self) -> str:
+        """Why a clock without seconds reads a text that writes them
+        (`01.01.2000 00:00:01` is no midnight): "" when it writes none."""
+        if _SECONDS.search(self.text):
+            return "the text writes a time's seconds, which the form does not use"
+        return ""
 
     def read_ends(self, read, interval) -> str:
         """Why `read(point)` (the grounding of a point) refuses an end of

@@ -84,11 +84,18 @@ def _letter(ch: str) -> bool:
 
 
 SLOT = "#"  # where a counted pattern writes its number
-_APOSTROPHES = str.maketrans({c: "'" for c in "\u2019\u02bc\u2018`\u00b4"})
+# Arabic's vowel marks (fathatan to sukun) and the tatweel: CLDR writes
+# ظهرًا, people ظهرا.
+_APOSTROPHES = str.maketrans(
+    {c: "'" for c in "\u2019\u02bc\u2018`\u00b4"}
+    | dict.fromkeys(map(chr, range(0x064B, 0x0653)), None)
+    | {"\u0640": None}
+)
 
 
 def apostrophes(text: str) -> str:
-    """`text` with one apostrophe: people write `l'an` for CLDR's `l\u2019an`."""
+    """`text` with one apostrophe (people write `l'an` for CLDR's
+    `l\u2019an`) and Arabic without its vowel marks."""
     return text.translate(_APOSTROPHES)
 
 
@@ -276,9 +283,9 @@ def weekday_phrases(languages=LANGUAGES) -> dict[str, int]:
 @functools.lru_cache(maxsize=8)
 def holiday_phrases(languages=LANGUAGES) -> dict[str, frozenset[tuple]]:
     """`{phrase: meanings}` of the hand-written holiday names, and the
-    names of other days that hold one (`other_days`: "Christmas Eve"),
+    names of other days that hold one (`other_days`: "Easter Saturday"),
     which mean none: a name inside a longer one found does not count
-    (`spans`), so "Christmas Eve" grounds no `date --12-25`."""
+    (`spans`), so "Easter Saturday" grounds no `easter 0`."""
     from attention_zoo.applications.dates.expr_computed import HOLIDAY_MEANINGS
 
     table: dict[str, set] = {}
@@ -297,15 +304,15 @@ def holiday_phrases(languages=LANGUAGES) -> dict[str, frozenset[tuple]]:
 def rank_phrases(languages=LANGUAGES) -> dict[str, frozenset[int]]:
     """`{phrase: ranks}` of the hand-written ordinal words (1-5, -1 the last)."""
     table: dict[str, set[int]] = {}
+    from attention_zoo.applications.dates.expr_computed import variants
+
     for language in languages:
-        data = _words()(language).get("nth")
-        if not data:
-            continue
-        for ordinals in data["ordinals"].values():
-            for rank, text in enumerate(ordinals, 1):
-                _add(table, phrase(text), rank)
-        for text in data["last"].values():
-            _add(table, phrase(text), -1)
+        for data in variants(language):
+            for ordinals in data["ordinals"].values():
+                for rank, text in enumerate(ordinals, 1):
+                    _add(table, phrase(text), rank)
+            for text in data["last"].values():
+                _add(table, phrase(text), -1)
     # The ordinal without its article ("third" of "the third"), where it is
     # one rank's only.
     bare: dict[str, set[int]] = {}

@@ -40,6 +40,8 @@ MIN_DATE, MAX_DATE = dt.date(1900, 1, 1), dt.date(2099, 12, 31)
 _NUMERIC = re.compile(r"[0-9 ./-]+")
 _ENDS = re.compile(r"^[^0-9]+|[^0-9]+$")
 _GROUPS = re.compile(r"(\d{1,4})(\. |[-/. ])(\d{1,2})\2(\d{1,4})\.?")
+# A numeric date inside a longer text (`sábado, 10/09/1932, 05:09`).
+_INSIDE = re.compile(r"(?<![0-9])[0-9]{1,4}(\. |[-/. ])[0-9]{1,2}\1[0-9]{1,4}(?![0-9])")
 
 
 def expand_year(digits: str) -> int:
@@ -96,6 +98,12 @@ def numeric_readings(text: str) -> set[str] | None:
             candidates = []
     dates = (_date(*candidate) for candidate in candidates)
     return {d.isoformat() for d in dates if d is not None}
+
+
+def written_readings(text: str) -> list[set[str]]:
+    """The readings of each numeric date written inside `text` (normalized):
+    `sábado, 10/09/1932, 05:09:19` writes one of two."""
+    return [numeric_readings(m[0]) or set() for m in _INSIDE.finditer(text)]
 
 
 def agrees(text: str, answer: str) -> bool:

@@ -24,6 +24,7 @@ from attention_zoo.applications.dates import (
     expr_spans,
     expr_spoken,
     expr_times,
+    expr_weekdays,
 )
 from attention_zoo.applications.dates.expression_pairs import Pair
 from attention_zoo.applications.dates.form_parser import parse_form
@@ -43,6 +44,8 @@ KINDS = {
     "interval_years": expr_spans.intervals,
     "nth": expr_computed.nth,
     "holiday": expr_computed.holidays,
+    "weekday": expr_weekdays.weekdays,
+    "interval_weekdays": expr_weekdays.weekdays,
     "relative": expr_relative.relative,
     "relative_at": expr_relative.relative_at,
 }

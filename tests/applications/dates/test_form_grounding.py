@@ -43,7 +43,7 @@ def _reason(text, form, languages=None):
         ("last March", "month -1 --03"),
         ("1987", "year 1987"),
         ("3 May", "date --05-03"),
-        ("3/5/79", "date '79-05-03"),
+        ("23/5/79", "date '79-05-23"),  # 3/5/79 reads two ways
         ("5:30 pm", "time 17:30"),
         ("17h30", "time 17:30"),
         ("8 in the evening", "time 20:00"),
@@ -105,6 +105,15 @@ def _reason(text, form, languages=None):
         ("6天后早上6点半", "shift day +6 at 06:30"),  # the first 6 is a count
         # its count, not the "mañana" (morning) of its time, grounds the day
         ("dentro de 1 día a las 7 de la mañana", "shift day +1 at 07:00"),
+        # a numeric date of one reading beside a time; seconds written and read
+        ("23/09/2018 à 8h", "datetime 2018-09-23T08:00"),
+        ("01.01.2000 00:00:01", "datetime 2000-01-01T00:00:01"),
+        # Arabic periods with or without their vowel marks
+        ("الساعة 12:30 ظهرا", "time 12:30"),
+        ("الساعة ٩ مساءً", "time 21:00"),
+        ("Monday to Friday", "weekday MON / weekday FRI"),
+        ("Viernes Santo de 2022", "easter -2 2022"),
+        ("de marzo a mayo de 2020", "month 2020-03 / month 2020-05"),
     ],
 )
 def test_a_form_the_text_writes_is_grounded(text, form):
@@ -196,6 +205,16 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("hace un año", "shift year -2", "'year -2'"),
         ("بعد 4 أيام", "shift day -4", "'day -4'"),
         ("de 1939 à 1945", "year 1939 / year 1946", "year '1946'"),
+        # a numeric date of two readings is no date, beside a time too
+        ("12/09/2018 à 8h", "datetime 2018-12-09T08:00", "ambiguous"),
+        ("3/5/79", "date '79-05-03", "ambiguous"),
+        ("12/09/2018 à 8h", "datetime 2018-09-12T08:00", "ambiguous"),
+        # seconds written are read
+        ("01.01.2000 00:00:01", "datetime 2000-01-01T00:00", "seconds"),
+        # ظهرا (at noon) without its vowel marks is CLDR's ظهرًا
+        ("6 أكتوبر 1973 الساعة 2:00 ظهرا", "datetime 1973-10-06T02:00", "disagrees"),
+        ("Monday to Friday", "weekday MON / weekday SAT", "weekday 'SAT'"),
+        ("Viernes Santo de 2022", "easter -3 2022", "'easter -3'"),
     ],
 )  # fmt: skip
 def test_a_form_the_text_does_not_write_is_refused_naming_what(text, form, named):

@@ -34,7 +34,9 @@ TEXTS = [
     "marzo de 2015",
 ]
 # The least share of held-out test examples whose value is right at their
-# reference, per kind (the hand run: 83.5 % of absolute days).
+# reference, per kind. 8 epochs read 83.5 % of absolute days until the
+# generator of 2026-11-30 added holidays, nth weekdays, weekdays and month
+# ranges to the expressions (then 74.8 %); 10 epochs read 87.3 %.
 KINDS = {"absolute": 0.75}
 
 
@@ -49,7 +51,7 @@ def run(tmp_path_factory):
         n_train=6000,
         n_validation=300,
         n_test=800,
-        epochs=8,
+        epochs=10,
         seed=0,
     )
     train(path, config, verbose=0)

@@ -29,8 +29,9 @@ pytestmark = pytest.mark.backend_free
 CLDR_KINDS = {
     "date", "month", "year", "day_month", "time", "datetime", "interval_days",
     "interval_months", "interval_times", "interval_years", "relative", "relative_at",
+    "weekday", "interval_weekdays",
 }  # fmt: skip
-HAND_WRITTEN = ("en", "es", "fr", "de", "pt", "it", "ru", "zh", "ja")
+HAND_WRITTEN = ("en", "es", "fr", "de", "pt", "it", "nl", "ru", "zh", "ja", "ar", "hi")
 REFERENCES = ("2026-01-15T09:00:00", "1999-12-31T23:59:59", "2024-02-29T12:30:00+05:30")
 
 
@@ -50,6 +51,10 @@ def test_every_language_yields_every_kind_it_has_data_for(every_language, langua
     hand = expression_pairs.words(language)
     want |= {"nth"} if "nth" in hand else set()
     want |= {"holiday"} if "holidays" in hand else set()
+    if language == "nb":
+        # CLDR's Norwegian writes "this Monday" as "mandag": a weekday
+        # alone reads two ways there, so `pairs` leaves both out.
+        want.discard("weekday")
     assert got == want
     if language in NATIVE:  # native digits beside ASCII ones, in every kind with digits
         zero = NATIVE[language]
@@ -58,7 +63,7 @@ def test_every_language_yields_every_kind_it_has_data_for(every_language, langua
             for p in every_language[language]
             if any(zero <= c <= chr(ord(zero) + 9) for c in p.text)
         }
-        assert native_kinds == want
+        assert native_kinds == want - {"weekday", "interval_weekdays"}  # no digits
 
 
 def test_the_hand_written_languages_have_nth_and_holidays(every_language):
@@ -139,6 +144,17 @@ def test_a_twelve_hour_clock_without_am_pm_is_left_out():
     [
         ("en", "{ordinal} {weekday} of {month} {year}", 3, 1, 9, 2014,
          "the third Tuesday of September 2014"),
+        ("en/1", "{ordinal} {weekday} of {month} {year}", 3, 1, 9, 2014,
+         "third Tuesday of September 2014"),
+        ("de/1", "{ordinal} {weekday} im {month} {year}", 1, 0, 9, 2020,
+         "am ersten Montag im September 2020"),
+        ("nl", "{ordinal} {weekday} van {month} {year}", -1, 1, 2, 2028,
+         "de laatste dinsdag van februari 2028"),
+        ("ar", "{weekday} {ordinal} من {month} {year}", -1, 4, 11, 2019,
+         "الجمعة الأخيرة من نوفمبر 2019"),
+        ("ar", "{weekday} {ordinal} من {month}", 1, 3, 1, None, "الخميس الأول من يناير"),
+        ("hi", "{month} {year} का {ordinal} {weekday}", 4, 3, 11, 2018,
+         "नवंबर 2018 का चौथा गुरुवार"),
         ("es", "{ordinal} {weekday} de {month} de {year}", -1, 6, 3, 2021,
          "el último domingo de marzo de 2021"),
         ("pt", "{ordinal} {weekday} de {month} de {year}", 3, 1, 9, 2014,
@@ -152,7 +168,11 @@ def test_a_twelve_hour_clock_without_am_pm_is_left_out():
     ],
 )  # fmt: skip
 def test_nth_texts(language, template, n, weekday, month, year, text):
-    assert expr_computed.nth_text(language, template, n, weekday, month, year) == text
+    # "en/1": the language's second set of nth words (`variants`).
+    language, _, k = language.partition("/")
+    data = expr_computed.variants(language)[int(k or 0)]
+    got = expr_computed.nth_text(data, language, template, n, weekday, month, year)
+    assert got == text
 
 
 def test_nth_day_and_holidays_by_the_calendar():
@@ -285,13 +305,15 @@ def _ungrounded(pairs):
 
     # An absolute day (`date 1979-05-03`) is checked as an ISO date, by
     # the checks of test_grounding.py and test_months.py; every other form
-    # by form_grounding.
+    # by form_grounding. A text beside a numeric date of two readings
+    # (`sábado, 10/09/1932, 05:09:19`, one pair) is refused by the numeric
+    # rule as such a date alone is, though the generator writes it.
     words = lexicon.load(), lexicon.load_days()
     found = [
         (p.text, p.form, form_answers.grounding_reason(p.text, p.form, *words))
         for p in pairs
     ]
-    return [f for f in found if f[2]]
+    return [f for f in found if f[2] and not f[2].startswith("ambiguous: ")]
 
 
 def test_every_kind_of_every_language_is_grounded_in_its_text(every_language):
