@@ -62,7 +62,7 @@ FORMS_CARD = {
         "dates, times, dates with a time, intervals, nth weekdays and "
         "holidays. The answer's `text` is the ISO 8601 value by kind, with "
         "`kind`, `grain`, `form`, the `parts` taken from the reference, and "
-        "a validity flag and reason. A fourth training of the forms target, "
+        "a validity flag and reason. A fifth training of the forms target, "
         "for trying the pipeline end to end; for absolute days alone, "
         "dates_multilingual is the measured one."
     ),
@@ -74,7 +74,7 @@ FORMS_CARD = {
         "data, no other project's test cases. Code and weights: Apache-2.0."
     ),
     "limitations": (
-        "A fourth training of the forms target (40,000 examples, at "
+        "A fifth training of the forms target (40,000 examples, at "
         "most 20 epochs or 55 minutes on a CPU, a text of every pattern of "
         "the generated training expressions seen, most of them all), not "
         "tuned: docs/dates.md has its figures per "
