@@ -155,8 +155,8 @@ class FormText:
         """Why a day and a month both read from digits are no numeric date:
         no runs of them side by side, only a sign between ("chapitre 12,
         verset 4" is no 12 April; `12/4`, `12. 4.` are), or a numeric date
-        that reads two ways (`12/09/2018 à 8h`: the ambiguity rule of
-        `readings`, as for a date alone). Not checked in an interval, whose
+        that reads two ways (`12/09/2018` beside a time: the ambiguity
+        rule of `readings`, as for a date alone). Not checked in an interval, whose
         ends may share the month (`1.–6. 7. 2008`)."""
         if self.months or self.interval or not {day, month} <= self.numbers:
             return ""
