@@ -40,8 +40,8 @@ MIN_DATE, MAX_DATE = dt.date(1900, 1, 1), dt.date(2099, 12, 31)
 _NUMERIC = re.compile(r"[0-9 ./-]+")
 _ENDS = re.compile(r"^[^0-9]+|[^0-9]+$")
 _GROUPS = re.compile(r"(\d{1,4})(\. |[-/. ])(\d{1,2})\2(\d{1,4})\.?")
-# A numeric date inside a longer text (`sábado, 10/09/1932, 05:09`).
-_INSIDE = re.compile(r"(?<![0-9])[0-9]{1,4}(\. |[-/. ])[0-9]{1,2}\1[0-9]{1,4}(?![0-9])")
+# The same groups inside a longer text (`sábado, 10/09/1932, 05:09`).
+_INSIDE = re.compile(rf"(?<![0-9]){_GROUPS.pattern}(?![0-9])")
 
 
 def expand_year(digits: str) -> int:
