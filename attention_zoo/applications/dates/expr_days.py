@@ -7,12 +7,18 @@
   month and year (`yMMMM`, `yMMM`: "March 2015" -> `month 2015-03`), the
   year alone (`y`: "1987", "1987年" -> `year 1987`, four digits, years
   1000-9999) and day and month without a year (`MMMMd`, `MMMd`: "3 May"
-  -> `date --05-03`).
+  -> `date --05-03`); and the month alone, CLDR's stand-alone wide name
+  (`LLLL`: "May", "январь", "五月" -> `month --05`).
+
+Half the years drawn are of 1900-2099, where most written years are; the
+rest spread over the years a form writes, so that neither is new to a run.
 """
 
 from __future__ import annotations
 
-from babel.dates import format_skeleton
+import datetime as dt
+
+from babel.dates import format_date, format_skeleton
 
 from attention_zoo.applications.dates.expression_pairs import (
     REFERENCE,
@@ -32,6 +38,12 @@ PER_FORMAT = 3  # days rendered by each format
 MONTH_SKELETONS = ("yMMMM", "yMMM")
 DAY_MONTH_SKELETONS = ("MMMMd", "MMMd")
 PER_SKELETON = 12
+MODERN = (1900, 2099)
+
+
+def draw_year_span(r, high: int = 2999) -> tuple[int, int]:
+    """`MODERN` or 1000-`high`, by a coin (`r`)."""
+    return r.choice((MODERN, (1000, high)))
 
 
 def absolute(language: str) -> list[Pair]:
@@ -68,14 +80,14 @@ def partial(language: str) -> list[Pair]:
     out = []
     for skeleton in MONTH_SKELETONS:
         for _ in range(PER_SKELETON):
-            day = draw_day(r, 1000, 2999)
+            day = draw_day(r, *draw_year_span(r))
             text = format_skeleton(skeleton, day, locale=where)
             value = f"{day.year:04d}-{day.month:02d}"
             out.append(
                 Pair(text, f"month {value}", language, "month", reference, value)
             )
     for _ in range(PER_SKELETON):
-        day = draw_day(r, 1000, 9999)
+        day = draw_day(r, *draw_year_span(r, 9999))
         text = format_skeleton("y", day, locale=where)
         value = f"{day.year:04d}"
         out.append(Pair(text, f"year {value}", language, "year", reference, value))
@@ -87,4 +99,23 @@ def partial(language: str) -> list[Pair]:
             out.append(
                 Pair(text, form, language, "day_month", before(day, r), ymd(day))
             )
+    for month in range(1, 13):
+        day = any_day_of(month, r)
+        out.append(
+            month_alone(format_date(day, "LLLL", locale=where), day, language, r)
+        )
     return with_native(out)
+
+
+def any_day_of(month: int, r) -> dt.date:
+    """A day of `month` in a year of `MODERN` (never 29 February, as `draw_day`)."""
+    return dt.date(r.randint(*MODERN), month, r.randint(1, 28))
+
+
+def month_alone(text: str, day, language: str, r) -> Pair:
+    """`text`, naming `day`'s month alone, as `month --MM` at a reference
+    before `day` (`before`), so that the policy picks `day`'s month."""
+    value = f"{day.year:04d}-{day.month:02d}"
+    return Pair(
+        text, f"month --{day.month:02d}", language, "month", before(day, r), value
+    )

@@ -35,6 +35,7 @@ from attention_zoo.applications.dates.expression_pairs import (
     locale,
     rng,
     with_native,
+    word_form,
     words,
     ymd,
 )
@@ -120,7 +121,7 @@ def _relative(language: str) -> list[Pair]:
             chosen = r.sample(counts, min(PER_COUNTED, len(counts)))
             written = [(text.format(n), amount * n) for n in chosen]
         for phrase, steps in written:
-            form = f"shift {unit} {steps:+d}"
+            form = word_form(unit, steps)
             out.append(
                 Pair(
                     phrase, form, language, "relative", reference, relative_value(form)

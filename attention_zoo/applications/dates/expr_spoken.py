@@ -13,7 +13,8 @@
 - `partials(language)`: a year, a month and year, a day and month after a
   preposition (`partials`: "in 1987", "im Jahr 1989", "в 1961 году", "en
   marzo de 2015", "am 3. Mai") -> `year 1987`, `month 2015-03`, `date
-  --05-03`.
+  --05-03`; a month alone after the month's preposition ("in May", "im
+  Mai") -> `month --05`.
 
 `hour_text` renders one of the `hours` patterns, which the relative days
 with a time (`expr_relative.relative_at`: "morgen um 8 Uhr", "明天下午5点")
@@ -24,8 +25,13 @@ from __future__ import annotations
 
 import datetime as dt
 
-from babel.dates import format_skeleton, format_time
+from babel.dates import format_date, format_skeleton, format_time
 
+from attention_zoo.applications.dates.expr_days import (
+    any_day_of,
+    draw_year_span,
+    month_alone,
+)
 from attention_zoo.applications.dates.expr_times import (
     JOINED_FAMILIES,
     SPOKEN_HOURS,
@@ -154,13 +160,27 @@ def partials(language: str) -> list[Pair]:
     for kind, patterns in words(language).get("partials", {}).items():
         for pattern in patterns:
             for _ in range(PER_PATTERN):
-                day = draw_day(r, 1000, 2999) if kind != "day_month" else draw_day(r)
+                day = (
+                    draw_day(r, *draw_year_span(r))
+                    if kind != "day_month"
+                    else draw_day(r)
+                )
                 written = format_skeleton(PARTIAL_SKELETONS[kind], day, locale=where)
-                text = pattern.format(written, year=day.year)
-                for old, new in replace:
-                    text = text.replace(old, new)
+                text = _fixed(pattern.format(written, year=day.year), replace)
                 out.append(_partial(text, day, language, kind, reference, r))
+            if kind == "month":  # the month alone after it: "in May", "im Mai"
+                for month in range(1, 13):
+                    day = any_day_of(month, r)
+                    name = format_date(day, "MMMM", locale=where)
+                    text = _fixed(pattern.format(name), replace)
+                    out.append(month_alone(text, day, language, r))
     return out
+
+
+def _fixed(text: str, replace) -> str:
+    for old, new in replace:
+        text = text.replace(old, new)
+    return text
 
 
 def _partial(text, day: dt.date, language: str, kind: str, reference: str, r) -> Pair:

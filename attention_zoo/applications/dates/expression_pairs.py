@@ -61,6 +61,14 @@ def words(language: str) -> dict:
     return _all_words().get(language, {})
 
 
+def word_form(unit: str, amount: int) -> str:
+    """The form of a hand-written `relative` text: `shift day -2` ("vor zwei
+    Tagen": unit `day`), or a cycle where the unit says so (`cycle month`:
+    "अगले महीने", next month -> `cycle month +1`)."""
+    how, _, field = unit.rpartition(" ")
+    return f"{how or 'shift'} {field} " + ("0" if amount == 0 else f"{amount:+d}")
+
+
 def fixed(text: str, language: str) -> str:
     """`text` with the language's elisions made (`replace`: French "de
     avril" -> "d’avril")."""

@@ -13,8 +13,8 @@ that fails: "the form's '3' is not written in the text"):
   a four-digit year is a run of that value, a two-digit year (`'79`) a run
   of two digits; a minute 00 may go unwritten (`5 pm`);
 - a month is named by a month word of the lexicon (`mai`, `9月`: the month
-  words `lexicon.month_disagreement` reads) or, where the text names none,
-  written as its number;
+  words `lexicon.month_disagreement` reads; a marker's digits are its) or,
+  where the text names none, written as its number;
 - an hour written on a 12-hour clock (`5` for 17) needs a period of the
   text that CLDR writes with that hour (`pm`, `in the evening`, `下午`:
   `form_words.period_phrases`), and an hour no period of the text is
@@ -22,7 +22,8 @@ that fails: "the form's '3' is not written in the text"):
   are 12:00, 00:00 (`form_words.named_time_phrases`), 7点半 7:30, not 7:00;
   a whole hour needs a clock (`FormText.writes_a_clock`): "page 12" is no 12:00;
 - a zone: `Z` needs `z`, `utc` or `gmt`; an offset its sign and digits or
-  an abbreviation written for it (`EST`); a zone name its city;
+  an abbreviation written for it (`EST`); a zone name its city; and an
+  abbreviation in capitals needs a zone (`10:00 EST` is no `time 10:00`);
 - a relative form is named by CLDR's relative texts of the 27 languages
   (`form_words.relative_phrases`): `shift day -1` by "yesterday", "ayer";
   `shift day -3` by a pattern of days in the past ("ago", "hace", "vor")
@@ -41,7 +42,9 @@ that fails: "the form's '3' is not written in the text"):
 - an interval grounds both its ends, a day form `at` a time both parts;
 - a time or a year is no reading of a text naming a month ("9 мая" is no
   `time 09:00`; nor checked for a relative form: Spanish `ago` is one),
-  and an interval uses every month its text names;
+  and an interval uses every month its text names; a form with no relative
+  part uses the text's relative words ("明天下午5点" is no 17:00 alone:
+  `FormText.unused_relative`);
 - each number of the text is used once and is the form's: the parts that
   take their number from its digits each find a run of their own
   (`FormText.overclaimed`: `2014-12-12 08:12` is not the 8th at 08:12), a
@@ -82,6 +85,7 @@ from attention_zoo.applications.dates.forms import (
     Year,
     YearForm,
     full_year,
+    relative_part,
 )
 from attention_zoo.applications.dates.grounding import _compact as _compact_forms
 from attention_zoo.applications.dates.text_words import words
@@ -119,7 +123,8 @@ def _year(t: FormText, year: Year) -> str:
 def _month(t: FormText, month: int) -> str:
     if t.months:
         if month in t.months:
-            t.allowed.add(month)  # the digits of a month marker, `9月`
+            if month in t.marked_months:
+                t.allowed.add(month)  # the digits of a month marker, `9月`
             t.months_used.add(month)
             return ""
         return (
@@ -181,7 +186,11 @@ def _date(t: FormText, date: Date) -> str:
 
 def _zone(t: FormText, zone: str | None) -> str:
     if zone is None:
-        return ""
+        written = t.written_zone()  # "10:00 EST" is no 10:00 of any zone
+        return (
+            written
+            and f"the text writes the zone {written!r}, which the form does not use"
+        )
     abbreviations = {
         w for w in words(t.text) if zone in form_words.ZONE_ABBREVIATIONS.get(w, ())
     }
@@ -386,4 +395,6 @@ def form_disagreement(text: str, form: str, lexicon, days, languages=LANGUAGES) 
         reason = t.read_ends(lambda point: _point(t, point), parsed)
     else:
         reason = _point(t, parsed)
+    if not reason and not relative_part(parsed):
+        reason = t.unused_relative()
     return reason or t.overclaimed() or t.unused()

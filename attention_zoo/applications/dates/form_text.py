@@ -9,7 +9,12 @@ import collections
 import functools
 import re
 
-from attention_zoo.applications.dates import expression_pairs, form_words, readings
+from attention_zoo.applications.dates import (
+    expression_pairs,
+    form_words,
+    phrase_spans,
+    readings,
+)
 from attention_zoo.applications.dates.data import normalize
 from attention_zoo.applications.dates.formats import LANGUAGES
 from attention_zoo.applications.dates.grounding import NOTE
@@ -40,11 +45,11 @@ def _hour_affixes(languages) -> re.Pattern:
             head, tail = head.split("{x}")[-1], tail.split("{x}")[0]
             if head.strip():
                 word = normalize(head).strip()
-                edge = "" if form_words.unspaced(word[0]) else r"(?<![^\W\d_])"
+                edge = "" if phrase_spans.unspaced(word[0]) else r"(?<![^\W\d_])"
                 before.add(edge + re.escape(word) + " ?")
             if tail.strip():
                 word = normalize(tail).strip()
-                edge = "" if form_words.unspaced(word[-1]) else r"(?![^\W\d_])"
+                edge = "" if phrase_spans.unspaced(word[-1]) else r"(?![^\W\d_])"
                 after.add(" ?" + re.escape(word) + edge)
     hour = r"(?<![0-9])[0-9]{1,2}(?![0-9])"
     either = [
@@ -58,7 +63,8 @@ class FormText:
     """What the rules read of one text: its numbers, words and phrases."""
 
     def __init__(self, text: str, lexicon, days, languages=LANGUAGES):
-        self.text = form_words.apostrophes(re.sub(r"\s+", " ", normalize(text)))
+        self.written = text
+        self.text = phrase_spans.apostrophes(re.sub(r"\s+", " ", normalize(text)))
         self._spans: dict[int, tuple] = {}  # the table kept: its id stays its
         # Numbers the text may write beside what the parts claim: a month
         # marker's (`9月`), an offset's, the 00 of a whole hour.
@@ -76,6 +82,10 @@ class FormText:
             frozenset(table[p]) for p in self.found(table)
         ]
         self.months = set().union(*self.month_names)
+        # The months written as a number beside a marker (`9月`, `tháng 9`),
+        # whose digits are the month's, not a day's ("1. Januar" is no January).
+        marked = (lexicon.get(w) or () for w in found if w.startswith("月"))
+        self.marked_months = set().union(*marked)
         self.months_used: set[int] = set()  # those a part of the form took
         # A weekday's digit is its name's (Vietnamese `thứ 3`, Tuesday).
         self.spans(form_words.weekday_phrases(self.languages))
@@ -213,6 +223,43 @@ class FormText:
         named = "/".join(f"{m:02d}" for m in sorted(self.months))
         return f"the text names a month ({named}) that the form does not use"
 
+    def unused_relative(self) -> str:
+        """Why a form with no relative part reads a text that names a day,
+        week, month or year relative to now ("明天下午5点" read as 17:00
+        alone): a named relative text (`form_words.relative_phrases`: "明天",
+        "yesterday", "next week") that is no part of a day period ("de la
+        mañana"), a weekday's name (Dutch "ma", Hungarian today) or a
+        holiday's ("اليوم العالمي للمرأة")."""
+        table = self.table("relative_phrases")
+        hits = self.spans(table)
+        other = ("period_phrases", "weekday_phrases", "holiday_phrases")
+        taken = [h[:2] for name in other if hits for h in self.spans(self.table(name))]
+        for start, end, p, _ in hits:
+            if any(a < end and start < b for a, b in taken):
+                continue
+            if any(
+                isinstance(f, str) and f.startswith(("shift", "cycle"))
+                for f in table[p]
+            ):
+                return (
+                    f"the text writes {p!r}, a time relative to now, which the "
+                    "form does not use"
+                )
+        return ""
+
+    def written_zone(self) -> str:
+        """A zone abbreviation the text writes in capitals (`EST`, `UTC`,
+        `МСК`; `Z` after a number), "" for none: in lower case they are
+        words too (French "est", German "ist")."""
+        for word in re.findall(r"[^\W\d_]+", self.written):
+            if (
+                len(word) > 1
+                and word.isupper()
+                and word.lower() in form_words.ZONE_ABBREVIATIONS
+            ):
+                return word
+        return "Z" if re.search(r"[0-9] ?Z(?![^\W\d_])", self.written) else ""
+
     def unread_month(self) -> str:
         """Why an interval's text names a month neither end took ("December
         20, 2021 - January 3, 2022" read as 20 January to 3 January)."""
@@ -264,10 +311,10 @@ class FormText:
         return tuple(self.days.get(run, ())) == (n,)
 
     def spans(self, table) -> list:
-        """`form_words.spans` of `table` in the text, read once per table."""
+        """`phrase_spans.spans` of `table` in the text, read once per table."""
         key = id(table)
         if key not in self._spans:
-            hits = form_words.spans(self.text, table)
+            hits = phrase_spans.spans(self.text, table)
             self._spans[key] = (table, hits)
             self.covered += [h[:2] for h in hits if _DIGIT.search(h[2])]
         return self._spans[key][1]

@@ -32,9 +32,8 @@ what it names:
 - `ZONE_ABBREVIATIONS`: the zone abbreviations a text may write for an
   offset (`EST`: `-05:00`).
 
-A phrase is found in a text (`found`) where its words are words of the
-text, in order, side by side: in a script written without spaces (Han,
-kana) it is a part of a run of letters.
+Each phrase is written by `phrase_spans.phrase` and found in a text by
+`phrase_spans.spans`.
 """
 
 from __future__ import annotations
@@ -42,10 +41,10 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
-import unicodedata
 
 from attention_zoo.applications.dates.data import normalize
 from attention_zoo.applications.dates.formats import LANGUAGES, LOCALES
+from attention_zoo.applications.dates.phrase_spans import phrase, spans
 
 # Abbreviations of zones people write after a time, with the offset (or
 # `Z`) a form writes for them. Standard and summer names of the zones of
@@ -68,99 +67,11 @@ ZONE_ABBREVIATIONS = {
     "eet": ("+02:00",),
     "eest": ("+03:00",),
     "msk": ("+03:00",),
+    "мск": ("+03:00",),
     "ist": ("+05:30",),
     "jst": ("+09:00",),
     "kst": ("+09:00",),
 }
-
-
-def unspaced(ch: str) -> bool:
-    """Whether `ch` is of a script written without spaces between words."""
-    return unicodedata.name(ch, "").startswith(("CJK", "HIRAGANA", "KATAKANA"))
-
-
-def _letter(ch: str) -> bool:
-    return unicodedata.category(ch)[0] in "LM"
-
-
-SLOT = "#"  # where a counted pattern writes its number
-# Arabic's vowel marks (fathatan to sukun) and the tatweel: CLDR writes
-# ظهرًا, people ظهرا.
-_APOSTROPHES = str.maketrans(
-    {c: "'" for c in "\u2019\u02bc\u2018`\u00b4"}
-    | dict.fromkeys(map(chr, range(0x064B, 0x0653)), None)
-    | {"\u0640": None}
-)
-
-
-def apostrophes(text: str) -> str:
-    """`text` with one apostrophe (people write `l'an` for CLDR's
-    `l\u2019an`) and Arabic without its vowel marks."""
-    return text.translate(_APOSTROPHES)
-
-
-@functools.lru_cache(maxsize=65536)
-def phrase(text: str, ends: str = " ,.;:-–—\u200f\u200e", slot: bool = False) -> str:
-    """`text` as a phrase: normalized, single spaces, without the characters
-    `ends` at either end; with `slot`, a number (digits) is the slot `#`."""
-    out = apostrophes(normalize(text) or text.casefold())
-    if slot:
-        out = re.sub(r"[0-9]+(?:[.,][0-9]+)*", f" {SLOT} ", out)
-    return re.sub(r"\s+", " ", out).strip(ends)
-
-
-@functools.lru_cache(maxsize=4096)
-def _pattern(words: str) -> re.Pattern:
-    # A phrase's ends are word ends unless they are letters of a script
-    # without spaces; its inner spaces stand for any run of spaces.
-    head = "" if unspaced(words[0]) or not _letter(words[0]) else r"(?<![^\W\d_])"
-    tail = "" if unspaced(words[-1]) or not _letter(words[-1]) else r"(?![^\W\d_])"
-    tokens = words.split(" ")
-    body = ""
-    for i, w in enumerate(tokens):
-        if i:  # beside the number, the space is optional (`3天前`, `3 días`)
-            body += r"\s*" if SLOT in (w, tokens[i - 1]) else r"\s+"
-        body += r"(?<![0-9])(?P<n>[0-9]+|[^\W\d_]+)" if w == SLOT else re.escape(w)
-    return re.compile(head + body + tail)
-
-
-@functools.lru_cache(maxsize=64)
-def _screens(phrases: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """Each phrase with the parts a text that holds it holds as they are."""
-    return tuple(
-        (p, tuple(q.strip() for q in p.split(SLOT) if q.strip())) for p in phrases if p
-    )
-
-
-def spans(text: str, phrases) -> list[tuple[int, int, str, str | None]]:
-    """`(start, end, phrase, number)` of each of `phrases` found in `text`
-    (normalized, single spaces), `number` what its slot holds (digits or a
-    word; None without a slot), but those inside a longer one found
-    (`easter` inside `easter monday`)."""
-    hits = []
-    # A substring test first: most phrases are not in a text, and it is far
-    # cheaper than the phrase's pattern.
-    for p, parts in _screens(tuple(phrases)):
-        for part in parts:
-            if part not in text:
-                break
-        else:
-            hits += [
-                (m.start(), m.end(), p, m.groupdict().get("n"))
-                for m in _pattern(p).finditer(text)
-            ]
-    return [
-        h
-        for h in hits
-        if not any(
-            o[0] <= h[0] and h[1] <= o[1] and o[1] - o[0] > h[1] - h[0] for o in hits
-        )
-    ]
-
-
-def found(text: str, phrases) -> set[str]:
-    """The phrases of `phrases` found in `text` (normalized), as `spans`."""
-    return {h[2] for h in spans(text, phrases)}
 
 
 def _words():
@@ -180,6 +91,7 @@ def relative_phrases(languages=LANGUAGES) -> dict[str, frozenset]:
     that writes its number in words: Arabic خلال يومين, in two days),
     `(field, sign)` for a counted pattern (`field` a unit of
     `expressions.UNITS` or a weekday of `forms.WEEKDAYS`)."""
+    from attention_zoo.applications.dates.expression_pairs import word_form
     from attention_zoo.applications.dates.expressions import (
         WEEKDAY_FIELDS,
         _candidates,
@@ -213,7 +125,7 @@ def relative_phrases(languages=LANGUAGES) -> dict[str, frozenset]:
             if "{0}" in text:
                 _add(table, phrase(text.format(0), slot=True), (unit, amount))
             else:
-                _add(table, phrase(text), f"shift {unit} {amount:+d}")
+                _add(table, phrase(text), word_form(unit, amount))
     return {p: frozenset(v) for p, v in table.items()}
 
 

@@ -289,3 +289,13 @@ Point = (
     | At
 )
 Form = Point | Interval
+
+
+def relative_part(form) -> bool:
+    """Whether `form` (or an end, or its day) is read against the reference
+    by a word: a shift, a cycle, a selector (`weekday +1 FRI`, `date -1 --12-25`)."""
+    if isinstance(form, Interval):
+        return relative_part(form.start) or relative_part(form.end)
+    if isinstance(form, At):
+        return relative_part(form.day)
+    return isinstance(form, (Shift, Cycle)) or getattr(form, "select", None) is not None

@@ -27,7 +27,8 @@ expressions, the rest absolute days (non-dates on top):
 The non-dates of `data.make_splits` that are time expressions here (its
 `time` and `partial_date` kinds: "5pm", "March 2015", which the
 absolute-day target refuses) are left out (`CONFLICTING`), bar the
-durations (a number of days or minutes), which name no point in time.
+durations (a number of days or minutes), which name no point in time; so
+are its four-digit numbers alone ("1987": a year here) and ranges of years.
 
 Every example keeps the reference its pair was generated at and the value
 `resolver.resolve(form, reference)` must give there (`value`), which the
@@ -65,6 +66,9 @@ _DURATION = re.compile(r"\d+ (?:minutes|days|weeks|months|years|jours|tage)\b")
 # A range of years among the labelled numbers ("1990-1995", "1914 to 1918"):
 # an interval of years here (`expr_spans`).
 _YEAR_RANGE = re.compile(r"^\d{4} ?(?:-|\u2013|/|to) ?\d{4}$")
+# A number of four digits alone ("1987", "* 1948" once marked up): a year
+# here (`year 1987`, `expr_days.partial`), whatever the number drawn meant.
+_YEAR = re.compile(r"^\W*[1-9]\d{3}\W*$")
 
 
 @dataclasses.dataclass
@@ -166,8 +170,10 @@ def split_texts(by_text: dict, pools: dict, key, seed: str) -> None:
 def conflicting(example: data.Example) -> bool:
     """Whether a non-date of `data.make_splits` is a time expression of this
     target (`CONFLICTING`): "5pm" and "March 2015", not a number of days;
-    and a range of years ("1990-1995")."""
+    a year alone ("1987") and a range of years ("1990-1995")."""
     text = data.normalize(example.text)
+    if _YEAR.match(text):
+        return True
     if example.format_name == "non_date_labelled_number":
         return bool(_YEAR_RANGE.match(text))
     return example.format_name in CONFLICTING and not _DURATION.search(text)

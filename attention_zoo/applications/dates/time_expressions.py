@@ -15,6 +15,7 @@ expressions") has the counts per kind and language.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import defaultdict
 
 from attention_zoo.applications.dates import (
@@ -63,7 +64,7 @@ def candidates(language: str) -> list[Pair]:
     out = []
     for make in (*dict.fromkeys(KINDS.values()), *SPOKEN):  # each once, in order
         out += make(language)
-    return with_ascii_apostrophes(out)
+    return with_unspaced(with_ascii_apostrophes(out))
 
 
 def with_ascii_apostrophes(found: list[Pair]) -> list[Pair]:
@@ -74,6 +75,29 @@ def with_ascii_apostrophes(found: list[Pair]) -> list[Pair]:
         out.append(pair)
         if "\u2019" in pair.text:
             out.append(dataclasses.replace(pair, text=pair.text.replace("\u2019", "'")))
+    return out
+
+
+# Languages written without spaces between words, and a space CLDR puts
+# between a number and a word of theirs ("2 週間前"), which people mostly
+# leave out ("2週間前").
+UNSPACED = ("zh", "ja")
+_CJK = "\u3040-\u30ff\u3400-\u9fff"
+_NUMBER_SPACE = re.compile(
+    rf"(?<=[0-9\uff10-\uff19]) (?=[{_CJK}])|(?<=[{_CJK}]) (?=[0-9\uff10-\uff19])"
+)
+
+
+def with_unspaced(found: list[Pair]) -> list[Pair]:
+    """`found`, each pair of an `UNSPACED` language whose text spaces a
+    number from a word followed by its copy without those spaces."""
+    out = []
+    for pair in found:
+        out.append(pair)
+        if pair.language in UNSPACED:
+            text = _NUMBER_SPACE.sub("", pair.text)
+            if text != pair.text:
+                out.append(dataclasses.replace(pair, text=text))
     return out
 
 

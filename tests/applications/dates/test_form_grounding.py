@@ -114,6 +114,20 @@ def _reason(text, form, languages=None):
         ("Monday to Friday", "weekday MON / weekday FRI"),
         ("Viernes Santo de 2022", "easter -2 2022"),
         ("de marzo a mayo de 2020", "month 2020-03 / month 2020-05"),
+        # a month alone; a relative word the form uses, or a weekday's or
+        # holiday's name that holds one (Dutch "ma": Monday, Hungarian today)
+        ("in May", "month --05"),
+        ("январь", "month --01"),
+        ("明天下午5点", "shift day +1 at 17:00"),
+        ("अगले महीने", "cycle month +1"),
+        ("a las 7 de la mañana", "time 07:00"),
+        ("ma 29 jan 2018, om 14 uur", "datetime 2018-01-29T14:00"),
+        ("اليوم العالمي للمرأة 2026", "date 2026-03-08"),
+        # a zone abbreviation read; French "est" and German "ist" are words
+        ("в 22:00 МСК", "time 22:00+03:00"),
+        ("il est 10:00", "time 10:00"),
+        ("Es ist 10:00 Uhr", "time 10:00"),
+        ("2020年1月到6月", "month 2020-01 / month 2020-06"),  # 1, 6: markers'
     ],
 )
 def test_a_form_the_text_writes_is_grounded(text, form):
@@ -215,6 +229,14 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("6 أكتوبر 1973 الساعة 2:00 ظهرا", "datetime 1973-10-06T02:00", "disagrees"),
         ("Monday to Friday", "weekday MON / weekday SAT", "weekday 'SAT'"),
         ("Viernes Santo de 2022", "easter -3 2022", "'easter -3'"),
+        # a relative word the form does not use
+        ("明天下午5点", "time 17:00", "'明天', a time relative to now"),
+        ("yesterday at 5pm", "time 17:00", "'yesterday'"),
+        ("next week, 3 May", "date --05-03", "'next week'"),
+        # a zone written and dropped; a day written beside a month word
+        ("10:00 EST", "time 10:00", "zone 'EST'"),
+        ("2014-12-12T08:25:00Z", "datetime 2014-12-12T08:25:00", "zone 'Z'"),
+        ("am 1. Januar", "month --01", "number 1"),
     ],
 )  # fmt: skip
 def test_a_form_the_text_does_not_write_is_refused_naming_what(text, form, named):

@@ -26,7 +26,7 @@ WORDS = lexicon.load(), lexicon.load_days()
 @pytest.fixture(scope="module")
 def splits():
     return forms_data.make_splits(
-        400, 60, 120, seed=3, negatives=0.25, languages=("en", "es", "any")
+        800, 60, 120, seed=3, negatives=0.25, languages=("en", "es", "any")
     )
 
 
@@ -359,6 +359,10 @@ def test_training_takes_every_pair_of_its_pool_before_repeating_one():
         ("1990-1995", "labelled_number", True),  # an interval of years
         ("1914 to 1918", "labelled_number", True),
         ("Rua Augusta 1995", "labelled_number", False),
+        ("1987", "number", True),  # a year alone
+        ("* 1948", "number", True),
+        ("0955", "number", False),  # no year starts with a zero
+        ("19870", "number", False),
         ("v1.2.3", "labelled_number", False),
     ],
 )

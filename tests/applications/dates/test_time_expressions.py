@@ -7,7 +7,7 @@ import re
 
 import babel
 import pytest
-from babel.dates import format_skeleton
+from babel.dates import format_date, format_skeleton
 
 from attention_zoo.applications.dates import (
     expr_computed,
@@ -275,7 +275,26 @@ def test_partial_dates_are_cldr_skeletons():
     assert format_skeleton("yMMMM", day, locale="en_US") == "March 2015"
     pairs = time_expressions.pairs("en")
     months = [p for p in pairs if p.kind == "month"]
-    assert months and all(p.form == f"month {p.value}" for p in months)
+    with_year = [p for p in months if not p.form.startswith("month --")]
+    assert with_year and all(p.form == f"month {p.value}" for p in with_year)
+    # The month alone, named by CLDR's stand-alone name or after "in",
+    # resolved to the month the generator drew, at a reference before it.
+    alone = [p for p in months if p.form.startswith("month --")]
+    names = {
+        format_date(dt.date(2015, m, 1), "LLLL", locale="en"): m for m in range(1, 13)
+    }
+    assert {p.text for p in alone} >= {"May", "in May", "January"}
+    for p in alone:
+        month = names[p.text.removeprefix("in ")]
+        assert p.form == f"month --{month:02d}"
+        assert p.value.endswith(f"-{month:02d}") and p.reference[:7] <= p.value
+    # Half the years are of 1900-2099, where most written years are.
+    modern = [
+        p
+        for p in pairs
+        if p.kind in ("month", "year") and "1900" <= p.value[:4] <= "2099"
+    ]
+    assert len(modern) >= len([p for p in pairs if p.kind in ("month", "year")]) / 3
     years = [p for p in pairs if p.kind == "year"]
     # CLDR's `y`, or after the hand-written "in" and "in the year".
     assert years and all(
