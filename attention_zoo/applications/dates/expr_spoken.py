@@ -43,6 +43,7 @@ from attention_zoo.applications.dates.expression_pairs import (
     Pair,
     before,
     draw_day,
+    fixed,
     locale,
     rng,
     with_native,
@@ -154,7 +155,6 @@ def dated_hours(language: str) -> list[Pair]:
 def partials(language: str) -> list[Pair]:
     r = rng("spoken_partials", language)
     where = locale(language)
-    replace = words(language).get("replace", ())
     reference = REFERENCE.isoformat()
     out = []
     for kind, patterns in words(language).get("partials", {}).items():
@@ -166,21 +166,15 @@ def partials(language: str) -> list[Pair]:
                     else draw_day(r)
                 )
                 written = format_skeleton(PARTIAL_SKELETONS[kind], day, locale=where)
-                text = _fixed(pattern.format(written, year=day.year), replace)
+                text = fixed(pattern.format(written, year=day.year), language)
                 out.append(_partial(text, day, language, kind, reference, r))
             if kind == "month":  # the month alone after it: "in May", "im Mai"
                 for month in range(1, 13):
                     day = any_day_of(month, r)
                     name = format_date(day, "MMMM", locale=where)
-                    text = _fixed(pattern.format(name), replace)
+                    text = fixed(pattern.format(name), language)
                     out.append(month_alone(text, day, language, r))
     return out
-
-
-def _fixed(text: str, replace) -> str:
-    for old, new in replace:
-        text = text.replace(old, new)
-    return text
 
 
 def _partial(text, day: dt.date, language: str, kind: str, reference: str, r) -> Pair:

@@ -3,7 +3,7 @@
 A phrase (`phrase`) is a text normalized as the model's input is
 (`data.normalize`), with one apostrophe, Arabic without its vowel marks and
 single spaces; a counted one writes its number as the slot `#`. It is
-found in a text (`spans`, `found`) where its words are words of the text,
+found in a text (`spans`) where its words are words of the text,
 in order, side by side: in a script written without spaces (Han, kana) it
 is a part of a run of letters; beside the slot the space is optional.
 
@@ -123,8 +123,3 @@ def spans(text: str, phrases) -> list[tuple[int, int, str, str | None]]:
             o[0] <= h[0] and h[1] <= o[1] and o[1] - o[0] > h[1] - h[0] for o in hits
         )
     ]
-
-
-def found(text: str, phrases) -> set[str]:
-    """The phrases of `phrases` found in `text` (normalized), as `spans`."""
-    return {h[2] for h in spans(text, phrases)}
