@@ -241,7 +241,11 @@ def rank_phrases(languages=LANGUAGES) -> dict[str, frozenset[int]]:
 @functools.lru_cache(maxsize=8)
 def period_phrases(languages=LANGUAGES) -> dict[str, frozenset[int]]:
     """`{phrase: hours}`: each a.m./p.m. or day period, with the hours
-    (0-23) it is written with."""
+    (0-23) it is written with; CLDR's wide and abbreviated names of a.m. and
+    p.m. in either context with their half of the day (Arabic's stand-alone
+    p.m. is مساءً, which its clocks write for 18-23 only: `٥ مساءً` is 17:00).
+    Narrow names are left out: "a", "p", "m." are words and letters too."""
+    from babel import Locale
     from babel.dates import format_time
 
     table: dict[str, set[int]] = {}
@@ -253,6 +257,13 @@ def period_phrases(languages=LANGUAGES) -> dict[str, frozenset[int]]:
                 for pattern in ("a", "B", "BBBB"):
                     written = format_time(at, pattern, locale=code)
                     _add(table, phrase(written, " "), hour)
+        periods = Locale.parse(code).day_periods
+        for context in ("format", "stand-alone"):
+            for width in ("wide", "abbreviated"):
+                names = periods[context][width]
+                for half, hours in (("am", range(12)), ("pm", range(12, 24))):
+                    for hour in hours if half in names else ():
+                        _add(table, phrase(names[half], " "), hour)
         periods = _words()(language).get("periods", {})
         for half, spellings in periods.items():
             hours = range(12) if half == "am" else range(12, 24)

@@ -111,6 +111,9 @@ def _reason(text, form, languages=None):
         # Arabic periods with or without their vowel marks
         ("الساعة 12:30 ظهرا", "time 12:30"),
         ("الساعة ٩ مساءً", "time 21:00"),
+        # CLDR's stand-alone p.m. (مساءً) and Portuguese's wide a.m. and p.m.
+        ("الساعة ٥ مساء", "time 17:00"),
+        ("às 3 da manhã", "time 03:00"),
         ("Monday to Friday", "weekday MON / weekday FRI"),
         ("Viernes Santo de 2022", "easter -2 2022"),
         ("de marzo a mayo de 2020", "month 2020-03 / month 2020-05"),
@@ -234,6 +237,8 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("yesterday at 5pm", "time 17:00", "'yesterday'"),
         ("next week, 3 May", "date --05-03", "'next week'"),
         # a zone written and dropped; a day written beside a month word
+        ("الساعة ٥ مساء", "time 05:00", "disagrees"),
+        ("às 3 da tarde", "time 03:00", "disagrees"),
         ("10:00 EST", "time 10:00", "zone 'EST'"),
         ("2014-12-12T08:25:00Z", "datetime 2014-12-12T08:25:00", "zone 'Z'"),
         ("am 1. Januar", "month --01", "number 1"),
