@@ -232,8 +232,10 @@ class FormText:
         holiday's ("اليوم العالمي للمرأة")."""
         table = self.table("relative_phrases")
         hits = self.spans(table)
+        if not hits:
+            return ""
         other = ("period_phrases", "weekday_phrases", "holiday_phrases")
-        taken = [h[:2] for name in other if hits for h in self.spans(self.table(name))]
+        taken = [h[:2] for name in other for h in self.spans(self.table(name))]
         for start, end, p, _ in hits:
             if any(a < end and start < b for a, b in taken):
                 continue

@@ -257,10 +257,10 @@ def period_phrases(languages=LANGUAGES) -> dict[str, frozenset[int]]:
                 for pattern in ("a", "B", "BBBB"):
                     written = format_time(at, pattern, locale=code)
                     _add(table, phrase(written, " "), hour)
-        periods = Locale.parse(code).day_periods
+        cldr = Locale.parse(code).day_periods
         for context in ("format", "stand-alone"):
             for width in ("wide", "abbreviated"):
-                names = periods[context][width]
+                names = cldr[context][width]
                 for half, hours in (("am", range(12)), ("pm", range(12, 24))):
                     for hour in hours if half in names else ():
                         _add(table, phrase(names[half], " "), hour)
