@@ -28,10 +28,13 @@ Columns: cased BLEU and chrF (sacreBLEU's default 13a tokenization, raw
 references; the signatures are printed), `kept`: the share of messages
 whose output keeps every placeholder (`placeholder_check.problems`), over
 all messages and over those that hold a placeholder, and sentences per
-second (wall time of the whole batch; Apertium's includes its process
-start, a translator's is its second pass over the messages, after a first
-that compiled its search at every shape the second uses, reported beside
-it as the once-per-process warm-up).
+second: the median of `--repeats` passes over the whole batch (3 by
+default), the systems' passes run in turn so that the machine's load falls
+on each alike, every pass's time printed. Apertium's pass is its whole
+process; a translator's passes come after a first that compiled its search
+at every shape they use, reported beside them as the once-per-process
+warm-up. The translator's sentences per second are then printed as a
+share of Apertium's.
 
 Usage:
 
@@ -47,6 +50,7 @@ import json
 import os
 import random
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -152,33 +156,49 @@ def model_translate(translator, texts, use_mask: bool = True) -> list[str]:
     return [restore(o, m) for o, m in zip(outputs, masked)]
 
 
-def timed_translate(translator, texts, use_mask: bool = True):
-    """`(outputs, timing)`: `model_translate`'s outputs, and its seconds.
+def warmed_up(translator, texts, use_mask: bool = True):
+    """`(outputs, timing)`: a translator's first pass over `texts`, which
+    compiles its search at every shape a later pass over them uses, and a
+    function that runs such a later pass.
 
     The search compiles once per input shape (rows, source width) in each
-    process. A first pass over the same texts compiles every shape the
-    timed pass then uses, as `attention-zoo serve` compiles its shapes at
-    start: `warm_up_seconds` is that pass (compilations included, what a
-    one-off command pays), `sentences_per_second` the second pass, and
-    `compiles_in_timed_pass` the shapes it still compiled (0: none of its
-    time is compilation). Apertium's figure has no such step: it is the
-    whole process. The two passes must give the same outputs.
+    process, as `attention-zoo serve` compiles its shapes at start:
+    `warm_up_seconds` is this pass (compilations included, what a one-off
+    command pays). `timed_passes` then times the later passes; Apertium's
+    passes have no such step, each is its whole process.
     """
-    shapes = translator.compiled_shapes
     start = time.perf_counter()
     first = model_translate(translator, texts, use_mask)
-    warm = time.perf_counter() - start
-    before = shapes.compiles
-    start = time.perf_counter()
-    outputs = model_translate(translator, texts, use_mask)
-    seconds = time.perf_counter() - start
-    if outputs != first:
-        raise RuntimeError("the translator gave other outputs in its second pass")
-    return outputs, {
-        "warm_up_seconds": warm,
-        "seconds": seconds,
-        "sentences_per_second": len(texts) / seconds,
-        "compiles_in_timed_pass": shapes.compiles - before,
+    timing = {"warm_up_seconds": time.perf_counter() - start}
+    return first, timing, lambda: model_translate(translator, texts, use_mask)
+
+
+def timed_passes(systems: dict, repeats: int, first: dict | None = None):
+    """`(outputs, seconds)`: each of `systems` (name -> a function running
+    one pass) run `repeats` times, in turn (A, B, A, B, ...), so that a
+    change in the machine's load falls on all of them alike; `seconds[name]`
+    lists its passes' wall times. Every pass of a system must give the
+    outputs of its first (or of `first[name]`, a warm-up's)."""
+    if repeats < 1:
+        raise ValueError(f"`repeats` must be at least 1. Received: {repeats}")
+    outputs = dict(first or {})
+    seconds = {name: [] for name in systems}
+    for number in range(1, repeats + 1):
+        for name, run in systems.items():
+            start = time.perf_counter()
+            out = run()
+            seconds[name].append(time.perf_counter() - start)
+            if outputs.setdefault(name, out) != out:
+                raise RuntimeError(f"{name} gave other outputs in its pass {number}")
+    return outputs, seconds
+
+
+def speed(n: int, seconds: list[float]) -> dict:
+    """Sentences per second of the median pass, and every pass's."""
+    return {
+        "seconds": statistics.median(seconds),
+        "passes_seconds": seconds,
+        "sentences_per_second": n / statistics.median(seconds),
     }
 
 
@@ -214,6 +234,9 @@ def main(argv=None) -> dict:
         "--limit", type=int, default=None, help="messages (or docs blocks) to score"
     )
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--repeats", type=int, default=3, help="timed passes of each system"
+    )
     system = parser.add_mutually_exclusive_group()
     system.add_argument("--preset", help="a translation preset to score too")
     system.add_argument("--run", help="a translation run folder to score too")
@@ -222,6 +245,8 @@ def main(argv=None) -> dict:
     args = parser.parse_args(argv)
     if args.limit is not None and args.limit < 1:
         parser.error(f"--limit must be at least 1. Received: {args.limit}")
+    if args.repeats < 1:
+        parser.error(f"--repeats must be at least 1. Received: {args.repeats}")
 
     if args.test == "docs":
         pairs, facts = documentation(args.limit or DOCS_LIMIT, args.seed)
@@ -242,16 +267,12 @@ def main(argv=None) -> dict:
         ]
     harness.print_header(title)
     harness.print_facts(facts)
-    results, outputs = {}, {}
+    results, systems, first, warm = {}, {}, {}, {}
     reason = apertium_available()
     if reason:
         print(f"\n{reason}: skipped.")
     else:
-        start = time.perf_counter()
-        outputs["apertium"] = apertium(sources)
-        seconds = time.perf_counter() - start
-        results["apertium"] = score(sources, outputs["apertium"], references)
-        results["apertium"]["sentences_per_second"] = len(sources) / seconds
+        systems["apertium"] = lambda: apertium(sources)
     if args.preset or args.run:
         from attention_zoo.applications.translation.predictor import Translator
 
@@ -259,9 +280,19 @@ def main(argv=None) -> dict:
         translator = (
             Translator.from_preset(args.preset) if args.preset else Translator(args.run)
         )
-        outputs[name], timing = timed_translate(translator, sources, not args.no_mask)
+        first[name], warm[name], systems[name] = warmed_up(
+            translator, sources, not args.no_mask
+        )
+        compiles = translator.compiled_shapes.compiles
+    outputs, seconds = timed_passes(systems, args.repeats, first)
+    for name in systems:
         results[name] = score(sources, outputs[name], references)
-        results[name].update(timing)
+        results[name].update(speed(len(sources), seconds[name]), **warm.get(name, {}))
+    if warm:
+        model = args.preset or args.run
+        results[model]["compiles_in_timed_passes"] = (
+            translator.compiled_shapes.compiles - compiles
+        )
     rows = [
         [
             name,
@@ -280,15 +311,29 @@ def main(argv=None) -> dict:
             ["system", "BLEU", "chrF", "kept", "kept (with placeholders)", "sent/s"],
             rows,
         )
+        print(
+            f"\nsent/s: the median of {args.repeats} passes each, run in turn; "
+            "passes (s): "
+            + "; ".join(
+                f"{name} " + ", ".join(f"{t:.2f}" for t in r["passes_seconds"])
+                for name, r in results.items()
+            )
+        )
         for name, r in results.items():
             if "warm_up_seconds" in r:
                 print(
                     f"\n{name}: a first pass over the messages compiled the "
                     f"search at each shape it uses ({r['warm_up_seconds']:.1f} s, "
                     f"{len(sources) / r['warm_up_seconds']:.0f} sent/s, compilations "
-                    "once per process); sent/s is the second pass, which compiled "
-                    f"{r['compiles_in_timed_pass']} shapes"
+                    "once per process); the timed passes compiled "
+                    f"{r['compiles_in_timed_passes']} shapes"
                 )
+                if "apertium" in results:
+                    ratio = (
+                        r["sentences_per_second"]
+                        / results["apertium"]["sentences_per_second"]
+                    )
+                    print(f"{name}: {ratio:.2f} of Apertium's sentences per second")
         first = next(iter(results.values()))
         print(f"\nBLEU: {first['bleu_signature']}\nchrF: {first['chrf_signature']}")
     if args.json:

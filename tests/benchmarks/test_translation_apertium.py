@@ -4,6 +4,8 @@ import os
 import stat
 import types
 
+import pytest
+
 from benchmarks import translation_apertium as bench
 
 
@@ -89,9 +91,6 @@ def test_a_translator_is_timed_after_every_shape_it_uses_compiled():
             self.compiled_shapes = types.SimpleNamespace(compiles=0)
             self.seen = set()
 
-        def shape_inputs(self):
-            return ["w " * 32]
-
         def translations(self, texts):
             calls.append(list(texts))
             shape = (len(texts), max(len(t) for t in texts))
@@ -100,33 +99,40 @@ def test_a_translator_is_timed_after_every_shape_it_uses_compiled():
                 self.compiled_shapes.compiles += 1
             return [t.upper() for t in texts], None
 
-    outputs, timing = bench.timed_translate(Stub(), ["Open %s", "Quit"])
-    assert outputs == ["OPEN %S", "QUIT"]
-    # A first pass over the same texts compiles what the timed one uses:
-    # none of the timed seconds are a compilation.
-    assert calls == [["Open %s", "Quit"], ["Open %s", "Quit"]]
-    assert timing["compiles_in_timed_pass"] == 0
-    assert set(timing) == {
-        "warm_up_seconds",
-        "seconds",
-        "sentences_per_second",
-        "compiles_in_timed_pass",
+    stub = Stub()
+    first, timing, again = bench.warmed_up(stub, ["Open %s", "Quit"])
+    assert first == ["OPEN %S", "QUIT"] and set(timing) == {"warm_up_seconds"}
+    compiled = stub.compiled_shapes.compiles
+    outputs, seconds = bench.timed_passes({"stub": again}, 2, {"stub": first})
+    assert outputs == {"stub": ["OPEN %S", "QUIT"]} and len(seconds["stub"]) == 2
+    # The warm-up compiled what the timed passes use: none of their
+    # seconds are a compilation.
+    assert calls == [["Open %s", "Quit"]] * 3
+    assert stub.compiled_shapes.compiles == compiled == 1
+
+
+def test_the_systems_take_turns_and_the_median_pass_is_reported():
+    order = []
+
+    def system(name):
+        return lambda: order.append(name) or [name]
+
+    outputs, seconds = bench.timed_passes({"a": system("a"), "b": system("b")}, 3)
+    assert order == ["a", "b"] * 3
+    assert outputs == {"a": ["a"], "b": ["b"]}
+    assert bench.speed(10, [4.0, 1.0, 2.0]) == {
+        "seconds": 2.0,
+        "passes_seconds": [4.0, 1.0, 2.0],
+        "sentences_per_second": 5.0,
     }
-    assert timing["sentences_per_second"] == 2 / timing["seconds"]
+    with pytest.raises(ValueError, match="`repeats` must be at least 1. Received: 0"):
+        bench.timed_passes({"a": system("a")}, 0)
 
 
-def test_a_translator_that_answers_otherwise_the_second_time_is_an_error():
-    class Drifting:
-        masking = True
-        compiled_shapes = types.SimpleNamespace(compiles=0)
-        answers = iter([["uno"], ["dos"]])
-
-        def translations(self, texts):
-            return next(self.answers), None
-
-    try:
-        bench.timed_translate(Drifting(), ["one"])
-    except RuntimeError as error:
-        assert "other outputs in its second pass" in str(error)
-    else:
-        raise AssertionError("no error")
+def test_a_system_that_answers_otherwise_in_a_later_pass_is_an_error():
+    answers = iter([["uno"], ["dos"]])
+    with pytest.raises(RuntimeError, match="drifting gave other outputs in its pass 2"):
+        bench.timed_passes({"drifting": lambda: next(answers)}, 2)
+    # Against a warm-up's outputs, the first timed pass already counts.
+    with pytest.raises(RuntimeError, match="gave other outputs in its pass 1"):
+        bench.timed_passes({"drifting": lambda: ["tres"]}, 1, {"drifting": ["uno"]})
