@@ -21,6 +21,7 @@ from attention_zoo.applications.translation.placeholder_check import problems
 from attention_zoo.applications.translation.placeholders import (
     TOKEN,
     Masked,
+    find,
     mask,
     mask_target,
     restore,
@@ -122,6 +123,34 @@ def _table(rows) -> np.ndarray:
 def mask_inputs(texts, enabled: bool) -> list[Masked | None]:
     """The masked form of each text, or None for each when not `enabled`."""
     return [mask(t) if enabled else None for t in texts]
+
+
+def copy_limits(source_tokens, counted) -> list | None:
+    """How often an `<unk>` may become each source token (`postprocess`,
+    step 1; None: any number), for a masked run; `counted` is the set of
+    source words whose typed tokens the search's constraint counts
+    (`counted_words`). Such a word never: the search emits its placeholders
+    itself, exactly as often as the source holds them, so a copy would add
+    one. Any other word holding a placeholder ("gfxpayload=ph_printf_2",
+    unknown to the vocabulary) once: only a copy carries it through. The
+    rest any number. Without masking (`counted` None): None, every token
+    any number, as the SavedModel graph copies."""
+    if counted is None:
+        return None
+    holds = [bool(TOKEN.search(t) or find(t)) for t in source_tokens]
+    return [
+        (0 if t.lower() in counted else 1) if h else None
+        for t, h in zip(source_tokens, holds)
+    ]
+
+
+def counted_words(source_tokens, tables) -> frozenset | None:
+    """The source words that hold a group of `copy_tables`' source groups
+    (`tables`, None for a run that does not mask: None)."""
+    if tables is None:
+        return None
+    held = (np.asarray(tables[0]) >= 0).any(axis=1)
+    return frozenset(t for t, h in zip(source_tokens, held) if h)
 
 
 def restored(output: str, masked: Masked | None) -> str:

@@ -7,7 +7,10 @@ in Python (`readable_tokens`, `detokenize`) and in the SavedModel graph
 
 1. unknown-word replacement (Luong et al. 2015): each `<unk>` becomes the
    source token its step's attention weighs most (argmax over the source
-   positions), as the source wrote it: names and numbers are copied through;
+   positions), as the source wrote it: names and numbers are copied through.
+   A translator that masks placeholders limits how often each source
+   token that holds one is copied (`readable_tokens`' `limits`,
+   `masking.copy_limits`), so that no copy adds a placeholder;
 2. truecasing: every other token takes its most frequent cased form where it
    does not start a sentence in the training targets (`Truecaser`), and a
    token that starts a sentence is capitalised;
@@ -45,6 +48,7 @@ OPENERS = ("¿", "¡", "(", "[", "{", "«", "“", "‘", '"')
 NO_SPACE_BEFORE = r" ([.,;:!?)\]}»”’…])"
 NO_SPACE_AFTER = r"([¿¡(\[{«“‘]) "
 AROUND_HYPHEN = r" ?- ?"
+
 
 def cased_tokens(text: str) -> list[str]:
     """The tokens of `common.text.tokenize`, in the text's own case.
@@ -141,6 +145,7 @@ def readable_tokens(
     truecaser: Truecaser | None,
     unk_replace: bool = True,
     truecase: bool = True,
+    limits=None,
 ) -> list[str]:
     """Steps 1 and 2 of the module docstring on one translation.
 
@@ -151,12 +156,24 @@ def readable_tokens(
         truecaser: the run's `Truecaser` (None: no truecasing).
         unk_replace: replace `<unk>` by the attended source token.
         truecase: apply `truecaser` and capitalise sentence starts.
+        limits: per source token, how often an `<unk>` may become it (None:
+            any number; default: every token any number); an `<unk>` with
+            no token left to become is dropped.
     """
     out = []
+    left = None if limits is None else list(limits)
     for step, token in enumerate(tokens):
         if token == UNK and unk_replace and len(source_tokens):
-            weights = np.asarray(attention[step][: len(source_tokens)])
-            out.append(source_tokens[int(np.argmax(weights))])
+            weights = np.asarray(attention[step][: len(source_tokens)], "float64")
+            if left is not None:
+                spent = [n == 0 for n in left[: len(weights)]]
+                weights = np.where(spent, -np.inf, weights)
+                if np.isneginf(weights).all():
+                    continue
+            chosen = int(np.argmax(weights))
+            if left is not None and left[chosen] is not None:
+                left[chosen] -= 1
+            out.append(source_tokens[chosen])
         elif truecase and truecaser is not None:
             out.append(truecaser.case(token))
         else:
@@ -182,6 +199,16 @@ def detokenize(tokens) -> str:
     text = re.sub(NO_SPACE_BEFORE, r"\1", text)
     text = re.sub(NO_SPACE_AFTER, r"\1", text)
     return re.sub(AROUND_HYPHEN, "-", text)
+
+
+def output_token(i: int, words, source_tokens) -> str:
+    """The target word of id `i` (`words`: the target vocabulary's tokens);
+    with copy attention an id past the vocabulary is the source word at
+    that position, as written."""
+    position = i - len(words)
+    if position < 0:
+        return words[i]
+    return source_tokens[position] if position < len(source_tokens) else UNK
 
 
 def output_steps(row) -> list[int]:

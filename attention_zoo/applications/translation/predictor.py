@@ -102,6 +102,7 @@ class Translator(RunPredictor):
         # A masked run's search copies each placeholder token exactly.
         words = (self.source_vocabulary.tokens, self.target_vocabulary.tokens)
         self.must_copy = masking.copy_tables(*words) if self.masking else None
+        self.counted = masking.counted_words(words[0], self.must_copy)
         # Searched over its likely target words where learned (`shortlist`).
         self.shortlist = shortlists.chosen(self.run_dir, shortlist, *words)
         self.load_models()
@@ -229,11 +230,12 @@ class Translator(RunPredictor):
         """
         unk_replace = self.unk_replace if unk_replace is None else unk_replace
         truecase = self.truecase if truecase is None else truecase
-        out = []
+        out, words = [], self.target_vocabulary.tokens
         for text, row, weights in zip(texts, ids, attention):
+            row = row.tolist()  # Python ints: NumPy scalars compare slowly
             steps = postprocess.output_steps(row)
             source = self.source_tokens(text)
-            tokens = [self.output_token(row[s], source) for s in steps]
+            tokens = [postprocess.output_token(row[s], words, source) for s in steps]
             out.append(
                 postprocess.readable_tokens(
                     tokens,
@@ -242,20 +244,10 @@ class Translator(RunPredictor):
                     self.truecaser,
                     unk_replace=unk_replace,
                     truecase=truecase,
+                    limits=masking.copy_limits(source, self.counted),
                 )
             )
         return out
-
-    def output_token(self, i, source_tokens) -> str:
-        """The target word of id `i`; with copy attention an id past the
-        vocabulary is the source word at that position, as written."""
-        size = len(self.target_vocabulary)
-        if i < size:
-            return self.target_vocabulary.tokens[i]
-        position = int(i) - size
-        return (
-            source_tokens[position] if position < len(source_tokens) else tokenizer.UNK
-        )
 
     def translations(self, texts, beam_width: int | None = None, batch_size: int = 64):
         """Translations and attention `(steps, source tokens)` per text,

@@ -185,6 +185,9 @@ def search(search_texts, texts, max_tokens: int, keep_beams: bool):
     out_attention = []
     for i, (row_ids, row_attention, _) in enumerate(joined):
         out_ids[i, :, : row_ids.shape[-1]] = row_ids
+        if row_attention.shape[-2] == widest:
+            out_attention.append(row_attention)
+            continue
         grown = np.zeros(
             (*row_attention.shape[:-2], widest, row_attention.shape[-1]), "float32"
         )

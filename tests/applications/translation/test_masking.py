@@ -142,6 +142,28 @@ def test_copy_tables_group_every_word_holding_a_typed_token():
     assert source_groups.tolist() == [[-1], [0], [1], [-1], [-1]]
 
 
+def test_unknown_words_copy_a_placeholder_only_where_the_search_does_not():
+    source = ["<pad>", "ph_printf_1", "`ph_printf_2", "x", "ph_tag_9"]
+    target = ["<pad>", "ph_printf_1", "ph_printf_2"]
+    tables = masking.copy_tables(source, target)
+    counted = masking.counted_words(source, tables)
+    assert counted == {"ph_printf_1", "`ph_printf_2"}
+    tokens = [
+        "PH_PRINTF_1",
+        "`PH_PRINTF_2",
+        "gfxpayload=PH_PRINTF_1",
+        "Open",
+        "%s",
+        "PH_TAG_9",
+    ]
+    # Counted by the search: never; holding one unseen by it: once; the rest
+    # any number (None).
+    assert masking.copy_limits(tokens, counted) == [0, 0, 1, None, 1, 1]
+    # A run that does not mask copies as the SavedModel graph does.
+    assert masking.counted_words(source, None) is None
+    assert masking.copy_limits(tokens, None) is None
+
+
 @pytest.mark.parametrize(
     "corpus, given, recorded",
     [

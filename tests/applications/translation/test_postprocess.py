@@ -92,6 +92,25 @@ def test_readable_tokens_replace_unknown_words_from_attention():
     assert readable_tokens(["<unk>"], np.zeros((1, 0)), [], None) == ["<unk>"]
 
 
+def test_unknown_words_are_copied_within_their_limits():
+    source = ["PH_PRINTF_1", "gfx=PH_PRINTF_2", "Open", "files"]
+    # Every step attends to the placeholder most, then to the next token.
+    attention = np.array([[0.5, 0.3, 0.2, 0.0]] * 4, "float32")
+    tokens = ["<unk>"] * 4
+    free = readable_tokens(tokens, attention, source, None, truecase=False)
+    assert free == ["PH_PRINTF_1"] * 4
+    limited = readable_tokens(
+        tokens, attention, source, None, truecase=False, limits=[0, 1, None, 0]
+    )
+    # Never the first, once the second, then the best token left each time.
+    assert limited == ["gfx=PH_PRINTF_2", "Open", "Open", "Open"]
+    # An <unk> with no token left to become is dropped.
+    none_left = readable_tokens(
+        ["<unk>", "y"], attention, source, None, truecase=False, limits=[0, 0, 0, 0]
+    )
+    assert none_left == ["y"]
+
+
 @pytest.mark.parametrize("token", ["ß", "éste", "1x", ""])
 def test_capitalize(token):
     assert postprocess.capitalize(token) == token[:1].upper() + token[1:]
