@@ -74,6 +74,10 @@ HARD = [
     "Failed to read %s\n",
     "%d of %d files (%s) were copied to %s in %s",
     "See <a href=\"https://example.org/help\">the manual</a> or run 'tool --help'",
+    # Unknown words around the placeholders: an <unk> copying one would add it
+    # (`masking.copy_limits`).
+    "%C22*%O$t%C26$1%O removes user limit",
+    "Use set gfxpayload=%s before the linux command.",
 ]
 
 
