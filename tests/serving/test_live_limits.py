@@ -87,8 +87,8 @@ def test_another_clients_request_goes_between_the_chunks_of_a_large_one(server):
 def large_png():
     from PIL import Image
 
-    # 6,300 x 6,300 pixels (under MAX_PIXELS), 130 KB compressed: about
-    # 2 s to decode on one core.
+    # 6,300 x 6,300 pixels (under MAX_PIXELS), 130 KB compressed: slow
+    # enough to decode that a decode on the event loop shows in /healthz.
     pixels = np.zeros((6300, 6300, 3), "uint8")
     pixels[::7, :, 0] = 255
     pixels[:, ::5, 1] = 200
@@ -112,4 +112,9 @@ def test_healthz_answers_while_large_images_are_decoded(server, large_png):
         time.sleep(0.05)
     request.join(300)
     assert out["large"][0] == 200, out["large"]
-    assert len(waits) >= 5 and max(waits) < 0.5, waits
+    # A loop blocked by the decodes would make most answers wait for one
+    # (about 0.5 s each on an idle core) and answer few; one slow answer in
+    # ten is left to the scheduler of two cores shared with another test
+    # worker (it once delayed one answer of 70 by 0.62 s).
+    slow = [w for w in waits if w >= 0.25]
+    assert len(waits) >= 5 and len(slow) <= max(1, len(waits) // 10), waits
