@@ -362,3 +362,16 @@ def test_a_reference_typed_resolves_the_answer(forms_page, forms_url):
         "+00:00 · open texts: future"
     )
     clean(page, forms_url)
+
+
+def test_the_software_translator_shows_its_placeholders_and_attention():
+    # Issue 58: the software preset is shown in the explorer as served.
+    with live_server(["software_en_es"], warm_in_background=False) as url:
+        with explorer(url) as page:
+            ask(page, "translation", "Could not open %s: %s")
+            assert page.text_content("#output").count("%s") == 2
+            # The heat map reads the masked text, one typed token a placeholder.
+            assert labels(page, "source").count("PH_PRINTF_1") == 1
+            assert len(labels(page, "output")) >= 3
+            check_aligned(page)
+            clean(page, url)
