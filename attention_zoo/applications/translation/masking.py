@@ -149,8 +149,7 @@ def counted_words(source_tokens, tables) -> frozenset | None:
     (`tables`, None for a run that does not mask: None)."""
     if tables is None:
         return None
-    held = (np.asarray(tables[0]) >= 0).any(axis=1)
-    return frozenset(t for t, h in zip(source_tokens, held) if h)
+    return frozenset(source_tokens[i] for i in grouped_ids(tables[0]))
 
 
 def restored(output: str, masked: Masked | None) -> str:
