@@ -1,6 +1,7 @@
 """The date normalizer exported: as a SavedModel that serves raw strings
-(`export`), as the tensor core of a LiteRT or ONNX file (`export_core`),
-and the predictor that runs such a core (`ExportedNormalizer`)."""
+(`export`, runs of ISO dates), as the tensor core of a LiteRT or ONNX
+file (`export_core`, runs of either target), and the predictor that runs
+such a core (`ExportedNormalizer`)."""
 
 from __future__ import annotations
 
@@ -101,34 +102,39 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
     )
 
 
-# ------------------------------------------------------- LiteRT and ONNX
-
-
 def check_exportable(normalizer: Normalizer) -> None:
-    """A ValueError for a run of the forms target: its exports (the form
-    resolved against a reference input) are not written yet; a run of ISO
-    dates exports as before."""
+    """A ValueError for a run of the forms target: the SavedModel runs the
+    whole predictor in the graph, and a form's grounding in its text
+    (`form_grounding`) and its resolution against a reference (`resolver`)
+    have no graph half; its LiteRT and ONNX exports, whose predictor is
+    Python around the core, take the reference."""
     if normalizer.forms:
         raise ValueError(
-            "the SavedModel, LiteRT and ONNX exports read runs of ISO dates "
-            "only; a run of the forms target answers through its run folder "
-            f"(predict, serve). Received: a run of target={normalizer.target!r}"
+            "a SavedModel holds runs of ISO dates only: a run of the forms "
+            "target grounds and resolves its forms in Python, which its LiteRT "
+            "and ONNX exports run around their core (--format litert or onnx; "
+            "their predictor takes `reference` and `prefer`). Received: a run of "
+            f"target={normalizer.target!r}"
         )
 
 
+# ------------------------------------------------------- LiteRT and ONNX
+
+
 def export_core(run_dir) -> CoreFunction:
-    """`source_ids (B, tx) int32 -> tokens (B, TY) int32` (IsoVocabulary ids),
-    `attention (B, TY, tx)` and `scores (B,)` float32: the greedy loop of
-    `model.make_predict_fn`, over the whole width `tx` (the encoder is
-    masked, so the padding changes nothing)."""
+    """`source_ids (B, tx) int32 -> tokens (B, TY) int32` (the run's output
+    vocabulary: `IsoVocabulary` ids, or `FormVocabulary` ids with the forms'
+    TY for a run of the forms target), `attention (B, TY, tx)` and
+    `scores (B,)` float32: the greedy loop of `model.make_predict_fn`, over
+    the whole width `tx` (the encoder is masked, so the padding changes
+    nothing)."""
     normalizer = Normalizer(run_dir)
-    check_exportable(normalizer)
     if normalizer.kind != "default":
         raise ValueError(
             "LiteRT and ONNX exports hold the `default` model's decode loop. "
             f"Received: a run of model={normalizer.kind!r}"
         )
-    predict = models.make_predict_fn(normalizer.model, normalizer.kind)
+    predict = models.make_predict_fn(normalizer.model, normalizer.kind, normalizer.ty)
 
     return CoreFunction(
         fn=search_core(predict),
@@ -146,7 +152,10 @@ class ExportedNormalizer(Normalizer):
 
     Its answers are `Normalizer.predict_items`': `input`, `text`, `score`,
     `valid`, `reason`, `notes`, `source_tokens`, `tokens` and `attention`
-    for every input, one it cannot read included."""
+    for every input, one it cannot read included. The core of a run of
+    the forms target writes forms, which it grounds and resolves as the
+    run does: it takes `reference` and `prefer`, and adds `kind`, `grain`,
+    `form`, `parts`, `reference` and `prefer` (`form_answers`)."""
 
     required_files = ("config.json", "vocabulary.json")
     optional_files = Normalizer.optional_files

@@ -94,8 +94,10 @@ FORMS_CARD = {
         "drops them, `drop_untaught_words`; a forms run reads the text "
         "before that pass); other languages are not read. "
         "An answer to an open text (a time, a day without a year) depends "
-        "on the reference and the policy `prefer`. The SavedModel, LiteRT "
-        "and ONNX exports refuse a forms run."
+        "on the reference and the policy `prefer`. Its LiteRT and ONNX exports "
+        "answer as it does, the reference an argument of their predictor "
+        "(`load_exported`); its SavedModel export is refused: the grounding "
+        "and the resolver have no graph half yet."
     ),
 }
 
