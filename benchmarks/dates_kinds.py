@@ -12,7 +12,8 @@ confident error; for a non-date, any answer).
 The systems, each called as a user calls it:
 
 - ours: the dates predictor of `--run` or `--preset` (default: the shipped preset
-  `dates_multilingual`), `predictor(texts, reference=...)`; an answer is its `text` when
+  `dates_multilingual`), or of an export folder (`--export`, through
+  `load_exported`), `predictor(texts, reference=...)`; an answer is its `text` when
   `valid`, and it is right only when that text is the expected value
   itself (`Z` and `+00:00` alike), given the files' reference (a run of ISO
   dates, the preset, answers the same whatever the reference).
@@ -190,11 +191,19 @@ def peer_batch(answer):
     return answers
 
 
-def ours_batch(run, reference: dt.datetime):
+def ours_predictor(run=None, export=None):
+    """The run's `Normalizer`, or the predictor of an export folder
+    (`load_exported`: a LiteRT or ONNX export of a forms run)."""
+    if export is not None:
+        from attention_zoo.applications import load_exported
+
+        return load_exported(export)
     from attention_zoo.applications.dates.predictor import Normalizer
 
-    normalizer = Normalizer(run)
+    return Normalizer(run)
 
+
+def ours_batch(normalizer, reference: dt.datetime):
     def answers(cases):
         items = normalizer([case.text for case in cases], reference=reference)
         return [item["text"] if item["valid"] else None for item in items]
@@ -255,29 +264,42 @@ def main(argv=None) -> None:
         "--preset", default=PRESET, help=f"a shipped dates preset (default: {PRESET})"
     )
     parser.add_argument("--run", help="a trained dates run, instead of --preset")
+    parser.add_argument(
+        "--export",
+        help="an export folder of a forms run (attention-zoo dates export "
+        "--format onnx or litert), read through load_exported, instead of --preset",
+    )
     parser.add_argument("--data", default=str(DATA), help="the folder of the TSVs")
     args = parser.parse_args(argv)
     reference, cases = read_cases(args.data)
     peers, versions, skipped = peer_systems(reference)
+    if args.run is not None and args.export is not None:
+        parser.error("give --run or --export, not both")
     if args.run is None:
         from attention_zoo.presets import preset_folder
 
         run = preset_folder(args.preset)
     else:
         run = args.run
+    if args.export is not None:
+        shown = f"the export {args.export} (load_exported)"
+    elif args.run is None:
+        shown = f"the shipped preset {args.preset}"
+    else:
+        shown = run
     harness.print_header("Time expressions by kind: ours and the peers")
     harness.print_facts(
         [
             f"reference: {reference.isoformat()} (a {reference:%A}), "
             f"data: {args.data}, {len(cases)} lines",
-            "ours: "
-            + (f"the shipped preset {args.preset}" if args.run is None else run),
+            f"ours: {shown}",
             "peers: " + (", ".join(versions) or "none installed"),
             *skipped,
             f"load average: {harness.load_average()}",
         ]
     )
-    systems = {OURS: ours_batch(run, reference)} | {
+    ours = ours_predictor(run, args.export)
+    systems = {OURS: ours_batch(ours, reference)} | {
         n: peer_batch(a) for n, a in peers.items()
     }
     answers, outcomes, rates = {}, {}, {}
