@@ -31,7 +31,13 @@ CLDR_KINDS = {
     "interval_months", "interval_times", "interval_years", "relative", "relative_at",
     "weekday", "interval_weekdays",
 }  # fmt: skip
-HAND_WRITTEN = ("en", "es", "fr", "de", "pt", "it", "nl", "ru", "zh", "ja", "ar", "hi")
+# Finnish and Hungarian have holidays but no nth words: their nth weekday
+# needs a month or weekday case CLDR's names do not give ("maaliskuun
+# toinen sunnuntai", "március második vasárnapja").
+HAND_WRITTEN = (
+    "en", "es", "fr", "de", "pt", "it", "nl", "ru", "zh", "ja", "ar", "hi",
+    "pl", "cs", "sv", "da", "nb", "tr", "ro", "id", "vi", "uk", "el", "ko", "he",
+)  # fmt: skip
 REFERENCES = ("2026-01-15T09:00:00", "1999-12-31T23:59:59", "2024-02-29T12:30:00+05:30")
 
 
