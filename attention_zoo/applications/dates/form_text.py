@@ -20,6 +20,8 @@ from attention_zoo.applications.dates.formats import LANGUAGES
 from attention_zoo.applications.dates.grounding import NOTE
 from attention_zoo.applications.dates.text_words import mark_months, words
 
+# The form of "now" ("jetzt", "ora", "сейчас"): the reference itself.
+NOW = "shift second 0"
 _RUNS = re.compile(r"[0-9]+")
 # A clock with seconds, `00:00:01` (dots are a date's as often: `12.03.20`).
 _SECONDS = re.compile(r"(?<![0-9])[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?![0-9])")
@@ -229,7 +231,10 @@ class FormText:
         alone): a named relative text (`form_words.relative_phrases`: "明天",
         "yesterday", "next week") that is no part of a day period ("de la
         mañana"), a weekday's name (Dutch "ma", Hungarian today) or a
-        holiday's ("اليوم العالمي للمرأة")."""
+        holiday's ("اليوم العالمي للمرأة"). "Now" itself (`NOW`) moves no
+        day, so a time written beside it is that time; and its words are
+        other languages' words: Italian "ora" is Romanian's hour ("la ora
+        17:00"), Danish "nu" Romanian's "not"."""
         table = self.table("relative_phrases")
         hits = self.spans(table)
         if not hits:
@@ -240,7 +245,7 @@ class FormText:
             if any(a < end and start < b for a, b in taken):
                 continue
             if any(
-                isinstance(f, str) and f.startswith(("shift", "cycle"))
+                isinstance(f, str) and f.startswith(("shift", "cycle")) and f != NOW
                 for f in table[p]
             ):
                 return (

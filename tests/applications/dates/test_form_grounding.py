@@ -123,6 +123,8 @@ def _reason(text, form, languages=None):
         ("январь", "month --01"),
         ("明天下午5点", "shift day +1 at 17:00"),
         ("अगले महीने", "cycle month +1"),
+        # "now" moves no day: Romanian "ora" (hour) is Italian's "now"
+        ("la ora 17:00", "time 17:00"),
         ("a las 7 de la mañana", "time 07:00"),
         ("ma 29 jan 2018, om 14 uur", "datetime 2018-01-29T14:00"),
         ("اليوم العالمي للمرأة 2026", "date 2026-03-08"),
@@ -236,6 +238,7 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("明天下午5点", "time 17:00", "'明天', a time relative to now"),
         ("yesterday at 5pm", "time 17:00", "'yesterday'"),
         ("next week, 3 May", "date --05-03", "'next week'"),
+        ("today at 5pm", "time 17:00", "'today'"),
         # a zone written and dropped; a day written beside a month word
         ("الساعة ٥ مساء", "time 05:00", "disagrees"),
         ("às 3 da tarde", "time 03:00", "disagrees"),
