@@ -41,15 +41,18 @@ grain when the peer gives one. An answer coarser than the expected value
 not installed is skipped with its install line.
 
 Speed: inputs/s of one system's second pass over every input (the first
-compiles ours and loads the peers' language data), the systems one after
-the other, not interleaved (`python -m benchmarks.dates --anchors` is the
-timed comparison).
+compiles ours and loads the peers' language data), and the median time of
+one call with one input, over every input (after `WARM` such calls, which
+compile ours for a batch of one), the systems one after the other, not
+interleaved (`python -m benchmarks.dates --anchors` is the timed
+comparison).
 """
 
 from __future__ import annotations
 
 import collections
 import datetime as dt
+import statistics
 import time
 import warnings
 from importlib.metadata import version
@@ -74,6 +77,9 @@ INSTALL = {
     "ctparse": "pip install ctparse",
 }
 EXAMPLES = 3
+# Single-input calls made before the timed ones: ours compiles its model
+# for a batch of one at the first, and reads a few lengths.
+WARM = 20
 
 
 def _iso(moment: dt.datetime) -> str:
@@ -211,6 +217,21 @@ def ours_batch(normalizer, reference: dt.datetime):
     return answers
 
 
+def single_latency(batch, cases, warm: int = WARM) -> float:
+    """The median milliseconds of `batch([case])`, one call per case, over
+    every case, after `warm` untimed calls."""
+    if not cases:
+        raise ValueError("single_latency needs at least one case. Received: cases=[]")
+    for case in cases[:warm]:
+        batch([case])
+    times = []
+    for case in cases:
+        start = time.perf_counter()
+        batch([case])
+        times.append(time.perf_counter() - start)
+    return 1000 * statistics.median(times)
+
+
 def score(cases, answers: list) -> list[str]:
     """Each case's outcome: ours exactly, a peer at the expected grain."""
     return [outcome(a, c.expected) for c, a in zip(cases, answers)]
@@ -302,12 +323,13 @@ def main(argv=None) -> None:
     systems = {OURS: ours_batch(ours, reference)} | {
         n: peer_batch(a) for n, a in peers.items()
     }
-    answers, outcomes, rates = {}, {}, {}
+    answers, outcomes, rates, single = {}, {}, {}, {}
     for name, batch in systems.items():
         batch(cases)  # the first pass compiles ours and loads the peers' languages
         start = time.perf_counter()
         answers[name] = batch(cases)
         rates[name] = len(cases) / (time.perf_counter() - start)
+        single[name] = single_latency(batch, cases)
         scorer = score if name == OURS else peer_score
         outcomes[name] = scorer(cases, answers[name])
 
@@ -348,6 +370,7 @@ def main(argv=None) -> None:
                 ),
             ],
             ["inputs/s (second pass)", *(f"{rates[n]:,.0f}" for n in systems)],
+            ["one input, p50 ms", *(f"{single[n]:.2f}" for n in systems)],
         ],
         True,
     )

@@ -8,7 +8,7 @@ import types
 
 import pytest
 
-from benchmarks.dates_kinds import ctparse_time, peer_score, score
+from benchmarks.dates_kinds import ctparse_time, peer_score, score, single_latency
 from benchmarks.dates_kinds_cases import (
     KINDS,
     NON_DATE,
@@ -148,3 +148,24 @@ def test_a_case_of_another_kind_is_checked_for_its_own_grains():
     case = Case("en", "computed", "third Tuesday of September", "2026-09", "x:1")
     with pytest.raises(ValueError, match="x:1: a computed answer is not at the month"):
         check_expected(case)
+
+
+def test_single_latency_is_the_median_of_one_call_per_case_after_the_warm_ones(
+    monkeypatch,
+):
+    import benchmarks.dates_kinds as bench
+
+    calls = []
+    # Each call takes one tick of a fake clock per input it gets; the warm
+    # calls are not timed.
+    clock = iter(range(0, 1000, 1))
+    monkeypatch.setattr(bench.time, "perf_counter", lambda: next(clock) / 1000)
+
+    def batch(cases):
+        calls.append(list(cases))
+        return [None] * len(cases)
+
+    assert single_latency(batch, ["a", "b", "c"], warm=2) == pytest.approx(1.0)
+    assert calls == [["a"], ["b"], ["a"], ["b"], ["c"]]
+    with pytest.raises(ValueError, match="cases"):
+        single_latency(batch, [])
