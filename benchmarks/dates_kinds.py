@@ -203,7 +203,13 @@ def ours_predictor(run=None, export=None):
     if export is not None:
         from attention_zoo.applications import load_exported
 
-        return load_exported(export)
+        predictor = load_exported(export)
+        if not hasattr(predictor, "predict_items"):  # a SavedModel's answers
+            raise SystemExit(
+                "--export reads a LiteRT or ONNX export, whose predictor takes "
+                f"the reference; a SavedModel takes none. Received: --export {export}"
+            )
+        return predictor
     from attention_zoo.applications.dates.predictor import Normalizer
 
     return Normalizer(run)

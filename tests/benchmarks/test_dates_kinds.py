@@ -169,3 +169,16 @@ def test_single_latency_is_the_median_of_one_call_per_case_after_the_warm_ones(
     assert calls == [["a"], ["b"], ["a"], ["b"], ["c"]]
     with pytest.raises(ValueError, match="cases"):
         single_latency(batch, [])
+
+
+def test_a_saved_model_export_is_refused_naming_the_formats_it_reads(monkeypatch):
+    import attention_zoo.applications as applications
+    from benchmarks.dates_kinds import ours_predictor
+
+    class SavedModelAnswers:  # `load_exported`'s SavedModel: no reference
+        def __call__(self, inputs):
+            return []
+
+    monkeypatch.setattr(applications, "load_exported", lambda path: SavedModelAnswers())
+    with pytest.raises(SystemExit, match="LiteRT or ONNX"):
+        ours_predictor(export="dates-saved-model")
