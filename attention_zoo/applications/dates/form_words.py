@@ -277,9 +277,13 @@ def period_phrases(languages=LANGUAGES) -> dict[str, frozenset[int]]:
 def month_phrases(languages=LANGUAGES) -> dict[str, frozenset[int]]:
     """`{phrase: months}`: CLDR's month names (wide, abbreviated; format and
     stand-alone: Polish `marzec` beside `marca`), which the generated months
-    and intervals write beside the lexicon's words; a name written with
-    digits (`3月`) is the lexicon's month marker's."""
+    and intervals write beside the lexicon's words, and the hand-written
+    cases CLDR lacks (`month_cases`: Russian "в марте"), so that a text in
+    such a case names its month too ("в марте 2015" is no `year 2015`); a
+    name written with digits (`3月`) is the lexicon's month marker's."""
     from babel import Locale
+
+    from attention_zoo.applications.dates.expression_pairs import words
 
     table: dict[str, set[int]] = {}
     for language in languages:
@@ -290,6 +294,9 @@ def month_phrases(languages=LANGUAGES) -> dict[str, frozenset[int]]:
                     written = phrase(name)
                     if len(written) > 1 and not re.search("[0-9]", written):
                         _add(table, written, month)
+        for names in words(language).get("month_cases", ()):
+            for month, name in enumerate(names, 1):
+                _add(table, phrase(name), month)
     return {p: frozenset(v) for p, v in table.items()}
 
 
