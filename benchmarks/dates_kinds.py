@@ -302,18 +302,14 @@ def main(argv=None) -> None:
     peers, versions, skipped = peer_systems(reference)
     if args.run is not None and args.export is not None:
         parser.error("give --run or --export, not both")
-    if args.run is None:
+    if args.export is not None:
+        run, shown = None, f"the export {args.export} (load_exported)"
+    elif args.run is None:
         from attention_zoo.presets import preset_folder
 
-        run = preset_folder(args.preset)
+        run, shown = preset_folder(args.preset), f"the shipped preset {args.preset}"
     else:
-        run = args.run
-    if args.export is not None:
-        shown = f"the export {args.export} (load_exported)"
-    elif args.run is None:
-        shown = f"the shipped preset {args.preset}"
-    else:
-        shown = run
+        run, shown = args.run, args.run
     harness.print_header("Time expressions by kind: ours and the peers")
     harness.print_facts(
         [

@@ -38,7 +38,7 @@ from num2words import num2words
 
 from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.formats import EVERY_FAMILY, LOCALES
-from attention_zoo.applications.dates.forms import WEEKDAYS
+from attention_zoo.applications.dates.forms import NOW, WEEKDAYS
 
 UNITS = ("second", "minute", "hour", "day", "week", "month", "year")
 # CLDR's weekday fields, in `forms.WEEKDAYS`'s order.
@@ -94,7 +94,7 @@ def _named(field: str, offset: int) -> str | None:
     if field in ("week", "month", "year"):
         return f"cycle {field} {sign}"
     if field == "second" and offset == 0:
-        return "shift second 0"
+        return NOW
     return None
 
 

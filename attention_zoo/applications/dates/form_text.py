@@ -17,11 +17,10 @@ from attention_zoo.applications.dates import (
 )
 from attention_zoo.applications.dates.data import normalize
 from attention_zoo.applications.dates.formats import LANGUAGES
+from attention_zoo.applications.dates.forms import NOW
 from attention_zoo.applications.dates.grounding import NOTE
 from attention_zoo.applications.dates.text_words import mark_months, words
 
-# The form of "now" ("jetzt", "ora", "сейчас"): the reference itself.
-NOW = "shift second 0"
 _RUNS = re.compile(r"[0-9]+")
 # A clock with seconds, `00:00:01` (dots are a date's as often: `12.03.20`).
 _SECONDS = re.compile(r"(?<![0-9])[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?![0-9])")

@@ -47,6 +47,8 @@ import dataclasses
 from attention_zoo.applications.dates.readings import expand_year
 
 WEEKDAYS = ("MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN")
+# "Now" ("jetzt", "сейчас"): the reference itself, moved by nothing.
+NOW = "shift second 0"
 SHIFT_UNITS = ("year", "month", "week", "day", "hour", "minute", "second")
 CYCLE_UNITS = ("year", "month", "week")
 # The zone names a form may write: the capitals and largest zones of the

@@ -88,7 +88,8 @@ FORMS_CARD = {
         "language writes it so (Chinese 下周五), quarters, weeks of a "
         "year, time-zone names other than "
         "UTC, nth weekdays in Finnish and Hungarian (their cases), "
-        "inflected forms CLDR's names lack (a locative month: \"w maju\"), "
+        'month forms CLDR\'s names lack (a locative month: "в марте"), '
+        "which the grounding reads but the generator does not write, "
         "and "
         "words before a date it was not taught (a place: dates_multilingual "
         "drops them, `drop_untaught_words`; a forms run reads the text "
