@@ -9,8 +9,8 @@ A few languages also get hand-written connectors around two full dates
 (`expression_words.json` `connectors`: "del {0} al {1}", "vom {0} bis
 {1}"), around two days of one month (`day_ranges`: "from 3 to 7 May
 1979", "13 - 15 de julio de 2013", "с 1 по 10 мая 2021 года"), around
-two months of one year (`month_ranges`: "de marzo a mayo de 2020") and
-around two times (`time_connectors`: "from 10pm to 6am", "von 8 Uhr bis 17
+two months of one year (`month_ranges`: "de marzo a mayo de 2020"), and
+around two times (`expr_time_spans`: "from 10pm to 6am", "von 8 Uhr bis 17
 Uhr"); CLDR's dash is also written as people type it (" - "). Years:
 "1990-1995", "1990 - 1995" in every language and the hand-written
 `year_connectors` ("de 1914 à 1918", "1914年至1918年") -> `year 1914 /
@@ -27,8 +27,7 @@ import datetime as dt
 
 from babel.dates import format_interval, format_skeleton
 
-from attention_zoo.applications.dates import expr_spoken
-from attention_zoo.applications.dates.expr_times import SPOKEN_HOURS
+from attention_zoo.applications.dates import expr_time_spans
 from attention_zoo.applications.dates.expression_pairs import (
     REFERENCE,
     Pair,
@@ -143,7 +142,7 @@ def intervals(language: str) -> list[Pair]:
         if typed_dash(p.text)
     ]
     out += _years(language, r) + _day_ranges(language, r) + _month_ranges(language, r)
-    out += _time_ranges(language, r)
+    out += expr_time_spans.time_ranges(language, r)
     return with_native(out)
 
 
@@ -211,41 +210,4 @@ def _month_ranges(language: str, r) -> list[Pair]:
             out.append(
                 Pair(text, form, language, "interval_months", reference, "/".join(ends))
             )
-    return out
-
-
-def _time_ranges(language: str, r) -> list[Pair]:
-    """Two times by a hand-written connector; an end before the start is
-    the next day's ("from 10pm to 6am"). Both ends are written alike: a
-    hand-written whole hour of one pattern ("10pm", "8 Uhr") or CLDR's
-    `Hm`, since a period written once (`10 - 11 pm`) is read as both
-    ends'."""
-    where = locale(language)
-    patterns = expr_spoken.bare_hours(language)
-    out = []
-    for connector in words(language).get("time_connectors", ()):
-        for _ in range(PER_PATTERN):
-            first, last = r.sample(SPOKEN_HOURS, 2)
-            if patterns and r.random() < 0.7:
-                pattern = r.choice(patterns)
-                minute = 30 if expr_spoken.half_hour(pattern, language) else 0
-                minutes = [minute, minute]
-                texts = [
-                    expr_spoken.hour_text(pattern, h, language, r)
-                    for h in (first, last)
-                ]
-            else:
-                minutes = [r.randrange(60), r.randrange(60)]
-                texts = [
-                    format_skeleton("Hm", dt.time(h, m), locale=where)
-                    for h, m in zip((first, last), minutes)
-                ]
-            ends = [clock(first, minutes[0]), clock(last, minutes[1])]
-            text = connector.format(*texts)
-            day = draw_day(r, 1900, 2098)
-            next_day = day + dt.timedelta(days=int(ends[1] < ends[0]))
-            form = f"time {ends[0]} / time {ends[1]}"
-            value = f"{ymd(day)}T{ends[0]}/{ymd(next_day)}T{ends[1]}"
-            midnight = dt.datetime.combine(day, dt.time()).isoformat()
-            out.append(Pair(text, form, language, "interval_times", midnight, value))
     return out

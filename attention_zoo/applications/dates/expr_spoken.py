@@ -14,7 +14,9 @@
   preposition (`partials`: "in 1987", "im Jahr 1989", "в 1961 году", "en
   marzo de 2015", "am 3. Mai") -> `year 1987`, `month 2015-03`, `date
   --05-03`; a month alone after the month's preposition ("in May", "im
-  Mai") -> `month --05`.
+  Mai") -> `month --05`; a month in a case of `month_cases` (`partials`
+  `month_case`: "в марте 2015 года", "w maju") -> `month 2015-03`,
+  `month --05`.
 
 `hour_text` renders one of the `hours` patterns, which the relative days
 with a time (`expr_relative.relative_at`: "morgen um 8 Uhr", "明天下午5点")
@@ -158,6 +160,9 @@ def partials(language: str) -> list[Pair]:
     reference = REFERENCE.isoformat()
     out = []
     for kind, patterns in words(language).get("partials", {}).items():
+        if kind == "month_case":
+            out += _month_cases(language, patterns, reference, r)
+            continue
         for pattern in patterns:
             for _ in range(PER_PATTERN):
                 day = (
@@ -173,6 +178,26 @@ def partials(language: str) -> list[Pair]:
                     day = any_day_of(month, r)
                     name = format_date(day, "MMMM", locale=where)
                     text = fixed(pattern.format(name), language)
+                    out.append(month_alone(text, day, language, r))
+    return out
+
+
+def _month_cases(language: str, patterns, reference: str, r) -> list[Pair]:
+    """A month in a case CLDR does not write (`month_cases`: the locative of
+    "в марте 2015 года", "w maju"), with its year (`{year}`) or alone."""
+    out = []
+    for names in words(language).get("month_cases", ()):
+        for pattern in patterns:
+            for _ in range(PER_PATTERN):
+                day = draw_day(r, *draw_year_span(r))
+                if "{year}" not in pattern:
+                    day = any_day_of(day.month, r)
+                text = fixed(
+                    pattern.format(month=names[day.month - 1], year=day.year), language
+                )
+                if "{year}" in pattern:
+                    out.append(_partial(text, day, language, "month", reference, r))
+                else:
                     out.append(month_alone(text, day, language, r))
     return out
 

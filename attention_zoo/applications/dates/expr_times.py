@@ -53,7 +53,16 @@ TIME_SKELETONS = {
 DATE_SKELETONS = ("yMMMd", "yMMMMd", "yMMMEd")
 DATETIME_TIME_SKELETONS = ("hm", "Hm", "Hms", "Bhm")
 PER_SKELETON = 6
-OFFSETS = ("Z", "+05:30", "-05:00", "+01:00")
+# The zones an ISO 8601 text writes: `Z` and the offsets in use, whole
+# hours, half and quarter hours (India +05:30, Nepal +05:45).
+OFFSETS = (
+    ("Z", "+00:00")
+    + tuple(f"+{h:02d}:00" for h in range(1, 15))
+    + tuple(f"-{h:02d}:00" for h in range(1, 13))
+    + ("+03:30", "+04:30", "+05:30", "+05:45", "+06:30", "+09:30", "+10:30")
+    + ("-02:30", "-03:30", "-09:30")
+)
+ISO_ZONES = 8  # ISO 8601 texts with a zone, per language
 
 
 def _draw_time(r, minutes: bool, seconds: bool) -> dt.time:
@@ -145,6 +154,9 @@ def _datetime_pair(language, text, moment: dt.datetime, seconds: bool, zone="") 
 # word, so the joined text has one reading.
 SPOKEN_HOURS = tuple(h for h in range(24) if h % 12 not in (0, 1))
 JOINED_FAMILIES = ("babel", "pattern", "abbreviation", "ordinal", "spelled")
+# Days written with digits for the month, joined where they read one way
+# (`13/09/2018 à 8h`; `12/09/2018` reads two and is left out).
+NUMERIC_FAMILIES = ("numeric", "separated")
 
 
 def one_reading(text: str, day: dt.date) -> bool:
@@ -160,17 +172,25 @@ def _joined(language: str, r) -> list[Pair]:
     hand = words(language)
     joiners = hand.get("at", []) + hand.get("time_first", [])
     days = [
-        f for f in FORMATS if f.language == language and f.family in JOINED_FAMILIES
+        f
+        for f in FORMATS
+        if f.language == language and f.family in JOINED_FAMILIES + NUMERIC_FAMILIES
     ]
     spellings = [w for half in hand.get("periods", {}).values() for w in half]
     out = []
     for joiner in joiners:
-        for _ in range(PER_SKELETON):
+        for _ in range(2 * PER_SKELETON):
             fmt = r.choice(days)
             at = _draw_time(r, True, False)
             # Hours 2-11 and 14-23: Spanish and Portuguese write "a la 1", "à 1".
             at = at.replace(hour=r.choice(SPOKEN_HOURS))
             moment = dt.datetime.combine(draw_day(r), at)
+            # Digits glued to digits (`2032/1/1521:28`) read as no day.
+            glued = "{day}{time}" in joiner or "{time}{day}" in joiner
+            if fmt.family in NUMERIC_FAMILIES and (
+                glued or not one_reading(fmt.render(moment.date()), moment.date())
+            ):
+                continue
             if spellings and r.random() < 0.5:
                 half = "am" if moment.hour < 12 else "pm"
                 spelling = r.choice(hand["periods"][half])
@@ -209,11 +229,14 @@ def datetimes(language: str) -> list[Pair]:
         local.append(_datetime_pair(language, text, moment, True))
     local += _joined(language, r)
     out = with_native(local)
-    for zone in OFFSETS:  # ISO 8601: ASCII digits in every language
+    for zone in r.sample(OFFSETS, ISO_ZONES):  # ISO 8601: ASCII digits everywhere
         moment = dt.datetime.combine(draw_day(r), _draw_time(r, True, True))
-        iso = moment.isoformat()
+        iso = moment.isoformat(r.choice("T "))
         out.append(_datetime_pair(language, iso + zone, moment, True, zone))
         out.append(_datetime_pair(language, iso[:16] + zone, moment, False, zone))
+        if zone != "Z":  # "2019-06-01 10:00 +02:00", as logs write it
+            text = f"{iso[:16]} {zone}"
+            out.append(_datetime_pair(language, text, moment, False, zone))
     moment = dt.datetime.combine(draw_day(r), _draw_time(r, True, False))
     out.append(_datetime_pair(language, moment.isoformat(" ")[:16], moment, False))
     return out
