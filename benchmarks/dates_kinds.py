@@ -199,15 +199,16 @@ def peer_batch(answer):
 
 def ours_predictor(run=None, export=None):
     """The run's `Normalizer`, or the predictor of an export folder
-    (`load_exported`: a LiteRT or ONNX export of a forms run)."""
+    (`load_exported`: a SavedModel, LiteRT or ONNX export of a forms run)."""
     if export is not None:
         from attention_zoo.applications import load_exported
 
         predictor = load_exported(export)
-        if not hasattr(predictor, "predict_items"):  # a SavedModel's answers
+        if not hasattr(predictor, "predict_items"):  # an ISO run's SavedModel
             raise SystemExit(
-                "--export reads a LiteRT or ONNX export, whose predictor takes "
-                f"the reference; a SavedModel takes none. Received: --export {export}"
+                "--export reads an export of a forms run, whose predictor takes "
+                "the reference; this one is of a run of ISO dates, which takes "
+                f"none. Received: --export {export}"
             )
         return predictor
     from attention_zoo.applications.dates.predictor import Normalizer
@@ -294,7 +295,8 @@ def main(argv=None) -> None:
     parser.add_argument(
         "--export",
         help="an export folder of a forms run (attention-zoo dates export "
-        "--format onnx or litert), read through load_exported, instead of --preset",
+        "--format saved_model, onnx or litert), read through load_exported, "
+        "instead of --preset",
     )
     parser.add_argument("--data", default=str(DATA), help="the folder of the TSVs")
     args = parser.parse_args(argv)

@@ -25,7 +25,9 @@ def load_exported(path, precision: str = "float32"):
 
     The folder's `export.json` says its format, and only that format is
     run, from the file names it expects: a SavedModel in TensorFlow (the
-    dicts hold `input` and its `serving_default`'s outputs), a LiteRT
+    dicts hold `input` and its `serving_default`'s outputs; one with a
+    tensor core, the date normalizer's of the forms target, runs that core
+    under the application's predictor, as a portable export), a LiteRT
     export in the LiteRT interpreter and an ONNX export in ONNX Runtime,
     both under the application's predictor, whose NumPy pre- and
     post-processing reads the data files written beside the model (the
@@ -126,9 +128,15 @@ def load_exported(path, precision: str = "float32"):
     # Everything the export wrote is checked before any of it is read; the
     # runtime then loads the model's checked bytes, not the file again.
     kept = export_files.check_files(folder, description["files"], keep=(model_name,))
-    if fmt == "saved_model":
+    if fmt == "saved_model" and "core" not in description:
         return SavedModelAnswers(folder)
     model, what = kept[model_name], str(folder / model_name)
+    if fmt == "saved_model":  # its core under the predictor: `saved_model.CORE`
+        core = description["core"]
+        runner = runtimes.saved_model_runner(
+            folder, core["signature"], core["input_name"], str(folder)
+        )
+        return app.exported_predictor(folder, runner, beam_width=core["beam_width"])
     if fmt == "litert":
         runner = runtimes.litert_runner(
             model,
@@ -168,6 +176,20 @@ def _description(raw: bytes, path: Path, formats) -> dict:
         ok = out["format"] in formats
         if "files" in description:
             out["files"] = description["files"]
+        if ok and out["format"] == "saved_model" and "core" in description:
+            core = description["core"]  # `saved_model.CORE`
+            out["core"] = {
+                "signature": core["signature"],
+                "input_name": core["input"]["name"],
+                "beam_width": core["beam_width"],
+            }
+            ok = (
+                out["core"]["signature"] == "core"
+                and isinstance(out["core"]["input_name"], str)
+                and type(core["beam_width"]) is int
+                and core["beam_width"] >= 1
+                and out["app"].exported_predictor is not None
+            )
         if ok and out["format"] != "saved_model":
             shape = description["input"]["shape"]
             out.update(

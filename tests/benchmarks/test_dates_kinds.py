@@ -171,14 +171,14 @@ def test_single_latency_is_the_median_of_one_call_per_case_after_the_warm_ones(
         single_latency(batch, [])
 
 
-def test_a_saved_model_export_is_refused_naming_the_formats_it_reads(monkeypatch):
+def test_an_iso_runs_saved_model_is_refused_naming_what_it_reads(monkeypatch):
     import attention_zoo.applications as applications
     from benchmarks.dates_kinds import ours_predictor
 
-    class SavedModelAnswers:  # `load_exported`'s SavedModel: no reference
+    class SavedModelAnswers:  # `load_exported`'s SavedModel of ISO dates: no reference
         def __call__(self, inputs):
             return []
 
     monkeypatch.setattr(applications, "load_exported", lambda path: SavedModelAnswers())
-    with pytest.raises(SystemExit, match="LiteRT or ONNX"):
+    with pytest.raises(SystemExit, match="forms run"):
         ours_predictor(export="dates-saved-model")

@@ -1,9 +1,9 @@
-"""The LiteRT and ONNX exports of a run of the forms target
+"""The SavedModel, LiteRT and ONNX exports of a run of the forms target
 (`dates_expressions`): the preset's answers, grounded and resolved against
-the caller's reference by the same Python around the exported core. The
-SavedModel, which runs the whole predictor in the graph, refuses such a
-run, naming the formats that take it (docs/dates.md, "The reference in
-each entry point")."""
+the caller's reference by the same Python around the exported core (the
+SavedModel's signature `core`); the SavedModel's `serving_default` answers
+the forms the model writes (docs/dates.md, "The reference in each entry
+point")."""
 
 import datetime as dt
 import json
@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from attention_zoo.applications import load_exported, registry
+from attention_zoo.applications import load_exported
 from attention_zoo.applications.dates.predictor import Normalizer
 from attention_zoo.applications.dates.preset import FORMS_REFERENCE, score_slice
 from attention_zoo.presets import PRESETS_DIR, fixed_inputs
@@ -20,7 +20,7 @@ from attention_zoo.presets import PRESETS_DIR, fixed_inputs
 pytestmark = pytest.mark.tf_only
 
 PRESET = "dates_expressions"
-FORMATS = ("litert", "onnx")
+FORMATS = ("saved_model", "litert", "onnx")
 # In a process of its own, as tests/export/conftest.py exports: tf2onnx
 # slows down converting after another model in one process.
 EXPORT = f"""
@@ -96,7 +96,7 @@ def test_without_a_reference_an_export_answers_against_now_in_utc(folders):
 def test_the_files_score_the_test_slice_as_the_preset_recorded(folders):
     path = PRESETS_DIR / PRESET / "test_slice.json"
     recorded = json.loads((PRESETS_DIR / PRESET / "metadata.json").read_text())
-    for fmt in FORMATS:
+    for fmt in FORMATS[1:]:  # the SavedModel: the first test, exactly as the preset
         scores = score_slice(load_exported(folders[fmt]), path)
         assert scores == recorded["slice_metrics"], fmt
     # The int8 file within a point of it (it kept all of it when measured:
@@ -112,8 +112,25 @@ def test_a_bad_reference_is_refused_by_the_export_naming_it(folders):
         load_exported(folders["litert"])(["yesterday"], prefer="soon")
 
 
-def test_the_saved_model_refuses_a_forms_run_naming_what_takes_it(tmp_path):
-    with pytest.raises(ValueError, match=r"target='forms'") as error:
-        registry.export("dates", PRESET, tmp_path / "saved", "saved_model")
-    assert "--format litert or onnx" in str(error.value)
-    assert not (tmp_path / "saved" / "saved_model.pb").exists()
+def test_the_saved_models_serving_signature_answers_the_models_forms(folders, preset):
+    import tensorflow as tf
+
+    serve = tf.saved_model.load(str(folders["saved_model"])).signatures[
+        "serving_default"
+    ]
+    out = serve(text=tf.constant(TEXTS))
+    want = preset(TEXTS, reference=FORMS_REFERENCE)
+    forms = [f.decode("utf-8") for f in out["form"].numpy()]
+    # The model's form whether or not the grounding keeps it; "" where the
+    # model wrote `<invalid>` or cannot read the input.
+    assert forms == [a["form"] for a in want]
+    scores = out["score"].numpy()
+    assert scores[-2:].tolist() == [float("-inf")] * 2
+    assert scores[:-2] == pytest.approx([a["score"] for a in want[:-2]], abs=1e-4)
+    assert out["attention"].shape == (len(TEXTS), preset.ty, preset.tx)
+
+
+def test_the_saved_model_lists_its_core_and_the_data_files_beside_it(folders):
+    description = json.loads((folders["saved_model"] / "export.json").read_text())
+    assert description["core"]["signature"] == "core"
+    assert {"config.json", "vocabulary.json"} <= set(description["files"])

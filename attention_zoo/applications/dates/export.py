@@ -1,7 +1,8 @@
 """The date normalizer exported: as a SavedModel that serves raw strings
-(`export`, runs of ISO dates), as the tensor core of a LiteRT or ONNX
-file (`export_core`, runs of either target), and the predictor that runs
-such a core (`ExportedNormalizer`)."""
+(`export`: a run of ISO dates whole in the graph; a run of the forms
+target as its forms and its core), as the tensor core of a LiteRT or
+ONNX file (`export_core`, runs of either target), and the predictor that
+runs such a core (`ExportedNormalizer`)."""
 
 from __future__ import annotations
 
@@ -51,8 +52,8 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
 
     output = export_folder(output, "dates")
     normalizer = Normalizer(run_dir)
-    check_exportable(normalizer)
-    tx = normalizer.tx
+    if normalizer.forms:
+        return _export_forms(normalizer, output, jit_compile)
     predict_fn = tf.function(
         models.make_predict_fn(normalizer.model, normalizer.kind),
         jit_compile=jit_compile,
@@ -66,28 +67,7 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
     def serve(text):
         normalized = passes.run_graph(text, passes.NORMALIZE)
         viewed = passes.run_graph(normalized, passes.LEXICON_PASSES, months)
-        ids, lengths = tables.encode_chars(viewed, tx)
-        readable = tf.logical_and(lengths > 0, lengths <= tx)
-        width = tx
-        if normalizer.kind == "default":
-            # The default model reads only the batch's longest input (its
-            # encoder is masked, so the padding it skips changes nothing),
-            # rounded up to a multiple of 8 so that XLA compiles at most
-            # tx / 8 programs per batch size: most dates are far shorter
-            # than tx, and the encoder's steps are most of the work.
-            longest = tf.reduce_max(tf.concat([[1], tf.minimum(lengths, tx)], 0))
-            width = tf.minimum(tx, tf.maximum(8, (longest + 7) // 8 * 8))
-        iso_ids, attention, scores = predict_fn(ids[:, :width])
-        attention = tf.pad(attention, [[0, 0], [0, 0], [0, tx - width]])
-        attention = tf.cast(attention, tf.float32)
-        attention = tf.where(
-            readable[:, None, None], attention, tf.zeros_like(attention)
-        )
-        stops = (data.IsoVocabulary.pad_id, data.IsoVocabulary.end_id)
-        decoded = tf.where(
-            readable, tables.decode(iso_ids, stop_ids=stops), tf.constant("")
-        )
-        scores = tf.where(readable, tf.cast(scores, tf.float32), -math.inf)
+        decoded, attention, scores = _read(normalizer, predict_fn, tables, viewed)
         valid = checks.graph_valid(normalized, viewed, decoded, months)
         valid = valid & (scores >= threshold)
         return {
@@ -102,20 +82,86 @@ def export(run_dir, output, jit_compile: bool = True) -> Path:
     )
 
 
-def check_exportable(normalizer: Normalizer) -> None:
-    """A ValueError for a run of the forms target: the SavedModel runs the
-    whole predictor in the graph, and a form's grounding in its text
-    (`form_grounding`) and its resolution against a reference (`resolver`)
-    have no graph half; its LiteRT and ONNX exports, whose predictor is
-    Python around the core, take the reference."""
-    if normalizer.forms:
-        raise ValueError(
-            "a SavedModel holds runs of ISO dates only: a run of the forms "
-            "target grounds and resolves its forms in Python, which its LiteRT "
-            "and ONNX exports run around their core (--format litert or onnx; "
-            "their predictor takes `reference` and `prefer`). Received: a run of "
-            f"target={normalizer.target!r}"
-        )
+def _read(normalizer: Normalizer, predict_fn, tables, viewed):
+    """The model's answers to `viewed` (the texts as it reads them), in the
+    graph: `(decoded, attention, scores)`; an empty input or one longer
+    than Tx characters gives "", all-zero attention and score -inf."""
+    import tensorflow as tf
+
+    tx = normalizer.tx
+    ids, lengths = tables.encode_chars(viewed, tx)
+    readable = tf.logical_and(lengths > 0, lengths <= tx)
+    width = tx
+    if normalizer.kind == "default":
+        # The default model reads only the batch's longest input (its
+        # encoder is masked, so the padding it skips changes nothing),
+        # rounded up to a multiple of 8 so that XLA compiles at most
+        # tx / 8 programs per batch size: most dates are far shorter
+        # than tx, and the encoder's steps are most of the work.
+        longest = tf.reduce_max(tf.concat([[1], tf.minimum(lengths, tx)], 0))
+        width = tf.minimum(tx, tf.maximum(8, (longest + 7) // 8 * 8))
+    out_ids, attention, scores = predict_fn(ids[:, :width])
+    attention = tf.pad(attention, [[0, 0], [0, 0], [0, tx - width]])
+    attention = tf.cast(attention, tf.float32)
+    attention = tf.where(readable[:, None, None], attention, tf.zeros_like(attention))
+    stops = (data.IsoVocabulary.pad_id, data.IsoVocabulary.end_id)
+    decoded = tf.where(
+        readable, tables.decode(out_ids, stop_ids=stops), tf.constant("")
+    )
+    scores = tf.where(readable, tf.cast(scores, tf.float32), -math.inf)
+    return decoded, attention, scores
+
+
+def _export_forms(normalizer: Normalizer, output, jit_compile: bool) -> Path:
+    """The SavedModel of a run of the forms target.
+
+    A form's grounding in its text (`form_grounding`, Python over the
+    languages' phrase tables) and its resolution against a reference
+    (`resolver`, named zones included) have no graph half, so the graph
+    holds what the model reads:
+
+    - `serving_default(text: tf.string [None])` -> `form` (the model's
+      form, "" for `<invalid>`; not grounded, checked or resolved),
+      `score` and `attention`, with the unreadable-input rule of `export`;
+    - the signature `CORE` (`saved_model.CORE`, `source_ids` int32
+      `(B, width)` -> `tokens`, `attention`, `scores`), the greedy loop
+      compiled with XLA (`jit_compile`), with the run's data files beside
+      it: `load_exported` runs it under `ExportedNormalizer`, which reads,
+      grounds and resolves as the run does and takes `reference` and
+      `prefer`, as for the LiteRT and ONNX exports.
+    """
+    import tensorflow as tf
+
+    from attention_zoo.export import TokenTables
+
+    predict_fn = tf.function(
+        models.make_predict_fn(normalizer.model, normalizer.kind, normalizer.ty),
+        jit_compile=jit_compile,
+        autograph=False,
+    )
+    output_tokens = [t if len(t) == 1 else "" for t in normalizer.iso.tokens]
+    tables = TokenTables(normalizer.vocabulary.tokens, output_tokens, unknown_id=1)
+
+    def serve(text):
+        normalized = passes.run_graph(text, passes.NORMALIZE)  # `Normalizer.view`
+        form, attention, scores = _read(normalizer, predict_fn, tables, normalized)
+        return {"form": form, "attention": attention, "score": scores}
+
+    core = CoreFunction(
+        fn=search_core(predict_fn),
+        input_name="source_ids",
+        shape=(None,),
+        data_files=data_files(normalizer),
+    )
+    return write_saved_model(
+        output,
+        serve,
+        "text",
+        [normalizer.model, tables.input_table],
+        "dates",
+        core=core,
+        run_dir=normalizer.run_dir,
+    )
 
 
 # ------------------------------------------------------- LiteRT and ONNX

@@ -1,4 +1,4 @@
-"""Each portable format run in its own runtime: a function of a batch
+"""Each exported format run in its own runtime: a function of a batch
 (ids or pixels) to the dict of NumPy arrays the exported core returns."""
 
 from __future__ import annotations
@@ -94,5 +94,23 @@ def onnx_runner(
         with _misfit(what, errors):
             values = session.run(None, {input_name: np.asarray(ids, dtype)})
         return dict(zip(outputs, values))
+
+    return run
+
+
+def saved_model_runner(
+    folder, signature: str, input_name: str, what: str = "the model"
+):
+    """The signature `signature` of the SavedModel in `folder` (TensorFlow),
+    fed int32 ids of any batch and width: the core of a SavedModel whose
+    strings are read by the application's predictor (`saved_model.CORE`)."""
+    import tensorflow as tf
+
+    function = tf.saved_model.load(str(folder)).signatures[signature]
+
+    def run(ids) -> dict:
+        with _misfit(what, (tf.errors.InvalidArgumentError, ValueError)):
+            out = function(**{input_name: tf.constant(np.asarray(ids, "int32"))})
+        return {k: v.numpy() for k, v in out.items()}
 
     return run
