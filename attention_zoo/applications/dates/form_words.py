@@ -243,7 +243,8 @@ def period_phrases(languages=LANGUAGES) -> dict[str, frozenset[int]]:
     """`{phrase: hours}`: each a.m./p.m. or day period, with the hours
     (0-23) it is written with; CLDR's wide and abbreviated names of a.m. and
     p.m. in either context with their half of the day (Arabic's stand-alone
-    p.m. is مساءً, which its clocks write for 18-23 only: `٥ مساءً` is 17:00).
+    p.m. is مساءً, which its clocks write for 18-23 only: `٥ مساءً` is 17:00),
+    and the hand-written `periods` and `period_hours` of `expression_words.json`.
     Narrow names are left out: "a", "p", "m." are words and letters too."""
     from babel import Locale
     from babel.dates import format_time
@@ -270,6 +271,11 @@ def period_phrases(languages=LANGUAGES) -> dict[str, frozenset[int]]:
             for spelling in spellings:
                 for hour in hours:
                     _add(table, phrase(spelling, " "), hour)
+        # Hours people write a day period with beyond CLDR's (Arabic ظهرًا,
+        # "at noon", is CLDR's for 12 alone, and written for 1-3 p.m. too).
+        for spelling, hours in _words()(language).get("period_hours", {}).items():
+            for hour in hours:
+                _add(table, phrase(spelling, " "), hour)
     return {p: frozenset(v) for p, v in table.items()}
 
 

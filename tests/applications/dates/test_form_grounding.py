@@ -111,6 +111,8 @@ def _reason(text, form, languages=None):
         # Arabic periods with or without their vowel marks
         ("الساعة 12:30 ظهرا", "time 12:30"),
         ("الساعة ٩ مساءً", "time 21:00"),
+        # ظهرًا written for 1-3 p.m. too (`period_hours`), not CLDR's 12 alone
+        ("الساعة 2:00 ظهرا", "time 14:00"),
         # CLDR's stand-alone p.m. (مساءً) and Portuguese's wide a.m. and p.m.
         ("الساعة ٥ مساء", "time 17:00"),
         ("às 3 da manhã", "time 03:00"),
@@ -246,6 +248,8 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("у травні 2019 року", "year 2019", "names a month (05)"),
         # a zone written and dropped; a day written beside a month word
         ("الساعة ٥ مساء", "time 05:00", "disagrees"),
+        ("الساعة 2:00 ظهرا", "time 02:00", "disagrees"),
+        ("الساعة 5 ظهرا", "time 17:00", "disagrees"),
         ("às 3 da tarde", "time 03:00", "disagrees"),
         ("10:00 EST", "time 10:00", "zone 'EST'"),
         ("2014-12-12T08:25:00Z", "datetime 2014-12-12T08:25:00", "zone 'Z'"),
