@@ -167,16 +167,22 @@ class FormText:
         no runs of them side by side, only a sign between ("chapitre 12,
         verset 4" is no 12 April; `12/4`, `12. 4.` are), or a numeric date
         that reads two ways (`12/09/2018` beside a time: the ambiguity
-        rule of `readings`, as for a date alone). Not checked in an interval, whose
-        ends may share the month (`1.–6. 7. 2008`)."""
+        rule of `readings`, as for a date alone), unless the word joining
+        the time is of a language that writes the day first and the form
+        reads it so (`12/09/2018 à 8h`: `form_words.day_first_joiners`).
+        Not checked in an interval, whose ends may share the month
+        (`1.–6. 7. 2008`)."""
         if self.months or self.interval or not {day, month} <= self.numbers:
             return ""
         a, b = (rf"(?<![0-9])0*{n}(?![0-9])" for n in (day, month))
-        if not re.search(rf"{a}[^\w]{{1,3}}{b}|{b}[^\w]{{1,3}}{a}", self.text):
+        day_first = re.search(rf"{a}[^\w]{{1,3}}{b}", self.text)
+        if not day_first and not re.search(rf"{b}[^\w]{{1,3}}{a}", self.text):
             return f"the text writes the day {day} and the month {month} apart (no numeric date)"
         date = None if year is None else f"{year:04d}-{month:02d}-{day:02d}"
         for found in readings.written_readings(self.text):
             if date in found and len(found) > 1:
+                if day_first and self.found(self.table("day_first_joiners")):
+                    return ""
                 return readings.disagreement(found, date)  # "ambiguous: ..."
         return ""
 

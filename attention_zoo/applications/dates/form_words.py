@@ -307,6 +307,26 @@ def month_phrases(languages=LANGUAGES) -> dict[str, frozenset[int]]:
 
 
 @functools.lru_cache(maxsize=8)
+def day_first_joiners(languages=LANGUAGES) -> dict[str, bool]:
+    """`{phrase: True}`: the words that join a time to a day (`at`: "à",
+    "a las", "um") in the languages whose numeric dates put the day first
+    (CLDR's short date pattern starts with it), less those of the others
+    (English "at"): beside one, a numeric date of two readings is read day
+    first, as that language writes it (`12/09/2018 à 8h` is 12 September)."""
+    from babel import Locale
+
+    first, other = set(), set()
+    for language in languages:
+        pattern = Locale.parse(LOCALES[language]).date_formats["short"].pattern
+        found = first if pattern.lstrip("\u200f").startswith("d") else other
+        for joiner in _words()(language).get("at", ()):
+            word = phrase(joiner.replace("{day}", " ").replace("{time}", " "))
+            if word:
+                found.add(word)
+    return {p: True for p in first - other}
+
+
+@functools.lru_cache(maxsize=8)
 def clock_words(languages=LANGUAGES) -> frozenset[str]:
     """The words CLDR's clocks write beside the hour that are no period
     (`uhr` in `4 Uhr nachm.`, `時`, `点`): a period may stand past them."""

@@ -107,6 +107,9 @@ def _reason(text, form, languages=None):
         ("dentro de 1 día a las 7 de la mañana", "shift day +1 at 07:00"),
         # a numeric date of one reading beside a time; seconds written and read
         ("23/09/2018 à 8h", "datetime 2018-09-23T08:00"),
+        # two readings, the day first by the joining word's language
+        ("12/09/2018 à 8h", "datetime 2018-09-12T08:00"),
+        ("07/09/2022 às 15:40", "datetime 2022-09-07T15:40"),
         ("01.01.2000 00:00:01", "datetime 2000-01-01T00:00:01"),
         # Arabic periods with or without their vowel marks
         ("الساعة 12:30 ظهرا", "time 12:30"),
@@ -229,10 +232,13 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("hace un año", "shift year -2", "'year -2'"),
         ("بعد 4 أيام", "shift day -4", "'day -4'"),
         ("de 1939 à 1945", "year 1939 / year 1946", "year '1946'"),
-        # a numeric date of two readings is no date, beside a time too
+        # a numeric date of two readings is no date, beside a time too,
+        # unless a joining word of a day-first language reads it day first
         ("12/09/2018 à 8h", "datetime 2018-12-09T08:00", "ambiguous"),
         ("3/5/79", "date '79-05-03", "ambiguous"),
-        ("12/09/2018 à 8h", "datetime 2018-09-12T08:00", "ambiguous"),
+        ("12/09/2018 at 8am", "datetime 2018-09-12T08:00", "ambiguous"),
+        ("12/09/2018 at 8am", "datetime 2018-12-09T08:00", "ambiguous"),
+        ("12/09/2018 8h", "datetime 2018-09-12T08:00", "ambiguous"),
         # seconds written are read
         ("01.01.2000 00:00:01", "datetime 2000-01-01T00:00", "seconds"),
         # ظهرا (at noon) without its vowel marks is CLDR's ظهرًا
