@@ -169,7 +169,7 @@ class FormText:
         that reads two ways (`12/09/2018` beside a time: the ambiguity
         rule of `readings`, as for a date alone), unless the word joining
         the time is of a language that writes the day first and the form
-        reads it so (`12/09/2018 à 8h`: `form_words.day_first_joiners`).
+        reads it so (`12/09/2018 à 20:00`: `form_words.day_first_joiners`).
         Not checked in an interval, whose ends may share the month
         (`1.–6. 7. 2008`)."""
         if self.months or self.interval or not {day, month} <= self.numbers:

@@ -312,7 +312,7 @@ def day_first_joiners(languages=LANGUAGES) -> dict[str, bool]:
     "a las", "um") in the languages whose numeric dates put the day first
     (CLDR's short date pattern starts with it), less those of the others
     (English "at"): beside one, a numeric date of two readings is read day
-    first, as that language writes it (`12/09/2018 à 8h` is 12 September)."""
+    first, as that language writes it (`12/09/2018 à 20:00` is 12 September)."""
     from babel import Locale
 
     first, other = set(), set()
