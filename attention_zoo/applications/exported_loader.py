@@ -130,13 +130,13 @@ def load_exported(path, precision: str = "float32"):
     kept = export_files.check_files(folder, description["files"], keep=(model_name,))
     if fmt == "saved_model" and "core" not in description:
         return SavedModelAnswers(folder)
-    model, what = kept[model_name], str(folder / model_name)
     if fmt == "saved_model":  # its core under the predictor: `saved_model.CORE`
         core = description["core"]
         runner = runtimes.saved_model_runner(
             folder, core["signature"], core["input_name"], str(folder)
         )
         return app.exported_predictor(folder, runner, beam_width=core["beam_width"])
+    model, what = kept[model_name], str(folder / model_name)
     if fmt == "litert":
         runner = runtimes.litert_runner(
             model,
@@ -166,6 +166,7 @@ def _description(raw: bytes, path: Path, formats) -> dict:
     """
     from attention_zoo.applications import registry
     from attention_zoo.applications.common.errors import MalformedFileError
+    from attention_zoo.applications.common.exporting.saved_model import CORE
 
     try:
         description = json.loads(raw.decode("utf-8"))
@@ -184,7 +185,7 @@ def _description(raw: bytes, path: Path, formats) -> dict:
                 "beam_width": core["beam_width"],
             }
             ok = (
-                out["core"]["signature"] == "core"
+                out["core"]["signature"] == CORE
                 and isinstance(out["core"]["input_name"], str)
                 and type(core["beam_width"]) is int
                 and core["beam_width"] >= 1
@@ -224,8 +225,8 @@ def _description(raw: bytes, path: Path, formats) -> dict:
         raise MalformedFileError(
             f"{path} does not describe an export of this package (it needs a "
             f"known application, a format of {formats}, the files with their "
-            "digests, and for LiteRT and ONNX the input, the output names and "
-            "the beam width); export again"
+            "digests, and for LiteRT and ONNX, or a SavedModel's core, the "
+            "input, the output names and the beam width); export again"
         )
     return out
 

@@ -134,3 +134,18 @@ def test_the_saved_model_lists_its_core_and_the_data_files_beside_it(folders):
     description = json.loads((folders["saved_model"] / "export.json").read_text())
     assert description["core"]["signature"] == "core"
     assert {"config.json", "vocabulary.json"} <= set(description["files"])
+
+
+def test_a_saved_model_whose_core_is_misdescribed_is_refused(folders, tmp_path):
+    import shutil
+
+    from attention_zoo.applications.common.errors import MalformedFileError
+
+    copy = tmp_path / "saved"
+    shutil.copytree(folders["saved_model"], copy)
+    path = copy / "export.json"
+    description = json.loads(path.read_text())
+    description["core"]["signature"] = "serving_default"
+    path.write_text(json.dumps(description))
+    with pytest.raises(MalformedFileError, match="export.json"):
+        load_exported(copy)
