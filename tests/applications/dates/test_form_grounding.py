@@ -239,6 +239,8 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("12/09/2018 at 8am", "datetime 2018-09-12T08:00", "ambiguous"),
         ("12/09/2018 at 8am", "datetime 2018-12-09T08:00", "ambiguous"),
         ("12/09/2018 8h", "datetime 2018-09-12T08:00", "ambiguous"),
+        # a decimal comma is no date's separator (a mark of 8.5)
+        ("nota 8,5 em matemática", "date --05-08", "apart"),
         # seconds written are read
         ("01.01.2000 00:00:01", "datetime 2000-01-01T00:00", "seconds"),
         # ظهرا (at noon) without its vowel marks is CLDR's ظهرًا
