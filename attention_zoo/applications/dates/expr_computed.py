@@ -159,8 +159,8 @@ HOLIDAY_MEANINGS = {
     "orthodox_trinity": ("orthodox-easter", 49),
 }
 RANKS = (1, 2, 3, 4, 5, -1)
-PER_TEMPLATE = 20
-PER_NAME = 2
+PER_TEMPLATE = 40
+PER_NAME = 4
 
 
 def nth_day(year: int, month: int, n: int, weekday: int) -> dt.date | None:
