@@ -62,7 +62,7 @@ FORMS_CARD = {
         "dates, times, dates with a time, intervals, nth weekdays and "
         "holidays. The answer's `text` is the ISO 8601 value by kind, with "
         "`kind`, `grain`, `form`, the `parts` taken from the reference, and "
-        "a validity flag and reason. An eighth training of the forms target, "
+        "a validity flag and reason. A ninth training of the forms target, "
         "for trying the pipeline end to end; for absolute days alone, "
         "dates_multilingual is the measured one."
     ),
@@ -74,7 +74,7 @@ FORMS_CARD = {
         "data, no other project's test cases. Code and weights: Apache-2.0."
     ),
     "limitations": (
-        "An eighth training of the forms target (50,000 examples, at "
+        "A ninth training of the forms target (50,000 examples, at "
         "most 20 epochs or 55 minutes on a CPU, a text of every pattern of "
         "the generated training expressions seen, most of them all), not "
         "tuned: docs/dates.md has its figures per "
@@ -87,8 +87,8 @@ FORMS_CARD = {
         'the generator does not write: "next week\'s Friday" where a '
         "language writes it so (Chinese 下周五), quarters, weeks of a "
         "year, time-zone names other than "
-        "UTC (a zone in words, \"по московскому времени\", is read without "
-        "it), nth weekdays in Finnish and Hungarian (their cases), and "
+        'UTC (a zone in words, "по московскому времени", is not read: '
+        "earlier runs dropped it), nth weekdays in Finnish and Hungarian (their cases), and "
         "words before a date it was not taught (a place: dates_multilingual "
         "drops them, `drop_untaught_words`; a forms run reads the text "
         "before that pass); other languages are not read. "
