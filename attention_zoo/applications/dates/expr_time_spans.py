@@ -1,6 +1,6 @@
 """Generated intervals of two times written with hand-written connectors.
 
-`time_ranges(language)` writes two times around a connector of
+`time_ranges(language, r)` writes two times around a connector of
 `expression_words.json` (`time_connectors`: "from {0} to {1}", "von {0}
 bis {1}", "{0}到{1}") -> `time 22:00 / time 06:00`. An end before the
 start is the next day's ("from 10pm to 6am"): the value's end is on the

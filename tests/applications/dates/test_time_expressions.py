@@ -276,6 +276,52 @@ def test_known_kinds_of_text(every_language):
     ]
 
 
+def test_intervals_of_times_locative_months_and_offsets_as_people_write_them(
+    every_language,
+):
+    import re
+
+    def kind(language, name):
+        return [p for p in every_language[language] if p.kind == name]
+
+    # One clock word after both hours (expr_time_spans), both ends read.
+    shared = [
+        p
+        for p in kind("de", "interval_times")
+        if re.fullmatch(r"\d{1,2} ?[-\u2013] ?\d{1,2} Uhr", p.text)
+    ]
+    assert shared
+    for p in shared:
+        first, last = map(int, re.findall(r"\d+", p.text))
+        assert p.form == f"time {first:02d}:00 / time {last:02d}:00"
+    # A French bare hour beside a clock with minutes ("de 14h à 16h30").
+    assert any(
+        re.fullmatch(r"(de|entre) \d{1,2}h (à|et) \d{1,2}h\d\d", p.text)
+        for p in kind("fr", "interval_times")
+    )
+    # An interval that ends before it starts ends the next day ("from 10pm
+    # to 6am"): its value's end is on the day after its start.
+    night = [
+        p
+        for p in kind("en", "interval_times")
+        if p.form[-5:] < p.form[5:10] and not p.text[0].isdigit()
+    ]
+    assert night
+    for p in night:
+        start, end = p.value.split("/")
+        assert end[:10] > start[:10]
+    # The locative month, written (`month_case`) with its form.
+    march = [p for p in kind("ru", "month") if p.text.startswith("в марте ")]
+    assert march and all(
+        p.form.startswith("month ") and p.form.endswith("-03") for p in march
+    )
+    # An offset after a space, read into the form.
+    assert any(
+        re.search(r"\d \+\d\d:\d\d$", p.text) and p.form.endswith(p.text[-6:])
+        for p in kind("en", "datetime")
+    )
+
+
 def test_partial_dates_are_cldr_skeletons():
     day = dt.date(2015, 3, 3)
     assert format_skeleton("yMMMM", day, locale="en_US") == "March 2015"
