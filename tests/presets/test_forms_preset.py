@@ -62,6 +62,8 @@ def _reads(self, texts, batch_size=1000):
     forms = [READS.get(t, "") for t in texts]
     return (
         forms,
+        [()] * len(forms),
+        forms,
         np.array([bool(f) for f in forms]),
         np.zeros(len(texts), "float32"),
         np.zeros((len(texts), self.ty, self.tx), "float32"),
@@ -98,14 +100,14 @@ def built(tmp_path_factory):
     app, recipe = registry.recipe(NAME)
     root = tmp_path_factory.mktemp("presets")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Normalizer, "scored", _reads)
+        patch.setattr(Normalizer, "written_and_scored", _reads)
         folder = preset_build.build(app, recipe, work, command=None, root=root)
     return {"app": app, "recipe": recipe, "folder": folder, "root": root}
 
 
 @pytest.fixture
 def reads(monkeypatch):
-    monkeypatch.setattr(Normalizer, "scored", _reads)
+    monkeypatch.setattr(Normalizer, "written_and_scored", _reads)
 
 
 def test_the_recipe_is_the_forms_training_at_a_fixed_reference():
@@ -146,6 +148,39 @@ def test_the_check_answers_at_the_recorded_reference_not_today(built, reads):
     # on any other day.
     today = predictor(fixed_inputs(folder))
     assert [o["text"] for o in today] != recorded
+
+
+def test_an_answer_says_what_code_set_in_the_form_the_model_wrote(built, monkeypatch):
+    # form_clocks: the model wrote 20:25 for "8:25 AM"; the period sets
+    # 08:25, the answer is valid, and its notes name the pass and what the
+    # model wrote. A form no pass changes has no such note.
+    predictor = Normalizer.from_preset(built["folder"])
+    written = {"8:25 AM": "time 20:25", "yesterday": "shift day -1"}
+
+    def decode(self, texts, batch_size=1000):
+        n = len(texts)
+        return (
+            np.zeros((n, self.ty), "int32"),
+            np.zeros((n, self.ty, self.tx), "float32"),
+            np.zeros(n, "float32"),
+        )
+
+    monkeypatch.setattr(Normalizer, "decode", decode)
+    texts = list(written)
+    monkeypatch.setattr(
+        predictor.iso, "decode", lambda ids: [written[t] for t in texts]
+    )
+    settled, plain = predictor(texts, reference=FORMS_REFERENCE)
+    assert (settled["form"], settled["text"], settled["valid"]) == (
+        "time 08:25",
+        "2026-01-16T08:25",
+        True,
+    )
+    assert settled["notes"] == [
+        "the period of its clocks set by the text (form_clocks); the model "
+        "wrote 'time 20:25'"
+    ]
+    assert plain["notes"] == [] and plain["form"] == "shift day -1"
 
 
 def test_the_slice_holds_each_reference_and_is_scored_at_it(built, reads):

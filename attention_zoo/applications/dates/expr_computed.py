@@ -185,18 +185,34 @@ def variants(language: str) -> list[dict]:
     return data if isinstance(data, list) else [data]
 
 
+def nth_weekdays(data: dict) -> list[list[str]] | None:
+    """The spellings of each weekday (Monday first) of a variant that writes
+    its own (`weekdays`: Arabic "أول اثنين", the construct without the
+    article; Turkish "ikinci pazarı"), None for CLDR's names."""
+    names = data.get("weekdays")
+    if names is None:
+        return None
+    return [[n] if isinstance(n, str) else list(n) for n in names]
+
+
 def nth_text(
     data: dict, language: str, template: str, n: int, weekday: int, month: int,
-    year=None,
+    year=None, spelling: int = 0,
 ) -> str:  # fmt: skip
     """The text of the nth weekday of a month, by a template of `data` (one
-    of the language's `variants`)."""
+    of the language's `variants`); `spelling` picks one of a variant's own
+    spellings of the weekday (`nth_weekdays`), modulo their number."""
     where = locale(language)
     gender = data["genders"][weekday]
     ordinal = data["last"][gender] if n == -1 else data["ordinals"][gender][n - 1]
+    own = nth_weekdays(data)
     text = template.format(
         ordinal=ordinal,
-        weekday=get_day_names("wide", "format", where)[weekday],
+        weekday=(
+            get_day_names("wide", "format", where)[weekday]
+            if own is None
+            else own[weekday][spelling % len(own[weekday])]
+        ),
         month=get_month_names("wide", "format", where)[month],
         m=month,
         year="" if year is None else f"{year:04d}",
@@ -222,12 +238,13 @@ def _nth_pair(data, language, key, template, r) -> list[Pair]:
     if day is None:
         return []
     dow = WEEKDAYS[weekday]
+    spelling = r.randrange(2) if nth_weekdays(data) else 0  # CLDR's: one
     if key == "with_year":
-        text = nth_text(data, language, template, n, weekday, month, year)
+        text = nth_text(data, language, template, n, weekday, month, year, spelling)
         form = f"nth {n} {dow} {year:04d}-{month:02d}"
         reference = REFERENCE.isoformat()
     else:
-        text = nth_text(data, language, template, n, weekday, month)
+        text = nth_text(data, language, template, n, weekday, month, None, spelling)
         form = f"nth {n} {dow} --{month:02d}"
         reference = before(day, r)
     return [Pair(text, form, language, "nth", reference, ymd(day))]

@@ -8,19 +8,24 @@
   German `17.30 Uhr`), a.m./p.m. spellings CLDR does not write
   (`periods`: English `5:30 p.m.`), and a 24-hour time in UTC
   (`17:30 UTC` -> `time 17:30Z`), and a time after the language's
-  hand-written `at` ("at 5:30 PM", "a las 17:30"). The reference is the rendered day at
+  hand-written `at` ("at 5:30 PM", "a las 17:30"); some of them with a
+  hand-written zone name (`zone_names`: "22:00 по московскому времени" ->
+  `time 22:00[Europe/Moscow]`). The reference is the rendered day at
   midnight, so the default policy picks that day.
 - `datetimes(language)`: a date skeleton and a time skeleton joined by the
   language's CLDR date-time pattern (`{1}, {0}`), Babel's `medium`
   date-time, a day of `formats.FORMATS` and a time by the hand-written
   joiners ("8:25 a.m. Dec. 12, 2014", "12 de mayo de 2014 a las 17:30"),
   and ISO 8601 (`2014-12-12T08:25:00Z`, an offset, a space for
-  the `T`) -> `datetime 2014-12-12T08:25:00Z`.
+  the `T`) -> `datetime 2014-12-12T08:25:00Z`; some of the local ones
+  with a zone name ("北京时间2020年5月9日 22:00").
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+from zoneinfo import ZoneInfo
 
 from babel.dates import format_date, format_datetime, format_skeleton, format_time
 
@@ -63,6 +68,13 @@ OFFSETS = (
     + ("-02:30", "-03:30", "-09:30")
 )
 ISO_ZONES = 8  # ISO 8601 texts with a zone, per language
+# Texts with each hand-written zone name (`zone_names`), per name: dates
+# with a time, and times alone.
+ZONE_NAME_DATETIMES = 3
+ZONE_NAME_TIMES = 2
+# Languages that write the zone's name before the time ("北京时间22:00"),
+# with what comes between.
+ZONE_NAMES_FIRST = {"zh": "", "ja": "", "ko": " "}
 
 
 def _draw_time(r, minutes: bool, seconds: bool) -> dt.time:
@@ -71,6 +83,47 @@ def _draw_time(r, minutes: bool, seconds: bool) -> dt.time:
         r.randrange(60) if minutes else 0,
         r.randrange(60) if seconds else 0,
     )
+
+
+def _zoned(value: str, zone: str, kind: str, reference: str) -> str:
+    """The ISO 8601 value of `value` (a naive date-time) read in `zone` (`Z`
+    or an IANA name, by zoneinfo's rules): a date-time at its day; a time at
+    its first occurrence on or after `reference` (naive, UTC), on the
+    zone's own calendar, as the resolver's default policy reads a time."""
+    tz = dt.timezone.utc if zone == "Z" else ZoneInfo(zone)
+    moment = dt.datetime.fromisoformat(value).replace(tzinfo=tz)
+    if kind == "time":
+        ref = dt.datetime.fromisoformat(reference).replace(tzinfo=dt.timezone.utc)
+        moment = dt.datetime.combine(ref.astimezone(tz).date(), moment.time(), tz)
+        if moment < ref:
+            moment = dt.datetime.combine(
+                moment.date() + dt.timedelta(days=1), moment.time(), tz
+            )
+    text = moment.isoformat(timespec="seconds" if len(value) > 16 else "minutes")
+    return text.replace("+00:00", "Z") if zone == "Z" else text
+
+
+def _named_zones(language: str, pairs: list[Pair], count: int, r) -> list[Pair]:
+    """`count` of `pairs` (times or dates with a time, of no zone, ASCII
+    digits; of the years since 1970, whose offsets are whole minutes) per
+    hand-written zone name of the language, the name written after the text
+    (before it in `ZONE_NAMES_FIRST`): "22:00 по московскому времени" ->
+    `time 22:00[Europe/Moscow]`; "بتوقيت غرينتش" -> `Z`."""
+    pairs = [p for p in pairs if p.value[:4] >= "1970"]
+    out = []
+    for name, zone in words(language).get("zone_names", {}).items():
+        for pair in r.sample(pairs, min(count, len(pairs))):
+            first = ZONE_NAMES_FIRST.get(language)
+            text = f"{pair.text} {name}" if first is None else name + first + pair.text
+            out.append(
+                dataclasses.replace(
+                    pair,
+                    text=text,
+                    form=pair.form + ("Z" if zone == "Z" else f"[{zone}]"),
+                    value=_zoned(pair.value, zone, pair.kind, pair.reference),
+                )
+            )
+    return out
 
 
 def _time_pair(language, kind, text, at: dt.time, seconds: bool, day, zone="") -> Pair:
@@ -128,6 +181,7 @@ def times(language: str) -> list[Pair]:
             if text == format_skeleton(skeleton, half_day_apart(at), locale=where):
                 continue
             out.append(_time_pair(language, "time", f"{word} {text}", at, False, day))
+    out += _named_zones(language, list(out), ZONE_NAME_TIMES, r)
     for _ in range(PER_SKELETON):
         at, day = _draw_time(r, True, False), draw_day(r)
         text = format_skeleton("Hm", at, locale=where) + " UTC"
@@ -239,4 +293,4 @@ def datetimes(language: str) -> list[Pair]:
             out.append(_datetime_pair(language, text, moment, False, zone))
     moment = dt.datetime.combine(draw_day(r), _draw_time(r, True, False))
     out.append(_datetime_pair(language, moment.isoformat(" ")[:16], moment, False))
-    return out
+    return out + _named_zones(language, local, ZONE_NAME_DATETIMES, r)

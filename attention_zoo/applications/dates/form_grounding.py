@@ -22,8 +22,10 @@ that fails: "the form's '3' is not written in the text"):
   are 12:00, 00:00 (`form_words.named_time_phrases`), 7点半 7:30, not 7:00;
   a whole hour needs a clock (`FormText.writes_a_clock`): "page 12" is no 12:00;
 - a zone: `Z` needs `z`, `utc` or `gmt`; an offset its sign and digits or
-  an abbreviation written for it (`EST`); a zone name its city; and an
-  abbreviation in capitals needs a zone (`10:00 EST` is no `time 10:00`);
+  an abbreviation written for it (`EST`); a zone name its city or a name of
+  it in words (`form_words.zone_phrases`: "по московскому времени"); and a
+  text writing a zone (`FormText.written_zones`) needs one (`10:00 EST` is
+  no `time 10:00`);
 - a relative form is named by CLDR's relative texts of the 27 languages
   (`form_words.relative_phrases`): `shift day -1` by "yesterday", "ayer";
   `shift day -3` by a pattern of days in the past ("ago", "hace", "vor")
@@ -33,7 +35,9 @@ that fails: "the form's '3' is not written in the text"):
   direction ("last", "this", "next": `form_words.direction_phrases`), as
   a selected date or month (`date -1 --12-25`, `month +1 --03`) does;
 - `nth N DOW ...` needs the ordinal word of N (`form_words.rank_phrases`:
-  "the third", "le dernier"), the weekday's name, the month and the year;
+  "the third", "le dernier"), the weekday's name (beside an ordinal, the
+  nth words' own too: `form_words.nth_weekday_phrases`, "أول اثنين"), the
+  month and the year;
 - `easter N` and a fixed holiday's `date --12-25` need a holiday name that
   means them (`form_words.holiday_phrases`: "Good Friday" is `easter -2`;
   "Christmas" `date --12-25`), a name inside a longer one found not
@@ -65,6 +69,7 @@ from __future__ import annotations
 import re
 
 from attention_zoo.applications.dates import form_words
+from attention_zoo.applications.dates.form_clocks import periods_beside
 from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.form_text import FormText
 from attention_zoo.applications.dates.formats import LANGUAGES
@@ -90,9 +95,6 @@ from attention_zoo.applications.dates.forms import (
 from attention_zoo.applications.dates.grounding import _compact as _compact_forms
 from attention_zoo.applications.dates.text_words import words
 
-# A number and the numbers a clock writes after it (`5`, `5:30`, `17h30`).
-_TOKEN = re.compile(r"(?<![0-9])([0-9]+)((?:[:.h][0-9]+)*)")
-_DIGIT = re.compile("[0-9]")
 _DIRECTIONS = {-1: "last", 0: "this", 1: "next"}
 
 
@@ -194,7 +196,7 @@ def _zone(t: FormText, zone: str | None) -> str:
     abbreviations = {
         w for w in words(t.text) if zone in form_words.ZONE_ABBREVIATIONS.get(w, ())
     }
-    if abbreviations:
+    if abbreviations or zone in t.named(t.table("zone_phrases")):
         return ""
     if zone[0] in "+-":
         t.allowed |= {int(zone[1:3]), int(zone[4:6])}
@@ -210,35 +212,13 @@ def _zone(t: FormText, zone: str | None) -> str:
     return "" if city in t.text else _missing(f"zone {zone!r}")
 
 
-def _periods(t: FormText, values: set[int]) -> dict[str, frozenset[int]]:
-    """The text's periods beside a number of `values` (`5:30 pm`, `4 Uhr nachm.`:
-    only clock words between), a clock first (`через 3 дня в 03:30`: `03:30`)."""
-    tokens = [m for m in _TOKEN.finditer(t.text) if int(m[1]) in values]
-    tokens = [m for m in tokens if m[2]] or tokens
-    table = t.table("period_phrases")
-    out = {}
-    for start, end, p, _ in t.spans(table):
-        for m in tokens:
-            if end <= m.start():
-                gap = t.text[end : m.start()]
-            elif m.end() <= start:
-                gap = t.text[m.end() : start]
-            else:
-                continue
-            if set(words(gap)) <= t.table("clock_words") and not _DIGIT.search(gap):
-                out[p] = table[p]
-    if not out and t.interval:  # `10:55 – 11:55 p.m.`: one period for both
-        out = {p: table[p] for p in t.found(table)}
-    return out
-
-
 def _clock(t: FormText, clock: Clock) -> str:
     hour = clock.hour
     if clock.second is None and t.named_time(hour, clock.minute):  # noon
         return _zone(t, clock.zone)
     # A 12-hour clock writes 17 as 5, and 12 as 12 or 0 (Japanese 午後0時).
     twelve = {hour % 12, hour % 12 or 12}
-    periods = _periods(t, twelve | {hour})
+    periods = periods_beside(t, twelve | {hour})
     hours = set().union(*periods.values())
     if hour <= 12 or hour not in t.numbers:  # 13-23 written as such need none
         if periods and hour not in hours:
@@ -312,8 +292,8 @@ def _cycle(t: FormText, cycle: Cycle) -> str:
     )
 
 
-def _weekday_named(t: FormText, weekday: int) -> str:
-    named = t.named(t.table("weekday_phrases"))
+def _weekday_named(t: FormText, weekday: int, table="weekday_phrases") -> str:
+    named = t.named(t.table(table))
     if weekday in named:
         return ""
     return _missing(f"weekday {WEEKDAYS[weekday]!r}")
@@ -335,7 +315,10 @@ def _weekday(t: FormText, form: Weekday) -> str:
 def _nth(t: FormText, form: Nth) -> str:
     if form.n not in t.named(t.table("rank_phrases")):
         return _missing(f"rank {form.n!r} (an ordinal word: the third, the last)")
-    reasons = [_weekday_named(t, form.weekday), _month(t, form.month)]
+    reasons = [
+        _weekday_named(t, form.weekday, "nth_weekday_phrases"),
+        _month(t, form.month),
+    ]
     if form.year is not None:
         reasons.append(_year(t, form.year))
     return next((r for r in reasons if r), "")

@@ -263,17 +263,25 @@ class FormText:
         return ""
 
     def written_zone(self) -> str:
-        """A zone abbreviation the text writes in capitals (`EST`, `UTC`,
-        `МСК`; `Z` after a number), "" for none: in lower case they are
-        words too (French "est", German "ist")."""
+        """A zone the text writes, "" for none (`written_zones`)."""
+        return next(iter(self.written_zones()), "")
+
+    def written_zones(self) -> dict[str, str]:
+        """`{as written: the form's zone}` of the zones the text writes: an
+        abbreviation in capitals (`EST`: `-05:00`; `UTC`, `МСК`), as in lower
+        case they are words too (French "est", German "ist"); `Z` after a
+        number; a zone named in words (`form_words.zone_phrases`: "по
+        московскому времени", Europe/Moscow)."""
+        out = {}
         for word in re.findall(r"[^\W\d_]+", self.written):
-            if (
-                len(word) > 1
-                and word.isupper()
-                and word.lower() in form_words.ZONE_ABBREVIATIONS
-            ):
-                return word
-        return "Z" if re.search(r"[0-9] ?Z(?![^\W\d_])", self.written) else ""
+            zones = form_words.ZONE_ABBREVIATIONS.get(word.lower())
+            if len(word) > 1 and word.isupper() and zones:
+                out[word] = zones[0]
+        if re.search(r"[0-9] ?Z(?![^\W\d_])", self.written):
+            out["Z"] = "Z"
+        table = self.table("zone_phrases")
+        out.update((p, table[p]) for p in self.found(table))
+        return out
 
     def unread_month(self) -> str:
         """Why an interval's text names a month neither end took ("December

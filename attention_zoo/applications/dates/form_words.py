@@ -21,7 +21,8 @@ what it names:
 - `holiday_phrases()`: the hand-written holiday names with their meaning
   (`expr_computed.HOLIDAY_MEANINGS`: `("date", 12, 25)`, `("easter", 1)`);
 - `rank_phrases()`: the hand-written ordinal words of the nth weekday of a
-  month (`-1`: "the last");
+  month (`-1`: "the last"), and `nth_weekday_phrases()` the weekday names
+  read beside them (CLDR's and the nth words' own: Arabic "أول اثنين");
 - `period_phrases()`: the a.m./p.m. and day periods CLDR writes with a
   12-hour clock ("pm", "in the evening", "下午"), and the hand-written
   spellings, each with the hours it is written with;
@@ -30,7 +31,8 @@ what it names:
   with the `(hour, minute)` it names; `half_hour_phrases()`: the clock
   words that write half past the hour (点半);
 - `ZONE_ABBREVIATIONS`: the zone abbreviations a text may write for an
-  offset (`EST`: `-05:00`).
+  offset (`EST`: `-05:00`), and `zone_phrases()` the hand-written names of
+  zones in words ("по московскому времени": Europe/Moscow).
 
 Each phrase is written by `phrase_spans.phrase` and found in a text by
 `phrase_spans.spans`.
@@ -190,6 +192,34 @@ def weekday_phrases(languages=LANGUAGES) -> dict[str, int]:
                     if len(name) > 1:
                         _add(table, phrase(name), weekday)
     return {p: next(iter(d)) for p, d in table.items() if len(d) == 1}
+
+
+@functools.lru_cache(maxsize=8)
+def nth_weekday_phrases(languages=LANGUAGES) -> dict[str, int]:
+    """`weekday_phrases` and the weekday spellings of the nth variants that
+    write their own (`expr_computed.nth_weekdays`: Arabic "اثنين", Turkish
+    "pazarı"), read beside an ordinal only: alone, Arabic "أحد" is also "one"."""
+    from attention_zoo.applications.dates.expr_computed import nth_weekdays, variants
+
+    table = {p: {d} for p, d in weekday_phrases(languages).items()}
+    for language in languages:
+        for data in variants(language):
+            for weekday, spellings in enumerate(nth_weekdays(data) or ()):
+                for spelling in spellings:
+                    _add(table, phrase(spelling), weekday)
+    return {p: next(iter(d)) for p, d in table.items() if len(d) == 1}
+
+
+@functools.lru_cache(maxsize=8)
+def zone_phrases(languages=LANGUAGES) -> dict[str, str]:
+    """`{phrase: zone}`: the hand-written names of zones in words
+    (`zone_names`: "по московскому времени", Europe/Moscow; "北京时间",
+    Asia/Shanghai), each a zone of the grammar (`forms.ZONES`, or `Z`)."""
+    table: dict[str, set[str]] = {}
+    for language in languages:
+        for name, zone in _words()(language).get("zone_names", {}).items():
+            _add(table, phrase(name), zone)
+    return {p: next(iter(z)) for p, z in table.items() if len(z) == 1}
 
 
 @functools.lru_cache(maxsize=8)

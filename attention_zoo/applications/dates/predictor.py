@@ -15,6 +15,7 @@ from attention_zoo.applications.dates import (
     checks,
     data,
     form_answers,
+    form_clocks,
     forms_data,
     lexicon,
     passes,
@@ -160,39 +161,50 @@ class Normalizer(RunPredictor):
         return np.concatenate(ids), np.concatenate(attention), np.concatenate(scores)
 
     def scored(self, texts, batch_size: int = 1000):
-        """`(isos, valid (N,) bool, scores (N,) float32, attention)`."""
+        """`(isos, valid (N,) bool, scores (N,) float32, attention)`: a forms
+        run's forms with the hours and zones code sets from the text
+        (`form_clocks.settle`)."""
+        return self.written_and_scored(texts, batch_size)[2:]
+
+    def written_and_scored(self, texts, batch_size: int = 1000):
+        """`(written, settled, *scored)`: what the model wrote, and the names
+        of the `form_clocks` passes that changed each form (empty for a run
+        of ISO dates, whose dates are what it wrote)."""
         texts = list(texts)
         ids, attention, scores = self.decode(texts, batch_size)
-        isos = self.iso.decode(ids)
+        written = isos = self.iso.decode(ids)
+        settled = [()] * len(written)
         if self.forms:  # what needs no reference: `form_answers.answer` resolves
-            valid = np.array(
-                [
-                    form_answers.form_checks(
-                        text, form, self.lexicon, self.days, self.languages
-                    )
-                    for text, form in zip(texts, isos)
-                ],
-                bool,
-            )
-            return isos, valid & (scores >= self.threshold), scores, attention
-        normalized = [data.normalize(text) for text in texts]
-        valid = np.array(
-            [
+            both = [
+                form_clocks.settle(text, form, self.lexicon, self.days, self.languages)
+                for text, form in zip(texts, written)
+            ]
+            isos = [form for form, _ in both]
+            settled = [names for _, names in both]
+            valid = [
+                form_answers.form_checks(
+                    text, form, self.lexicon, self.days, self.languages
+                )
+                for text, form in zip(texts, isos)
+            ]
+        else:
+            valid = [
                 checks.python_valid(
                     text, passes.view(text, self.lexicon), iso, self.lexicon, self.days
                 )
-                for text, iso in zip(normalized, isos)
-            ],
-            bool,
-        )
-        return isos, valid & (scores >= self.threshold), scores, attention
+                for text, iso in zip(map(data.normalize, texts), isos)
+            ]
+        valid = np.array(valid, bool) & (scores >= self.threshold)
+        return written, settled, isos, valid, scores, attention
 
     def predict_items(
         self, inputs, reference=None, prefer: str = "future"
     ) -> list[dict]:
         """`{"input", "text", "score", "valid", "reason", "notes",
         "source_tokens", "tokens", "attention"}` per text (`notes`: the
-        characters read as `<unk>`; `attention` `(TY, TX)`, padding included).
+        characters read as `<unk>`, and the parts of a form's clocks
+        `form_clocks` set, with the form the model wrote; `attention`
+        `(TY, TX)`, padding included).
 
         A forms run resolves each form against `reference` (an ISO 8601
         string, with an offset or not, a `datetime`, or None: now, in UTC;
@@ -218,7 +230,9 @@ class Normalizer(RunPredictor):
             except InputError as error:
                 reasons[i] = str(error)
         readable = [t for i, t in enumerate(texts) if i not in reasons]
-        answers = iter(zip(*self.scored(readable))) if readable else iter(())
+        answers = (
+            iter(zip(*self.written_and_scored(readable))) if readable else iter(())
+        )
         items = []
         for i, text in enumerate(texts):
             if i in reasons:
@@ -238,19 +252,23 @@ class Normalizer(RunPredictor):
                 if self.forms:
                     items[-1] = form_answers.unreadable(items[-1], moment, prefer)
                 continue
-            iso, ok, score, weights = next(answers)
+            written, settled, iso, ok, score, weights = next(answers)
             unknown = "".join(self.vocabulary.unknown(self.view(text)))
+            notes = []
+            if unknown:
+                notes.append(f"unknown characters read as <unk>: {quoted(unknown)}")
+            if settled:
+                notes.append(
+                    f"the {' and '.join(settled)} of its clocks set by the text "
+                    f"(form_clocks); the model wrote {written!r}"
+                )
             item = {
                 "input": text,
                 "text": iso,
                 "score": float(score),
                 "valid": bool(ok),
                 "reason": "" if self.forms else self.reason(iso, float(score), text),
-                "notes": (
-                    [f"unknown characters read as <unk>: {quoted(unknown)}"]
-                    if unknown
-                    else []
-                ),
+                "notes": notes,
                 "source_tokens": list(self.view(text))[: self.tx],
                 "tokens": list(iso),
                 "attention": weights,

@@ -505,13 +505,15 @@ def test_the_numeric_rule_decides_validity_whatever_the_model_answers(run, monke
 def test_cli_prints_not_a_date_with_the_reason(run, capsys, monkeypatch):
     # A threshold no answer reaches: every answer is refused, with a reason.
     monkeypatch.setattr(Normalizer, "reason", lambda self, iso, s, text: "why")
-    original = Normalizer.scored
+    original = Normalizer.written_and_scored
 
     def refuse_all(self, texts, batch_size=1000):
-        isos, valid, scores, attention = original(self, texts, batch_size)
-        return isos, valid & False, scores, attention
+        written, settled, isos, valid, scores, attention = original(
+            self, texts, batch_size
+        )
+        return written, settled, isos, valid & False, scores, attention
 
-    monkeypatch.setattr(Normalizer, "scored", refuse_all)
+    monkeypatch.setattr(Normalizer, "written_and_scored", refuse_all)
     assert main(["dates", "predict", "--run", str(run), "😀"]) == 0
     # The score only when asked (issue 59: every line ended in one).
     out = capsys.readouterr().out
