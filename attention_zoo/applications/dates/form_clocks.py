@@ -5,8 +5,12 @@ is language, and the model reads it; which half of the day a period word
 puts that number in is a table (`form_words.period_phrases`: CLDR's
 a.m./p.m. and day periods, with the hours each is written with) and
 arithmetic. Likewise the zone of "22:00 по московскому времени" or
-"08:25:00Z" is a format and a table (`FormText.written_zones`). So before
-the grounding reads a form, `settle` passes it through `PASSES`, in order:
+"08:25:00Z" is a format and a table (`FormText.written_zones`). So a form
+the grounding refuses is passed through `PASSES` by `settle`, in order, and
+checked again (`Normalizer.settled`); a form it accepts is one no pass
+changes (its hour agrees with the period beside its number; a text that
+writes a zone has it), so passing only the refused ones changes no answer
+and costs nothing on the rest:
 
 - `periods`: the hour `h` of a clock of the form, the text writing `h % 12`
   (or 12 for 0 and 12) with a period beside it (only clock words between:
@@ -23,7 +27,7 @@ the grounding reads a form, `settle` passes it through `PASSES`, in order:
 
 Only those parts change; the numbers, the day and every other part are the
 model's, and the grounding then checks the whole form against the text as
-before (`form_grounding`): a form whose hours are another number's
+any other (`form_grounding`): a form whose hours are another number's
 (`上午10点到下午2点` read as 10:00 to 22:00) stays refused, since its 2 is
 unused. The answer's `notes` say what was set and what the model wrote
 (`Normalizer.predict_items`). Python only.

@@ -175,18 +175,10 @@ class Normalizer(RunPredictor):
         written = isos = self.iso.decode(ids)
         settled = [()] * len(written)
         if self.forms:  # what needs no reference: `form_answers.answer` resolves
-            both = [
-                form_clocks.settle(text, form, self.lexicon, self.days, self.languages)
-                for text, form in zip(texts, written)
-            ]
-            isos = [form for form, _ in both]
-            settled = [names for _, names in both]
-            valid = [
-                form_answers.form_checks(
-                    text, form, self.lexicon, self.days, self.languages
-                )
-                for text, form in zip(texts, isos)
-            ]
+            both = [self.settled(text, form) for text, form in zip(texts, written)]
+            isos, settled, valid = (
+                (list(column) for column in zip(*both)) if both else ([], [], [])
+            )
         else:
             valid = [
                 checks.python_valid(
@@ -196,6 +188,21 @@ class Normalizer(RunPredictor):
             ]
         valid = np.array(valid, bool) & (scores >= self.threshold)
         return written, settled, isos, valid, scores, attention
+
+    def settled(self, text: str, form: str) -> tuple[str, tuple, bool]:
+        """`(form, passes, checked)`: the model's `form`, or, where it fails
+        `form_answers.form_checks`, the form `form_clocks.settle` makes of
+        it, the names of the passes that changed it, and whether the form
+        passes the checks. A form the grounding accepts is one no pass
+        changes (a period beside its hour's number agrees with it; a text
+        writing a zone has it), so only a refused one is settled."""
+        words = self.lexicon, self.days, self.languages
+        if form_answers.form_checks(text, form, *words):
+            return form, (), True
+        settled, names = form_clocks.settle(text, form, *words)
+        if not names:
+            return form, (), False
+        return settled, names, form_answers.form_checks(text, settled, *words)
 
     def predict_items(
         self, inputs, reference=None, prefer: str = "future"

@@ -1,6 +1,7 @@
 """Generated time expressions (time_expressions.py and the expr_* modules): every kind
 of every language, each form in the grammar, and each text's form resolving
-to the datetime the generator rendered."""
+to the datetime the generator rendered (each text grounded in its form:
+test_generated_grounding.py)."""
 
 import datetime as dt
 import re
@@ -42,8 +43,8 @@ REFERENCES = ("2026-01-15T09:00:00", "1999-12-31T23:59:59", "2024-02-29T12:30:00
 
 
 @pytest.fixture(scope="module")
-def every_language():
-    return {language: time_expressions.pairs(language) for language in LOCALES}
+def every_language(generated_pairs):
+    return generated_pairs
 
 
 def test_the_27_languages(every_language):
@@ -380,46 +381,3 @@ def test_relative_values_are_computed_from_the_reference():
 def test_a_language_it_does_not_read_is_named():
     with pytest.raises(ValueError, match="Received: language='xx'"):
         time_expressions.pairs("xx")
-
-
-GROUNDED_PER_KIND = 6  # texts of each kind and language, seeded
-
-
-def _ungrounded(pairs):
-    from attention_zoo.applications.dates import form_answers, lexicon
-
-    # An absolute day (`date 1979-05-03`) is checked as an ISO date, by
-    # the checks of test_grounding.py and test_months.py; every other form
-    # by form_grounding. A text beside a numeric date of two readings
-    # (`sábado, 10/09/1932, 05:09:19`, one pair) is refused by the numeric
-    # rule as such a date alone is, though the generator writes it.
-    words = lexicon.load(), lexicon.load_days()
-    found = [
-        (p.text, p.form, form_answers.grounding_reason(p.text, p.form, *words))
-        for p in pairs
-    ]
-    return [f for f in found if f[2] and not f[2].startswith("ambiguous: ")]
-
-
-def test_every_kind_of_every_language_is_grounded_in_its_text(every_language):
-    # form_grounding: a generated text writes every number and word of its
-    # form, so a run that reads it right is not refused. A seeded sample of
-    # each kind of each language (every text: the slow test below).
-    import random
-
-    sample = []
-    for language, pairs in every_language.items():
-        by_kind = {}
-        for pair in pairs:
-            by_kind.setdefault(pair.kind, []).append(pair)
-        for kind, found in sorted(by_kind.items()):
-            r = random.Random(f"grounded/{language}/{kind}")
-            sample += r.sample(found, min(GROUNDED_PER_KIND, len(found)))
-    assert len(sample) > 1500
-    assert _ungrounded(sample) == []
-
-
-@pytest.mark.slow
-def test_every_generated_text_is_grounded_in_its_text(every_language):
-    every = [p for pairs in every_language.values() for p in pairs]
-    assert _ungrounded(every) == []
