@@ -62,7 +62,7 @@ FORMS_CARD = {
         "dates, times, dates with a time, intervals, nth weekdays and "
         "holidays. The answer's `text` is the ISO 8601 value by kind, with "
         "`kind`, `grain`, `form`, the `parts` taken from the reference, and "
-        "a validity flag and reason. A ninth training of the forms target, "
+        "a validity flag and reason. A tenth training of the forms target, "
         "for trying the pipeline end to end; for absolute days alone, "
         "dates_multilingual is the measured one."
     ),
@@ -74,11 +74,11 @@ FORMS_CARD = {
         "data, no other project's test cases. Code and weights: Apache-2.0."
     ),
     "limitations": (
-        "A ninth training of the forms target (50,000 examples, at "
+        "A tenth training of the forms target (50,000 examples, at "
         "most 20 epochs or 55 minutes on a CPU, a text of every pattern of "
         "the generated training expressions seen, most of them all), not "
         "tuned: docs/dates.md has its figures per "
-        "kind, and some kinds are far from the issue's targets. Every form "
+        "kind, and four kinds are under the issue's targets. Every form "
         "is checked against the text (its numbers, month and weekday "
         "words, relative words, periods and holiday names must be written "
         "in a taught language: `form_grounding.py`), so what it misreads "
@@ -86,9 +86,9 @@ FORMS_CARD = {
         "the generator does not write is refused too. It does not read yet what "
         'the generator does not write: "next week\'s Friday" where a '
         "language writes it so (Chinese 下周五), quarters, weeks of a "
-        "year, time-zone names other than "
-        'UTC (a zone in words, "по московскому времени", is not read: '
-        "earlier runs dropped it), nth weekdays in Finnish and Hungarian (their cases), and "
+        "year, zones named in words beyond the 63 names the generator "
+        'writes (`zone_names`: "по московскому времени" and "北京时间" '
+        "are read), nth weekdays in Finnish and Hungarian (their cases), and "
         "words before a date it was not taught (a place: dates_multilingual "
         "drops them, `drop_untaught_words`; a forms run reads the text "
         "before that pass); other languages are not read. "
