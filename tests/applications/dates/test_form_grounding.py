@@ -323,3 +323,30 @@ def test_a_part_the_text_does_not_write_is_named_as_the_references():
     ]:
         got = _answer(text, form)
         assert got["valid"] and got["parts"].get(part) == "reference", (form, got)
+
+
+@pytest.mark.parametrize(
+    "text, form",
+    [
+        ("أول إثنين من سبتمبر", "nth 1 MON --09"),
+        ("آخر جمعة من مايو", "nth -1 FRI --05"),
+        ("أول أحد من مايو", "nth 1 SUN --05"),
+        ("Mayıs ayının ikinci pazarı", "nth 2 SUN --05"),
+        ("Ekim ayının son salısı", "nth -1 TUE --10"),
+    ],
+)
+def test_an_nth_weekday_in_its_own_words_is_grounded_beside_an_ordinal(text, form):
+    # Arabic's construct writes the weekday without its article and
+    # Turkish's possessive with its suffix (expression_words.json `nth`
+    # `weekdays`): CLDR's names are neither.
+    assert _reason(text, form) == ""
+
+
+@pytest.mark.parametrize(
+    "text, form",
+    [("أحد القادم", "weekday +1 SUN"), ("pazarı", "weekday 0 SUN")],
+)
+def test_those_words_name_no_weekday_alone(text, form):
+    # Alone, Arabic "أحد" is also "one" (في أحد الأيام, one day): the nth
+    # words' own weekday names count beside an ordinal only.
+    assert _reason(text, form) == "the form's weekday 'SUN' is not written in the text"
