@@ -101,6 +101,13 @@ def japanese_era(texts):
     return rewrite_rows(tf.strings.regex_full_match(texts, whole), texts, read)
 
 
+def arabic_marks(texts):
+    """`text.arabic_marks`."""
+    import tensorflow as tf
+
+    return tf.strings.regex_replace(texts, dates_text.ARABIC_MARKS, "")
+
+
 def lower_case(texts):
     """`text.lower_case` (NUL and invalid UTF-8 included:
     `export.normalize_strings`)."""

@@ -42,6 +42,7 @@ class Pass(NamedTuple):
 
 PASSES = (
     Pass("ascii_digits", text.ascii_digits, graph_text.ascii_digits),
+    Pass("arabic_marks", text.arabic_marks, graph_text.arabic_marks),
     # Upper case only (`XI`, not `xi`): before lower_case.
     Pass("roman_months", text.roman_months, graph_text.roman_months),
     # 平成七年 becomes 平成7年 here, which japanese_era reads.
@@ -95,7 +96,7 @@ def run_graph(texts, passes=PASSES, table=None):
 
 def normalize(text: str) -> str:
     """The model's view of an input before its run's lexicon: digits of
-    other scripts, Roman-numeral months, Chinese and Japanese numerals and
+    other scripts, Arabic's vowel marks dropped, Roman-numeral months, Chinese and Japanese numerals and
     era years read, lower case, single spaces, stripped, without a
     leading label it was not taught."""
     return run_python(text, NORMALIZE)

@@ -24,7 +24,7 @@ _ASCII_DIGITS = {
 # `二十`, `十`). The passes below are RE2's too (the graph half runs them
 # in order): the weekday names 星期一..星期六 (and 周, 礼拜) are names, not
 # numbers, and are kept, through private-use stand-ins.
-CJK_NUMERAL = "[〇零一二三四五六七八九十]"
+CJK_NUMERAL = "[〇零一二两兩三四五六七八九十]"
 CJK_WEEKDAY_PREFIX = "星期|禮拜|礼拜|周|週"
 CJK_WEEKDAYS = "一二三四五六"
 CJK_STAND_IN = 0xE001
@@ -35,7 +35,9 @@ CJK_TENS = (
     (f"十({_UNIT})", r"一\1"),  # 十二: 12
     ("十", "一〇"),  # 10
 )
-CJK_DIGITS = ("〇零", *"一二三四五六七八九")
+# 两 (兩) is two as a count or an hour says it (`两周前`, `两点`), never
+# inside a numeral with 十 (`二十二`).
+CJK_DIGITS = ("〇零", "一", "二两兩", *"三四五六七八九")
 _CJK_TO_ASCII = {ord(c): ord("0") + i for i, cs in enumerate(CJK_DIGITS) for c in cs}
 CJK_WEEKDAY = f"({CJK_WEEKDAY_PREFIX})[{CJK_WEEKDAYS}]"
 _WEEKDAY = re.compile(CJK_WEEKDAY)
@@ -45,6 +47,18 @@ _HAS_NUMERAL = re.compile(CJK_NUMERAL)
 def ascii_digits(text: str) -> str:
     """`text` with the digits of `NATIVE_DIGITS`' scripts as ASCII digits."""
     return text.translate(_ASCII_DIGITS)
+
+
+# Arabic's marks most writers leave out: the short vowels, tanween, shadda
+# and sukun (U+064B-U+0652), the superscript alef (U+0670) and the tatweel
+# (U+0640). CLDR writes "غدًا", people "غدا".
+ARABIC_MARKS = "[\u0640\u064b-\u0652\u0670]"
+_ARABIC_MARKS = re.compile(ARABIC_MARKS)
+
+
+def arabic_marks(text: str) -> str:
+    """`text` without the Arabic marks of `ARABIC_MARKS`."""
+    return _ARABIC_MARKS.sub("", text)
 
 
 def lower_case(text: str) -> str:

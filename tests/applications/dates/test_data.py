@@ -242,6 +242,22 @@ def test_chinese_numerals_are_read_as_digits_and_weekdays_kept():
         assert data.normalize(example.text) == _without_numerals(example.text)
 
 
+def test_liang_is_two_as_a_count_or_an_hour_says_it():
+    # 两 (兩) is how a count of two is written (两周前, two weeks ago) and
+    # the hour 2 (两点); 二 inside a numeral with 十 as before.
+    assert data.normalize("两周前") == "2周前"
+    assert data.normalize("兩點半, 两天后") == "2點半, 2天后"
+    assert data.normalize("二十二日 两点") == "22日 2点"
+
+
+def test_arabic_vowel_marks_are_dropped_as_most_writers_leave_them_out():
+    # CLDR writes غدًا (tomorrow) with its tanween; people write غدا.
+    assert data.normalize("غدًا") == data.normalize("غدا") == "غدا"
+    assert data.normalize("بعدَ ثلاثةِ أيّامٍ") == "بعد ثلاثة أيام"
+    assert data.normalize("٣ مــايو ٢٠٢٠") == "3 مايو 2020"  # the tatweel
+    assert data.normalize("שָׁלוֹם 3") == "שָׁלוֹם 3"  # Hebrew's points kept
+
+
 def test_roman_numeral_months_between_a_day_and_a_year_are_read():
     assert data.normalize("11 XI 1918 r.") == "11 nov 1918 r."
     assert data.normalize("1987. IX. 23.") == "1987. sep. 23."
