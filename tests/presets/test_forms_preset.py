@@ -151,7 +151,7 @@ def test_the_check_answers_at_the_recorded_reference_not_today(built, reads):
 
 
 def test_an_answer_says_what_code_set_in_the_form_the_model_wrote(built, monkeypatch):
-    # form_clocks: the model wrote 20:25 for "8:25 AM"; the period sets
+    # form_settling: the model wrote 20:25 for "8:25 AM"; the period sets
     # 08:25, the answer is valid, and its notes name the pass and what the
     # model wrote. A form no pass changes has no such note.
     predictor = Normalizer.from_preset(built["folder"])
@@ -177,8 +177,8 @@ def test_an_answer_says_what_code_set_in_the_form_the_model_wrote(built, monkeyp
         True,
     )
     assert settled["notes"] == [
-        "the period of its clocks set by the text (form_clocks); the model "
-        "wrote 'time 20:25'"
+        "its period set by the text (form_settling); the model wrote "
+        "'time 20:25'"
     ]
     assert plain["notes"] == [] and plain["form"] == "shift day -1"
 

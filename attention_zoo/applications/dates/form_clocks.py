@@ -1,16 +1,13 @@
-"""What code sets in a form's clocks from its text: the hour by the day period, the zone written.
+"""What code sets in a form's clocks from its text: the hour written, its day period, the zone.
 
 "शाम 7:00 बजे" is 19:00 and "सुबह 10 बजे" 10:00: which number is the hour
 is language, and the model reads it; which half of the day a period word
 puts that number in is a table (`form_words.period_phrases`: CLDR's
 a.m./p.m. and day periods, with the hours each is written with) and
-arithmetic. Likewise the zone of "22:00 по московскому времени" or
-"08:25:00Z" is a format and a table (`FormText.written_zones`). So a form
-the grounding refuses is passed through `PASSES` by `settle`, in order, and
-checked again (`Normalizer.settled`); a form it accepts is one no pass
-changes (its hour agrees with the period beside its number; a text that
-writes a zone has it), so passing only the refused ones changes no answer
-and costs nothing on the rest:
+arithmetic. The digits of an hour are the text's, as the grounding
+demands, and the zone of "22:00 по московскому времени" or "08:25:00Z" is
+a format and a table (`FormText.written_zones`). These are passes of
+`form_settling.PASSES`, run in this order on a form the grounding refuses:
 
 - `periods`: the hour `h` of a clock of the form, the text writing `h % 12`
   (or 12 for 0 and 12) with a period beside it (only clock words between:
@@ -19,18 +16,25 @@ and costs nothing on the rest:
   where the period's hours hold exactly one of `h % 12` and `h % 12 + 12`,
   that hour is the clock's. Where they hold both or neither, or the text
   writes the hour as 13-23 itself (`17:00 Uhr`), the hour stays the model's.
+- `hours`: the one clock of the form whose hour the text writes nowhere
+  (not its digits, nor its dial number with a period taking it: "um 6:30
+  Uhr" read as 18:30, "в 22:00" as 12:00) takes the one number the text
+  writes as a clock's hour (`FormText.clock_hours`: before minutes, an
+  `h`, a clock word or a period, or in an `hours` pattern) that the form's
+  other clock does not hold ("von 10 bis 22 Uhr" read as 10:00 to 12:00:
+  the 22). Where two clocks are unwritten, or the text writes no such
+  number or two (`12.03.2020 um 8 Uhr`: the 12 reads as a clock too), the
+  hour stays the model's. The number is put in its half of the day as
+  `periods` puts one (`晚上8点` read as 22:00: 8, then 20).
 - `zones`: a form whose clocks write no zone, of a text that writes exactly
   one (an abbreviation in capitals, `EST`; `Z` after a number; a zone
   named in words, `по московскому времени`, `北京时间`: the hand-written
   `zone_names`), gets that zone on every clock (`10:00-12:00 UTC`: both
   ends). A text writing two zones, or a form that writes one, is left alone.
 
-Only those parts change; the numbers, the day and every other part are the
-model's, and the grounding then checks the whole form against the text as
-any other (`form_grounding`): a form whose hours are another number's
-(`上午10点到下午2点` read as 10:00 to 22:00) stays refused, since its 2 is
-unused. The answer's `notes` say what was set and what the model wrote
-(`Normalizer.predict_items`). Python only.
+A form the grounding accepts is one no pass changes: its hours are
+written, agree with the period beside their number, and a text that
+writes a zone has it. Python only.
 """
 
 from __future__ import annotations
@@ -38,22 +42,13 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.form_text import FormText
-from attention_zoo.applications.dates.formats import LANGUAGES
-from attention_zoo.applications.dates.forms import (
-    At,
-    DateTime,
-    FormError,
-    Interval,
-    Time,
-)
+from attention_zoo.applications.dates.forms import At, DateTime, Interval, Time
 from attention_zoo.applications.dates.text_words import words
 
 # A number and the numbers a clock writes after it (`5`, `5:30`, `17h30`).
 _TOKEN = re.compile(r"(?<![0-9])([0-9]+)((?:[:.h][0-9]+)*)")
 _DIGIT = re.compile("[0-9]")
-_CLOCK = re.compile(r"[0-9]{2}:[0-9]{2}")  # a form with a clock writes one
 
 
 def periods_beside(t: FormText, values: set[int]) -> dict[str, frozenset[int]]:
@@ -110,6 +105,37 @@ def _each_point(parsed, change):
     return _with_clock(parsed, change)
 
 
+def written_hour(t: FormText, clock) -> bool:
+    """Whether the text writes `clock`'s hour as the grounding reads an hour:
+    its digits, its dial number with a period that takes it, or a name
+    (`noon`)."""
+    hour, twelve = clock.hour, {clock.hour % 12, clock.hour % 12 or 12}
+    if hour in t.numbers or (hour, clock.minute) in t.named(
+        t.table("named_time_phrases")
+    ):
+        return True
+    periods = periods_beside(t, twelve | {hour})
+    return bool(twelve & t.numbers) and hour in set().union(*periods.values())
+
+
+def hours(t: FormText, parsed):
+    """`parsed` with a clock's hour the text writes nowhere set to the one
+    number the text writes as a clock's hour that no other clock of the
+    form has (module docstring)."""
+    t.interval = isinstance(parsed, Interval)
+    points = [parsed.start, parsed.end] if t.interval else [parsed]
+    clocks = [c for p in points for c in _clocks(p)]
+    kept = [c.hour for c in clocks if written_hour(t, c)]
+    left = t.clock_hours() - {d for h in kept for d in (h, h % 12, h % 12 or 12)}
+    if len(clocks) - len(kept) != 1 or len(left) != 1:
+        return parsed
+    hour = hour_by_period(t, left.pop())
+    return _each_point(
+        parsed,
+        lambda c: c if written_hour(t, c) else dataclasses.replace(c, hour=hour),
+    )
+
+
 def periods(t: FormText, parsed):
     """`parsed` with each clock's hour set by its period (module docstring)."""
     t.interval = isinstance(parsed, Interval)
@@ -128,28 +154,3 @@ def zones(t: FormText, parsed):
         return parsed
     zone = written.pop()
     return _each_point(parsed, lambda c: dataclasses.replace(c, zone=zone))
-
-
-PASSES = (("period", periods), ("zone", zones))
-
-
-def settle(text: str, form: str, lexicon, days, languages=LANGUAGES):
-    """`(form, set)`: `form` (the model's) through `PASSES` (module
-    docstring), and the names of the passes that changed it; `form` itself
-    when none did or when it is no form of the grammar (refused later, by
-    name). `lexicon`, `days` and `languages` as
-    `form_grounding.form_disagreement`'s."""
-    if not _CLOCK.search(form):
-        return form, ()
-    try:
-        parsed = parse_form(form)
-    except FormError:
-        return form, ()
-    changed = []
-    t = FormText(text, lexicon, days, languages)  # the passes only read it
-    for name, step in PASSES:
-        after = step(t, parsed)
-        if after != parsed:
-            changed.append(name)
-            parsed = after
-    return (str(parsed), tuple(changed)) if changed else (form, ())

@@ -111,20 +111,31 @@ class FormText:
     def hours_only(self, n: int) -> bool:
         """Whether every run of digits of value `n` is an hour's: followed by
         a clock word or a period (`10 Uhr`, `8 утра`), so no day's."""
-        periods = self.spans(form_words.period_phrases(self.languages))
-        starts = {start for start, _, _, _ in periods}
-        clock = form_words.clock_words(self.languages)
         runs = [m for m in _RUNS.finditer(self.text) if int(m[0]) == n]
+        return bool(runs) and all(self._before_clock_word(m) for m in runs)
 
-        def hour(m) -> bool:
-            rest = self.text[m.end() :]
-            gap = len(rest) - len(rest.lstrip(" "))
-            word = re.match(r"[^\W\d_]+", rest[gap:])
-            return m.end() + gap in starts or bool(
-                word and len(word[0]) > 1 and word[0] in clock
-            )
+    def _before_clock_word(self, run: re.Match) -> bool:
+        """Whether a period or a clock word follows the run of digits `run`."""
+        starts = {s for s, _, _, _ in self.spans(self.table("period_phrases"))}
+        rest = self.text[run.end() :]
+        gap = len(rest) - len(rest.lstrip(" "))
+        word = re.match(r"[^\W\d_]+", rest[gap:])
+        clock = form_words.clock_words(self.languages)
+        return run.end() + gap in starts or bool(
+            word and len(word[0]) > 1 and word[0] in clock
+        )
 
-        return bool(runs) and all(hour(m) for m in runs)
+    def clock_hours(self) -> set[int]:
+        """The numbers (0-23) the text writes as a clock's hour: before its
+        minutes or an `h` (`22:00`, `17h30`), a period or a clock word
+        (`8 pm`, `6 Uhr`), or in a hand-written `hours` pattern (`a las 7`,
+        `8点`). A date's `12.03` reads as a clock here too: a caller needs
+        one hour, so it then has two."""
+        found = [m[0] for m in _CLOCK.finditer(self.text)]
+        found += [m[0] for m in _hour_affixes(self.languages).finditer(self.text)]
+        found += [m[0] for m in _RUNS.finditer(self.text) if self._before_clock_word(m)]
+        hours = {int(_RUNS.search(f)[0]) for f in found}
+        return {h for h in hours if h < 24}
 
     def named_time(self, hour: int, minute: int) -> bool:
         """Whether a word of noon or midnight of the text names `hour`:`minute`

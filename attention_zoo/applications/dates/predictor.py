@@ -15,7 +15,7 @@ from attention_zoo.applications.dates import (
     checks,
     data,
     form_answers,
-    form_clocks,
+    form_settling,
     forms_data,
     lexicon,
     passes,
@@ -162,13 +162,13 @@ class Normalizer(RunPredictor):
 
     def scored(self, texts, batch_size: int = 1000):
         """`(isos, valid (N,) bool, scores (N,) float32, attention)`: a forms
-        run's forms with the hours and zones code sets from the text
-        (`form_clocks.settle`)."""
+        run's forms with the parts code sets from the text
+        (`form_settling.settle`)."""
         return self.written_and_scored(texts, batch_size)[2:]
 
     def written_and_scored(self, texts, batch_size: int = 1000):
         """`(written, settled, *scored)`: what the model wrote, and the names
-        of the `form_clocks` passes that changed each form (empty for a run
+        of the `form_settling` passes that changed each form (empty for a run
         of ISO dates, whose dates are what it wrote)."""
         texts = list(texts)
         ids, attention, scores = self.decode(texts, batch_size)
@@ -191,15 +191,14 @@ class Normalizer(RunPredictor):
 
     def settled(self, text: str, form: str) -> tuple[str, tuple, bool]:
         """`(form, passes, checked)`: the model's `form`, or, where it fails
-        `form_answers.form_checks`, the form `form_clocks.settle` makes of
+        `form_answers.form_checks`, the form `form_settling.settle` makes of
         it, the names of the passes that changed it, and whether the form
         passes the checks. A form the grounding accepts is one no pass
-        changes (a period beside its hour's number agrees with it; a text
-        writing a zone has it), so only a refused one is settled."""
+        changes, so only a refused one is settled."""
         words = self.lexicon, self.days, self.languages
         if form_answers.form_checks(text, form, *words):
             return form, (), True
-        settled, names = form_clocks.settle(text, form, *words)
+        settled, names = form_settling.settle(text, form, *words)
         if not names:
             return form, (), False
         return settled, names, form_answers.form_checks(text, settled, *words)
@@ -209,8 +208,8 @@ class Normalizer(RunPredictor):
     ) -> list[dict]:
         """`{"input", "text", "score", "valid", "reason", "notes",
         "source_tokens", "tokens", "attention"}` per text (`notes`: the
-        characters read as `<unk>`, and the parts of a form's clocks
-        `form_clocks` set, with the form the model wrote; `attention`
+        characters read as `<unk>`, and the parts of a form
+        `form_settling` set, with the form the model wrote; `attention`
         `(TY, TX)`, padding included).
 
         A forms run resolves each form against `reference` (an ISO 8601
@@ -266,8 +265,8 @@ class Normalizer(RunPredictor):
                 notes.append(f"unknown characters read as <unk>: {quoted(unknown)}")
             if settled:
                 notes.append(
-                    f"the {' and '.join(settled)} of its clocks set by the text "
-                    f"(form_clocks); the model wrote {written!r}"
+                    f"its {', '.join(settled)} set by the text "
+                    f"(form_settling); the model wrote {written!r}"
                 )
             item = {
                 "input": text,

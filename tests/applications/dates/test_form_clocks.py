@@ -1,25 +1,19 @@
-"""What code sets in a form's clocks from its text (form_clocks.py): the hour
-by the day period beside its number, and the one zone the text writes;
+"""What code sets in a form's clocks from its text (form_clocks.py, through
+form_settling.py): the hour by the day period beside its number, the one
+number the text writes as a clock's hour, and the one zone it writes;
 every other form, and every form those rules do not settle, as the model
 wrote it. The grounding then checks the result as any form
 (test_form_grounding.py)."""
 
 import pytest
 
-from attention_zoo.applications.dates import form_answers, lexicon
-from attention_zoo.applications.dates.form_clocks import settle
+from tests.applications.dates.settling import assert_grounds, reason, settled
 
 pytestmark = pytest.mark.backend_free
 
-WORDS = lexicon.load(), lexicon.load_days()
-
-
-def _settle(text, form):
-    return settle(text, form, *WORDS)
-
 
 @pytest.mark.parametrize(
-    "text, written, settled",
+    "text, written, expected",
     [
         # The period beside the number puts it in its half of the day.
         ("15 अगस्त 2022, शाम 7:00 बजे", "datetime 2022-08-15T07:00", "datetime 2022-08-15T19:00"),
@@ -34,10 +28,8 @@ def _settle(text, form):
         ("10:55 – 11:55 p.m.", "time 10:55 / time 23:55", "time 22:55 / time 23:55"),
     ],
 )  # fmt: skip
-def test_a_period_sets_the_hour_of_its_number(text, written, settled):
-    assert _settle(text, written) == (settled, ("period",))
-    assert form_answers.grounding_reason(text, settled, *WORDS) == ""
-    assert form_answers.grounding_reason(text, written, *WORDS) != ""
+def test_a_period_sets_the_hour_of_its_number(text, written, expected):
+    assert_grounds(text, written, expected, ("period",))
 
 
 @pytest.mark.parametrize(
@@ -45,14 +37,13 @@ def test_a_period_sets_the_hour_of_its_number(text, written, settled):
     [
         ("5:30 pm", "time 17:30"),  # the model's hour agrees: unchanged
         ("17:00 Uhr", "time 05:00"),  # 17 written as such: no period read
-        ("at 7:00", "time 19:00"),  # no period: the model's, refused later
         ("3 May 1979", "date 1979-05-03"),  # no clock
         ("5:30 pm", "time 5:30"),  # no form: refused by name later
         ("", ""),
     ],
 )
 def test_a_form_no_period_settles_is_the_model_s(text, written):
-    assert _settle(text, written) == (written, ())
+    assert settled(text, written) == (written, ())
 
 
 def test_a_period_moves_an_hour_to_its_number_only_not_to_another_number():
@@ -60,13 +51,58 @@ def test_a_period_moves_an_hour_to_its_number_only_not_to_another_number():
     # the other half of the day, so the end becomes 10:00 and the 2 of the
     # text stays unused: refused, never 10:00 to 22:00.
     text = "上午10点到下午2点"
-    form, names = _settle(text, "time 10:00 / time 22:00")
+    form, names = settled(text, "time 10:00 / time 22:00")
     assert (form, names) == ("time 10:00 / time 10:00", ("period",))
-    assert form_answers.grounding_reason(text, form, *WORDS) != ""
+    assert reason(text, form) != ""
 
 
 @pytest.mark.parametrize(
-    "text, written, settled",
+    "text, written, expected",
+    [
+        # The model's hour is written nowhere: the one clock number is it.
+        ("um 6:30 Uhr", "time 18:30", "time 06:30"),
+        ("at 7:00", "time 19:00", "time 07:00"),
+        ("9 мая 2020 года в 22:00 по московскому времени", "datetime 2020-05-09T12:00[Europe/Moscow]", "datetime 2020-05-09T22:00[Europe/Moscow]"),
+        # 8点 is the clock's (the 8 of 8月 and 8日 are not), in 晚上's half.
+        ("2008年8月8日晚上8点", "datetime 2008-08-08T22:00", "datetime 2008-08-08T20:00"),
+        # The other clock's number is its own.
+        ("von 10 bis 22 Uhr", "time 10:00 / time 12:00", "time 10:00 / time 22:00"),
+        ("morgen um 17h30", "shift day +1 at 07:30", "shift day +1 at 17:30"),
+    ],
+)  # fmt: skip
+def test_an_hour_written_nowhere_is_the_one_clock_number_of_the_text(
+    text, written, expected
+):
+    assert_grounds(text, written, expected, ("hour",))
+
+
+@pytest.mark.parametrize(
+    "text, written",
+    [
+        ("12.03.2020 um 8 Uhr", "datetime 2020-03-12T20:00"),  # 12.03 a clock too
+        ("von 10 bis 22 Uhr", "time 11:00 / time 23:00"),  # two unwritten
+        ("page 7", "time 19:00"),  # no clock number
+        ("8:15", "time 08:15"),  # written: the model's
+        ("at noon", "time 12:00"),  # named
+    ],
+)
+def test_an_hour_is_set_only_from_exactly_one_clock_number(text, written):
+    assert settled(text, written) == (written, ())
+
+
+def test_an_hour_set_from_the_text_is_grounded_again():
+    # "quarter to 7 pm" is 18:45; the 7 is the text's only clock number, so
+    # the hour pass makes 19:45 of the model's 18:45, and the minute 45,
+    # written nowhere, keeps it refused: the pass never makes an answer
+    # the grounding would not accept of any form.
+    text = "quarter to 7 pm"
+    form, names = settled(text, "time 18:45")
+    assert (form, names) == ("time 19:45", ("hour",))
+    assert "minute" in reason(text, form)
+
+
+@pytest.mark.parametrize(
+    "text, written, expected",
     [
         ("2014-12-12T08:25:00Z", "datetime 2014-12-12T08:25:00", "datetime 2014-12-12T08:25:00Z"),
         ("10:00 EST", "time 10:00", "time 10:00-05:00"),
@@ -76,10 +112,8 @@ def test_a_period_moves_an_hour_to_its_number_only_not_to_another_number():
         ("3:30 PM Pacific Time", "time 15:30", "time 15:30[America/Los_Angeles]"),
     ],
 )  # fmt: skip
-def test_the_one_zone_a_text_writes_is_set_on_its_clocks(text, written, settled):
-    assert _settle(text, written) == (settled, ("zone",))
-    assert form_answers.grounding_reason(text, settled, *WORDS) == ""
-    assert form_answers.grounding_reason(text, written, *WORDS) != ""
+def test_the_one_zone_a_text_writes_is_set_on_its_clocks(text, written, expected):
+    assert_grounds(text, written, expected, ("zone",))
 
 
 @pytest.mark.parametrize(
@@ -92,11 +126,12 @@ def test_the_one_zone_a_text_writes_is_set_on_its_clocks(text, written, settled)
     ],
 )
 def test_a_zone_is_set_only_where_the_text_writes_exactly_one(text, written):
-    assert _settle(text, written) == (written, ())
+    assert settled(text, written) == (written, ())
 
 
-def test_both_passes_settle_one_form_in_order():
-    assert _settle("10pm EST", "time 10:00") == (
+def test_the_passes_settle_one_form_in_order():
+    assert settled("10pm EST", "time 10:00") == (
         "time 22:00-05:00",
         ("period", "zone"),
     )
+    assert settled("10:00 EST", "time 22:00") == ("time 10:00-05:00", ("hour", "zone"))

@@ -1,6 +1,6 @@
 """Every generated time expression is grounded in its own form
 (form_grounding.py), so a run that reads it right is not refused, and no
-clock pass changes a grounded form (form_clocks.py), so settling only the
+pass of form_settling.py changes a grounded form, so settling only the
 forms the grounding refuses (Normalizer.settled) changes no answer. The
 pairs are those of test_time_expressions.py."""
 
@@ -10,7 +10,7 @@ import re
 import pytest
 
 from attention_zoo.applications.dates import form_answers, lexicon
-from attention_zoo.applications.dates.form_clocks import settle
+from attention_zoo.applications.dates.form_settling import settle
 
 pytestmark = pytest.mark.backend_free
 
@@ -53,20 +53,18 @@ def test_every_generated_text_is_grounded_in_its_text(generated_pairs):
     assert _ungrounded(every) == []
 
 
-def test_no_clock_pass_changes_a_generated_form(generated_pairs):
+def test_no_pass_changes_a_generated_form(generated_pairs):
     # Normalizer.settled settles only the forms the grounding refuses: a
-    # grounded form must be one form_clocks leaves alone (its hour agrees
-    # with the period beside its number; a text writing a zone has it).
-    # Every generated text is grounded (above), so no form with a clock may
-    # change: times, dates with a time, intervals of times, zones in words.
+    # grounded form must be one form_settling leaves alone (its hour is
+    # written and agrees with the period beside its number; a text writing
+    # a zone has it; a holiday's day is the one its name means). Every
+    # generated text is grounded (above), so no form may change: times,
+    # dates with a time, intervals of times, zones in words, holidays.
     words = lexicon.load(), lexicon.load_days()
-    clocks = [
-        p
-        for pairs in generated_pairs.values()
-        for p in pairs
-        if re.search(r"[0-9]{2}:[0-9]{2}", p.form)
-    ]
+    every = [p for pairs in generated_pairs.values() for p in pairs]
+    clocks = [p for p in every if re.search(r"[0-9]{2}:[0-9]{2}", p.form)]
     assert len(clocks) > 5000
     assert any("[Europe/Moscow]" in p.form for p in clocks)
-    changed = [(p.text, p.form) for p in clocks if settle(p.text, p.form, *words)[1]]
+    assert sum(p.form.startswith("easter") for p in every) > 500
+    changed = [(p.text, p.form) for p in every if settle(p.text, p.form, *words)[1]]
     assert changed == []

@@ -1,0 +1,59 @@
+"""What code sets in a form the grounding refuses: the parts that are the calendar's or a format's.
+
+The model reads which kind of expression a text writes and which of its
+numbers and words are which part; some parts it writes are then not
+language but a table or arithmetic: the half of the day a period puts an
+hour in, the zone a text writes, the day a holiday name means, the digits
+of an hour the text writes (`form_clocks`, `form_holidays`). So a form
+the grounding refuses is passed through `PASSES`, in order, each setting
+only its part from the text, and checked again as any form
+(`Normalizer.settled`); a form the grounding accepts is one no pass
+changes (tested over every generated form:
+tests/applications/dates/test_generated_grounding.py), so passing only
+the refused ones changes no answer and costs nothing on the rest. A pass
+never writes a form where the model wrote none, nor changes a form's
+kind beyond what its part needs (an Easter day with a time is `at`).
+
+The answer's `notes` name the passes that set a part and the form the
+model wrote (`Normalizer.predict_items`). Python only.
+"""
+
+from __future__ import annotations
+
+from attention_zoo.applications.dates.form_clocks import hours, periods, zones
+from attention_zoo.applications.dates.form_holidays import holidays
+from attention_zoo.applications.dates.form_parser import parse_form
+from attention_zoo.applications.dates.form_text import FormText
+from attention_zoo.applications.dates.formats import LANGUAGES
+from attention_zoo.applications.dates.forms import FormError
+
+# The day first (an Easter day with a time becomes `at`); a period before
+# the written hour, so an hour whose number is written with the other
+# period moves to its half of the day (`सुबह 10 बजे` read as 22:00) and
+# only an hour written nowhere takes another number.
+PASSES = (
+    ("holiday", holidays),
+    ("period", periods),
+    ("hour", hours),
+    ("zone", zones),
+)
+
+
+def settle(text: str, form: str, lexicon, days, languages=LANGUAGES):
+    """`(form, set)`: `form` (the model's) through `PASSES` (module
+    docstring), and the names of the passes that changed it; `form` itself
+    when none did or when it is no form of the grammar (refused later, by
+    name). `lexicon`, `days` and `languages` as
+    `form_grounding.form_disagreement`'s."""
+    try:
+        parsed = parse_form(form)
+    except FormError:
+        return form, ()
+    changed = []
+    t = FormText(text, lexicon, days, languages)  # the passes only read it
+    for name, step in PASSES:
+        after = step(t, parsed)
+        if after != parsed:
+            changed.append(name)
+            parsed = after
+    return (str(parsed), tuple(changed)) if changed else (form, ())
