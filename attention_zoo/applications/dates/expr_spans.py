@@ -5,9 +5,10 @@ what both ends share ("13–15 jul 2013", "May 2015 – Jun 2016",
 "8:00 AM – 5:30 PM"); the form writes both ends whole (`date 2013-07-13 /
 date 2013-07-15`). Days are drawn within one month, across months and
 across years, so each of CLDR's greatest-difference patterns is used.
-A few languages also get hand-written connectors around two full dates
+Each language also gets hand-written connectors around two dates
 (`expression_words.json` `connectors`: "del {0} al {1}", "vom {0} bis
-{1}"), around two days of one month (`day_ranges`: "from 3 to 7 May
+{1}", "{0}至{1}"), in full or, in one year, with the year written once
+("du 3 mars au 5 avril 2021", "2021年3月1日至4月5日"), around two days of one month (`day_ranges`: "from 3 to 7 May
 1979", "13 - 15 de julio de 2013", "с 1 по 10 мая 2021 года"), around
 two months of one year (`month_ranges`: "de marzo a mayo de 2020"), and
 around two times (`expr_time_spans`: "from 10pm to 6am", "von 8 Uhr bis 17
@@ -72,6 +73,16 @@ def _days(r) -> tuple[dt.date, dt.date]:
     return start, end
 
 
+def _year_once(ends: list[str], start, end, where) -> list[str]:
+    """Two dates of one year with the year written once, where the
+    language writes it: after the end's day where its dates end in the
+    year ("du 3 mars au 5 avril 2021"), before the start's where they
+    begin with it ("2021年3月1日至4月5日")."""
+    if ends[0].startswith(str(start.year)):
+        return [ends[0], format_skeleton("MMMMd", end, locale=where)]
+    return [format_skeleton("MMMMd", start, locale=where), ends[1]]
+
+
 def _months(r) -> tuple[dt.date, dt.date]:
     start = draw_day(r, 1900, 2098).replace(day=1)
     span = r.randint(1, 20)
@@ -106,10 +117,10 @@ def intervals(language: str) -> list[Pair]:
     for connector in words(language).get("connectors", ()):
         for _ in range(len(DAY_GAPS) * 2):
             start, end = _days(r)
-            text = connector.format(
-                format_skeleton("yMMMMd", start, locale=where),
-                format_skeleton("yMMMMd", end, locale=where),
-            )
+            ends = [format_skeleton("yMMMMd", d, locale=where) for d in (start, end)]
+            if start.year == end.year and r.random() < 0.5:
+                ends = _year_once(ends, start, end, where)
+            text = connector.format(*ends)
             form = f"date {ymd(start)} / date {ymd(end)}"
             value = f"{ymd(start)}/{ymd(end)}"
             out.append(Pair(text, form, language, "interval_days", reference, value))

@@ -5,7 +5,8 @@
   24-hour clocks with the language's a.m./p.m.; `Bhm`, `Bh`: its day
   periods, "8:25 in the evening", "晚上8:25"), the clocks a language
   writes besides (`expression_words.json` `clocks`: French `17h30`,
-  German `17.30 Uhr`), a.m./p.m. spellings CLDR does not write
+  German `17.30 Uhr`, Japanese `午前8時15分`), with a case ending
+  (`clock_suffixes`: Turkish `20:00'de`), a.m./p.m. spellings CLDR does not write
   (`periods`: English `5:30 p.m.`), and a 24-hour time in UTC
   (`17:30 UTC` -> `time 17:30Z`), and a time after the language's
   hand-written `at` ("at 5:30 PM", "a las 17:30"); some of them with a
@@ -151,6 +152,7 @@ def times(language: str) -> list[Pair]:
             at, day = _draw_time(r, True, False), draw_day(r)
             text = format_time(at, pattern, locale=where)
             out.append(_time_pair(language, "time", text, at, False, day))
+    out += _suffixed(language, r)
     for half, spellings in hand.get("periods", {}).items():
         for spelling in spellings:
             for _ in range(PER_SKELETON):
@@ -187,6 +189,29 @@ def times(language: str) -> list[Pair]:
         text = format_skeleton("Hm", at, locale=where) + " UTC"
         out.append(_time_pair(language, "time", text, at, False, day, "Z"))
     return with_native(out)
+
+
+def _suffixed(language: str, r) -> list[Pair]:
+    """Times with the case ending a sentence gives them (`clock_suffixes`:
+    "saat 20:00'de", "8'de", "18:30-kor"). Turkish's ending agrees with the
+    last number read aloud, the minute's or, on the hour, the hour's
+    (`by_last_number`: its units' word, or its tens' where it ends in 0)."""
+    spec = words(language).get("clock_suffixes")
+    if not spec:
+        return []
+    where, table, out = locale(language), spec.get("by_last_number", {}), []
+    for pattern in spec["patterns"]:
+        for _ in range(PER_SKELETON):
+            at, day = _draw_time(r, r.random() < 0.7, False), draw_day(r)
+            # On the hour "saat 8'de"; a bare "8'de" is no clock.
+            bare = pattern.startswith("{clock}")
+            whole = at.minute == 0 and not bare and r.random() < 0.5
+            written = str(at.hour) if whole else format_skeleton("Hm", at, locale=where)
+            last = at.minute or at.hour
+            suffix = table.get(str(last if last % 10 == 0 else last % 10), "")
+            text = pattern.format(clock=written, suffix=suffix)
+            out.append(_time_pair(language, "time", text, at, False, day))
+    return out
 
 
 def _datetime_pair(language, text, moment: dt.datetime, seconds: bool, zone="") -> Pair:
