@@ -331,14 +331,15 @@ def _data_parallel() -> Distribution:
     )
 
 
-def backup_callbacks(backup_dir, config=None) -> list:
-    """`[training_backup.TrainingBackup(backup_dir, config)]`, a
+def backup_callbacks(backup_dir, config=None, data=None) -> list:
+    """`[training_backup.TrainingBackup(backup_dir, config, data)]`, a
     `keras.callbacks.BackupAndRestore` that resumes only its own training.
 
     The training state (weights, optimizer, epoch) is saved at the end of
     every epoch; a training started again with the same `backup_dir` and
-    the same `config` and weight shapes resumes after the last saved epoch,
+    the same `config`, data digest (`training_backup.data_digest`) and
+    weight shapes resumes after the last saved epoch,
     so a kill loses at most the epoch it interrupts; a backup of another
     training is discarded. The folder is deleted when training finishes.
     """
-    return [TrainingBackup(backup_dir, config)]
+    return [TrainingBackup(backup_dir, config, data)]

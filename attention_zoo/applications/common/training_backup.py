@@ -4,22 +4,28 @@
 a training started again after its data grew a token fails deep in Keras
 ("variable.assign(value) must match"), half the weights assigned, and one
 started again with other settings (fewer epochs, another learning rate)
-silently resumes a different training. `TrainingBackup` writes, in the
-backup folder, a record of what it is a backup of (the training's config
-and the model's weight shapes) when training starts; a training resumes
-only from a backup whose record is its own, and discards any other before
-a weight is loaded, saying so on stderr in one line.
+silently resumes a different training, as does one whose data changed
+under the same settings (the dates generator edited between a kill and
+the restart). `TrainingBackup` writes, in the backup folder, a record of
+what it is a backup of (the training's config, the model's weight shapes
+and a digest of its training arrays, `data_digest`) when training starts;
+a training resumes only from a backup whose record is its own, and
+discards any other before a weight is loaded, saying so on stderr in one
+line. Data given as a `keras.utils.PyDataset` have no digest: only their
+settings and shapes are compared.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import shutil
 import sys
 from pathlib import Path
 
 import keras
+import numpy as np
 
 from attention_zoo.applications.common.errors import MalformedFileError, one_line
 
@@ -40,6 +46,22 @@ def config_record(config) -> dict:
     if dataclasses.is_dataclass(config):
         config = dataclasses.asdict(config)
     return json.loads(json.dumps(config, default=str))
+
+
+def data_digest(*data) -> str | None:
+    """The SHA-256 of the arrays of `data` (nested lists, tuples and dicts of
+    NumPy arrays, None for no targets: their dtypes, shapes and bytes, in
+    order), or None where a leaf is no array (a `keras.utils.PyDataset`)."""
+    digest = hashlib.sha256()
+    for leaf in keras.tree.flatten(data):
+        if leaf is None:  # no targets
+            continue
+        if not isinstance(leaf, np.ndarray):
+            return None
+        leaf = np.ascontiguousarray(leaf)
+        digest.update(f"{leaf.dtype.str}{leaf.shape}".encode())
+        digest.update(leaf.tobytes())
+    return digest.hexdigest()
 
 
 def weight_record(model) -> list:
@@ -81,6 +103,8 @@ def record_difference(old: dict | None, new: dict) -> str | None:
         ]
         more = ", ..." if len(names) > MAX_NAMED else ""
         return f"with other settings ({', '.join(changes)}{more})"
+    if old.get("data") != new.get("data"):
+        return "with other training data"
     old_weights, new_weights = old.get("weights"), new["weights"]
     try:
         if _weight_key(old_weights) == _weight_key(new_weights):
@@ -102,10 +126,11 @@ class TrainingBackup(keras.callbacks.BackupAndRestore):
     Args:
         backup_dir: the backup folder (`run_folder.training_backup_dir`).
         config: the training's config (a dataclass or dict), or None.
+        data: the digest of its training data (`data_digest`), or None.
 
     At the start of training, the record of the backup found in `backup_dir`
-    is compared with this training's (`config`, the model's weight names and
-    shapes): a backup of another training, or one with no record, is
+    is compared with this training's (`config`, `data`, the model's weight
+    names and shapes): a backup of another training, or one with no record, is
     deleted before any weight is loaded, with one line on stderr; then this
     training's record is written and a matching backup is resumed.
 
@@ -114,9 +139,10 @@ class TrainingBackup(keras.callbacks.BackupAndRestore):
             of this very training cannot be loaded (a file cut by the kill).
     """
 
-    def __init__(self, backup_dir, config=None):
+    def __init__(self, backup_dir, config=None, data=None):
         super().__init__(str(backup_dir))
         self.config = config_record(config)
+        self.data = data
 
     def on_train_begin(self, logs=None):
         if not self.model.built:
@@ -124,7 +150,11 @@ class TrainingBackup(keras.callbacks.BackupAndRestore):
             # model has no weights to record, and its backup is not at fault.
             return super().on_train_begin(logs)
         folder = Path(self.backup_dir)
-        record = {"config": self.config, "weights": weight_record(self.model)}
+        record = {
+            "config": self.config,
+            "data": self.data,
+            "weights": weight_record(self.model),
+        }
         left = (
             [p for p in folder.iterdir() if p.name != RECORD] if folder.is_dir() else []
         )

@@ -47,6 +47,7 @@ from attention_zoo.applications.common.training import (
     tensorboard_callbacks,
     time_budget,
 )
+from attention_zoo.applications.common.training_backup import data_digest
 
 
 class EpochTimer(keras.callbacks.Callback):
@@ -99,7 +100,7 @@ class TrainingRun:
         )
         return path
 
-    def callbacks(self, first=(), extra=()) -> tuple[list, object]:
+    def callbacks(self, first=(), extra=(), data=None) -> tuple[list, object]:
         """The callbacks of `fit`, in their order, and the budget among them.
 
         The wall-clock budget (`config.max_minutes`, where the config has
@@ -108,7 +109,8 @@ class TrainingRun:
         best weights restored (`config.patience`, where it has one), `extra`,
         the epoch timer, TensorBoard logs in `logs/`, and `BackupAndRestore`
         in the staging folder's backup (a killed run resumes from its last
-        epoch, if it had this config and model's weight shapes).
+        epoch, if it had this config, model's weight shapes and `data`, the
+        digest of its training arrays).
         """
         budget = time_budget(getattr(self.config, "max_minutes", None))
         callbacks = [
@@ -128,7 +130,7 @@ class TrainingRun:
             *extra,
             self._timer,
             *tensorboard_callbacks(self.folder / "logs"),
-            *backup_callbacks(training_backup_dir(self.folder), self.config),
+            *backup_callbacks(training_backup_dir(self.folder), self.config, data),
         ]
         return callbacks, budget
 
@@ -169,7 +171,9 @@ class TrainingRun:
         if batch_size is not None:
             batch_size = distribution.local_batch_size(batch_size)
         self._timer = EpochTimer()
-        callbacks, budget = self.callbacks(first_callbacks, extra_callbacks)
+        callbacks, budget = self.callbacks(
+            first_callbacks, extra_callbacks, data_digest(x, y)
+        )
         start = time.perf_counter()
         with self.scope():
             # Without a distribution, TensorFlow's `fit` builds the optimizer

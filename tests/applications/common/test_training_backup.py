@@ -17,6 +17,7 @@ from attention_zoo.applications.common.training_backup import (
     RECORD,
     TrainingBackup,
     config_record,
+    data_digest,
     record_difference,
 )
 
@@ -92,6 +93,35 @@ def test_a_changed_config_discards_the_backup(tmp_path, capsys):
     assert "with other settings (learning_rate 0.01 -> 0.1)" in (
         capsys.readouterr().err
     )
+
+
+def test_changed_training_data_discard_the_backup(tmp_path, capsys):
+    # The same settings and shapes: only the data's digest tells a
+    # training on data a generator now writes otherwise from the old one.
+    folder = tmp_path / "backup"
+    other = data_digest(X + 1, Y)
+    _interrupted(folder, None, backup=TrainingBackup(folder, {"epochs": 3}, other))
+    capsys.readouterr()
+    backup = TrainingBackup(folder, {"epochs": 3}, data_digest(X, Y))
+    assert _fit(_model(), backup) == [0, 1, 2]
+    assert "with other training data" in capsys.readouterr().err
+    # The same data: resumed.
+    _interrupted(folder, None, backup=TrainingBackup(folder, {"epochs": 3}, other))
+    assert _fit(_model(), TrainingBackup(folder, {"epochs": 3}, other)) == [2]
+
+
+def test_a_data_digest_reads_every_array_and_none_of_a_dataset():
+    digest = data_digest(X, Y)
+    assert digest == data_digest(X.copy(), {"y": Y}["y"])
+    assert digest != data_digest(X.astype("float64"), Y)  # the dtype
+    assert digest != data_digest(X.reshape(2, 4), Y)  # the shape
+    assert digest != data_digest(Y, X)  # the order
+    changed = X.copy()
+    changed[3, 1] = 2
+    assert digest != data_digest(changed, Y)
+    assert data_digest(X[:, ::-1]) == data_digest(np.ascontiguousarray(X[:, ::-1]))
+    assert data_digest(X, None) == data_digest(X) != data_digest(X, X)
+    assert data_digest(keras.utils.PyDataset(), None) is None
 
 
 def test_a_backup_without_record_is_discarded(tmp_path, capsys):
