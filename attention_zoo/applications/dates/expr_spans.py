@@ -8,8 +8,9 @@ across years, so each of CLDR's greatest-difference patterns is used.
 Each language also gets hand-written connectors around two dates
 (`expression_words.json` `connectors`: "del {0} al {1}", "vom {0} bis
 {1}", "{0}至{1}"), in full or, in one year, with the year written once
-("du 3 mars au 5 avril 2021", "2021年3月1日至4月5日"), around two days of one month (`day_ranges`: "from 3 to 7 May
-1979", "13 - 15 de julio de 2013", "с 1 по 10 мая 2021 года"), around
+("du 3 mars au 5 avril 2021", "2021年3月1日至4月5日"), around two days
+of one month (`day_ranges`: "from 3 to 7 May 1979", "13 - 15 de julio de
+2013", "с 1 по 10 мая 2021 года"), around
 two months of one year (`month_ranges`: "de marzo a mayo de 2020"), and
 around two times (`expr_time_spans`: "from 10pm to 6am", "von 8 Uhr bis 17
 Uhr"); CLDR's dash is also written as people type it (" - "). Years:

@@ -6,8 +6,8 @@
   periods, "8:25 in the evening", "晚上8:25"), the clocks a language
   writes besides (`expression_words.json` `clocks`: French `17h30`,
   German `17.30 Uhr`, Japanese `午前8時15分`), with a case ending
-  (`clock_suffixes`: Turkish `20:00'de`), a.m./p.m. spellings CLDR does not write
-  (`periods`: English `5:30 p.m.`), and a 24-hour time in UTC
+  (`clock_suffixes`: Turkish `20:00'de`), a.m./p.m. spellings CLDR does
+  not write (`periods`: English `5:30 p.m.`), and a 24-hour time in UTC
   (`17:30 UTC` -> `time 17:30Z`), and a time after the language's
   hand-written `at` ("at 5:30 PM", "a las 17:30"); some of them with a
   hand-written zone name (`zone_names`: "22:00 по московскому времени" ->
@@ -193,7 +193,7 @@ def times(language: str) -> list[Pair]:
 
 def _suffixed(language: str, r) -> list[Pair]:
     """Times with the case ending a sentence gives them (`clock_suffixes`:
-    "saat 20:00'de", "8'de", "18:30-kor"). Turkish's ending agrees with the
+    "saat 20:00'de", "saat 8'de", "18:30-kor"). Turkish's ending agrees with the
     last number read aloud, the minute's or, on the hour, the hour's
     (`by_last_number`: its units' word, or its tens' where it ends in 0)."""
     spec = words(language).get("clock_suffixes")
