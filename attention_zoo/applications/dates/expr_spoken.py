@@ -36,9 +36,12 @@ from attention_zoo.applications.dates.expr_days import (
 )
 from attention_zoo.applications.dates.expr_times import (
     JOINED_FAMILIES,
+    NUMERIC_FAMILIES,
     SPOKEN_HOURS,
     _datetime_pair,
     _time_pair,
+    day_time_joiners,
+    one_reading,
 )
 from attention_zoo.applications.dates.expression_pairs import (
     REFERENCE,
@@ -122,23 +125,23 @@ def hours(language: str) -> list[Pair]:
 
 
 def dated_hours(language: str) -> list[Pair]:
-    """A day with a month word (`expr_times.JOINED_FAMILIES` but days in
-    words) and a whole
-    hour of the `hours` words after it: by the `at` joiner or a comma
-    where the hour's pattern starts bare ("3. Oktober 2020, 10 Uhr",
-    "2020年1月23日上午10点"), by a space where it starts with its own
-    preposition ("10 de marzo de 2024 a las 9 de la mañana")."""
+    """A day (`expr_times.JOINED_FAMILIES` but days in words, and
+    `NUMERIC_FAMILIES`) and a whole hour of the `hours` words after it: by
+    `day_time_joiners` where the hour's pattern starts bare ("3. Oktober
+    2020, 10 Uhr", "13/09/2018 à 8h", "2020年1月23日上午10点"), by a space
+    or a comma where it starts with its own preposition ("10 de marzo de
+    2024 a las 9 de la mañana")."""
     patterns = words(language).get("hours", ())
     # Not a day in words: the grounding reads "veertiende december 2019,
     # 14 uur" as the 14 of the hour (a day is no number written only as a time's).
-    families = set(JOINED_FAMILIES) - {"spelled"}
+    # Days with digits for the month too ("13/09/2018 à 8h"), where they
+    # read one way and are not glued to the hour's digits.
+    families = set(JOINED_FAMILIES + NUMERIC_FAMILIES) - {"spelled"}
     days = [f for f in FORMATS if f.language == language and f.family in families]
     if not patterns or not days:
         return []
     r = rng("dated_hours", language)
-    at = words(language).get("at", [])
-    # A comma joins a day and an hour where the language spaces its words.
-    bare = at + ([] if "{day}{time}" in at else ["{day}, {time}"])
+    bare = day_time_joiners(language)
     out = []
     for pattern in patterns:
         joiners = bare if pattern.startswith("{") else ["{day} {time}", "{day}, {time}"]
@@ -146,10 +149,13 @@ def dated_hours(language: str) -> list[Pair]:
             hour = r.choice(SPOKEN_HOURS)
             minute = 30 if half_hour(pattern, language) else 0
             moment = dt.datetime.combine(draw_day(r), dt.time(hour, minute))
-            text = r.choice(joiners).format(
-                day=r.choice(days).render(moment.date()),
-                time=hour_text(pattern, hour, language, r),
-            )
+            fmt, joiner = r.choice(days), r.choice(joiners)
+            day = fmt.render(moment.date())
+            if fmt.family in NUMERIC_FAMILIES and (
+                "{day}{time}" in joiner or not one_reading(day, moment.date())
+            ):
+                continue
+            text = joiner.format(day=day, time=hour_text(pattern, hour, language, r))
             out.append(_datetime_pair(language, text, moment, False))
     return out
 

@@ -71,7 +71,7 @@ OFFSETS = (
 ISO_ZONES = 8  # ISO 8601 texts with a zone, per language
 # Texts with each hand-written zone name (`zone_names`), per name: dates
 # with a time, and times alone.
-ZONE_NAME_DATETIMES = 3
+ZONE_NAME_DATETIMES = 5
 ZONE_NAME_TIMES = 2
 # Languages that write the zone's name before the time ("北京时间22:00"),
 # with what comes between.
@@ -245,11 +245,22 @@ def one_reading(text: str, day: dt.date) -> bool:
     return readings is None or readings == {day.isoformat()}
 
 
+def day_time_joiners(language: str) -> list[str]:
+    """The language's hand-written `at` joiners ("{day} um {time}"), and a
+    comma where it spaces its words ("12.03.2019, 18:45 Uhr"; not where it
+    glues them, "2020年1月23日10点")."""
+    at = words(language).get("at", [])
+    return at + ([] if "{day}{time}" in at else ["{day}, {time}"])
+
+
 def _joined(language: str, r) -> list[Pair]:
-    """A day of `formats.FORMATS` and a time, by the language's hand-written
-    joiners (`at`: "{day} a las {time}"; `time_first`: "8:25 a.m. Dec. 12, 2014")."""
+    """A day of `formats.FORMATS` and a time, by the language's joiners
+    (`day_time_joiners`: "{day} a las {time}", "{day}, {time}"; `time_first`:
+    "8:25 a.m. Dec. 12, 2014"); the time by a CLDR skeleton, an a.m./p.m.
+    spelling (`periods`) or a clock the language writes (`clocks`: "18:45 Uhr",
+    "8h05")."""
     hand = words(language)
-    joiners = hand.get("at", []) + hand.get("time_first", [])
+    joiners = day_time_joiners(language) + hand.get("time_first", [])
     days = [
         f
         for f in FORMATS
@@ -270,10 +281,23 @@ def _joined(language: str, r) -> list[Pair]:
                 glued or not one_reading(fmt.render(moment.date()), moment.date())
             ):
                 continue
-            if spellings and r.random() < 0.5:
+            # A day in words and the same number in the time: the grounding
+            # reads "vingt-trois juin 2072 à 23:27" as one 23 written for two
+            # parts (as `expr_spoken.dated_hours` leaves days in words out).
+            if fmt.family == "spelled" and moment.day in (
+                moment.hour,
+                moment.hour % 12 or 12,
+                moment.minute,
+            ):
+                continue
+            how = r.random()
+            if spellings and how < 0.4:
                 half = "am" if moment.hour < 12 else "pm"
                 spelling = r.choice(hand["periods"][half])
                 time_text = f"{moment.hour % 12 or 12}:{moment.minute:02d} {spelling}"
+            elif hand.get("clocks") and how < 0.5:
+                pattern = r.choice(hand["clocks"])
+                time_text = format_time(moment.time(), pattern, locale=locale(language))
             else:
                 skeleton = r.choice(("hm", "Hm"))
                 time_text = format_skeleton(skeleton, moment, locale=locale(language))
@@ -308,7 +332,9 @@ def datetimes(language: str) -> list[Pair]:
         local.append(_datetime_pair(language, text, moment, True))
     local += _joined(language, r)
     out = with_native(local)
-    for zone in r.sample(OFFSETS, ISO_ZONES):  # ISO 8601: ASCII digits everywhere
+    # ISO 8601: ASCII digits everywhere; `Z` in every language, as logs and
+    # APIs write it most.
+    for zone in ("Z", *r.sample(OFFSETS[1:], ISO_ZONES - 1)):
         moment = dt.datetime.combine(draw_day(r), _draw_time(r, True, True))
         iso = moment.isoformat(r.choice("T "))
         out.append(_datetime_pair(language, iso + zone, moment, True, zone))
