@@ -128,7 +128,7 @@ def dated_hours(language: str) -> list[Pair]:
     """A day (`expr_times.JOINED_FAMILIES` but days in words, and
     `NUMERIC_FAMILIES`) and a whole hour of the `hours` words after it: by
     `day_time_joiners` where the hour's pattern starts bare ("3. Oktober
-    2020, 10 Uhr", "13/09/2018 à 8h", "2020年1月23日上午10点"), by a space
+    2020, 10 Uhr", "13.09.2018 um 20 Uhr", "2020年1月23日上午10点"), by a space
     or a comma where it starts with its own preposition ("10 de marzo de
     2024 a las 9 de la mañana")."""
     patterns = words(language).get("hours", ())

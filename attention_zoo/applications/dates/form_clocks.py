@@ -106,9 +106,10 @@ def _each_point(parsed, change):
 
 
 def written_hour(t: FormText, clock) -> bool:
-    """Whether the text writes `clock`'s hour as the grounding reads an hour:
-    its digits, its dial number with a period that takes it, or a name
-    (`noon`)."""
+    """Whether the text writes `clock`'s hour: its digits, its dial number
+    with a period that takes it, or a name (`noon`). The grounding
+    (`form_grounding._clock`) refuses a clock whose hour this says is
+    unwritten, and the hour pass settles only such a clock: one rule."""
     hour, twelve = clock.hour, {clock.hour % 12, clock.hour % 12 or 12}
     if hour in t.numbers or (hour, clock.minute) in t.named(
         t.table("named_time_phrases")

@@ -69,7 +69,7 @@ from __future__ import annotations
 import re
 
 from attention_zoo.applications.dates import form_words
-from attention_zoo.applications.dates.form_clocks import periods_beside
+from attention_zoo.applications.dates.form_clocks import periods_beside, written_hour
 from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.form_text import FormText
 from attention_zoo.applications.dates.formats import LANGUAGES
@@ -226,7 +226,7 @@ def _clock(t: FormText, clock: Clock) -> str:
                 f"the form's hour {hour:02d} disagrees with the text's "
                 f"{sorted(periods)[0]!r}"
             )
-        if hour not in t.numbers and not (twelve & t.numbers and hour in hours):
+        if not written_hour(t, clock):  # the rule the hour pass settles by
             return _missing(f"hour {hour:02d}")
     if clock.minute == 0 and clock.second is None and not t.writes_a_clock():
         return f"the text writes the hour {hour:02d} as no clock (page 12)"

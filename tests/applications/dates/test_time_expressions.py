@@ -258,6 +258,18 @@ def test_known_kinds_of_text(every_language):
         re.search(r"\d{4} a las \d+ de la ", p.text) for p in forms("es", "datetime")
     )
     assert any(re.search(r"日..\d+点$", p.text) for p in forms("zh", "datetime"))
+    # A day and a time by a comma and in the language's clocks, the day
+    # in digits too: "12.03.2019, 18:45 Uhr", "13/09/2018 à 8h".
+    german, french = forms("de", "datetime"), forms("fr", "datetime")
+    assert any(re.search(r"\d{4}, \d+[:.]\d\d Uhr$", p.text) for p in german)
+    assert any(
+        re.fullmatch(r"\d+\.\d+\.\d{4},? (um )?\d+[:.]\d\d Uhr", p.text)
+        for p in german
+    )
+    assert any(
+        re.fullmatch(r"\d+[/-]\d+[/-]\d{4},? (à )?\d+ ?h(\d\d)?", p.text)
+        for p in french
+    )
     assert any(
         re.fullmatch(r"\d{4}-\d{4}", p.text) for p in forms("en", "interval_years")
     )
