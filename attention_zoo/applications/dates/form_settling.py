@@ -12,7 +12,8 @@ changes (tested over every generated form:
 tests/applications/dates/test_generated_grounding.py), so passing only
 the refused ones changes no answer and costs nothing on the rest. A pass
 never writes a form where the model wrote none, nor changes a form's
-kind beyond what its part needs (an Easter day with a time is `at`).
+kind beyond what its part needs (an Easter day with a time is `at`; an
+interval whose two ends are one point is that point, `points`).
 
 The answer's `notes` name the passes that set a part and the form the
 model wrote (`Normalizer.predict_items`). Python only.
@@ -25,13 +26,27 @@ from attention_zoo.applications.dates.form_holidays import holidays
 from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.form_text import FormText
 from attention_zoo.applications.dates.formats import LANGUAGES
-from attention_zoo.applications.dates.forms import FormError
+from attention_zoo.applications.dates.forms import FormError, Interval
 
-# The day first (an Easter day with a time becomes `at`); a period before
+
+def points(t: FormText, parsed):
+    """An interval whose two ends are the same point is that point: both
+    ends are inclusive, so `time 06:30 / time 06:30` means what `time 06:30`
+    does, and the grounding then asks the text to write its numbers once,
+    not once per end ("um 6:30 Uhr" read so). Ends that differ in any part
+    are left alone."""
+    if isinstance(parsed, Interval) and parsed.start == parsed.end:
+        return parsed.start
+    return parsed
+
+
+# One point first, so the passes after it set the point's parts. The day
+# next (an Easter day with a time becomes `at`); a period before
 # the written hour, so an hour whose number is written with the other
 # period moves to its half of the day (`सुबह 10 बजे` read as 22:00) and
 # only an hour written nowhere takes another number.
 PASSES = (
+    ("point", points),
     ("holiday", holidays),
     ("period", periods),
     ("hour", hours),
