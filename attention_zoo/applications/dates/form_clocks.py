@@ -1,11 +1,11 @@
-"""What code sets in a form's clocks from its text: the hour written, its day period, the zone.
+"""What code sets in a form's clocks from its text: the hour and minute written, the day period, the zone.
 
 "शाम 7:00 बजे" is 19:00 and "सुबह 10 बजे" 10:00: which number is the hour
 is language, and the model reads it; which half of the day a period word
 puts that number in is a table (`form_words.period_phrases`: CLDR's
 a.m./p.m. and day periods, with the hours each is written with) and
 arithmetic. The digits of an hour are the text's, as the grounding
-demands, and the zone of "22:00 по московскому времени" or "08:25:00Z" is
+demands, as are the minutes written after them, and the zone of "22:00 по московскому времени" or "08:25:00Z" is
 a format and a table (`FormText.written_zones`). These are passes of
 `form_settling.PASSES`, run in this order on a form the grounding refuses:
 
@@ -26,6 +26,12 @@ a format and a table (`FormText.written_zones`). These are passes of
   number or two (`12.03.2020 um 8 Uhr`: the 12 reads as a clock too), the
   hour stays the model's. The number is put in its half of the day as
   `periods` puts one (`晚上8点` read as 22:00: 8, then 20).
+- `minutes`: a clock of the form at minute 00, no seconds written, whose
+  hour's digits the text writes with one minute after them and a clock's
+  separator (`21 h 20`, `21:20`, `21.20`, `21h20`), gets that minute:
+  "vendredi 13 novembre 2015 à 21 h 20" read at 21:00 is 21:20. A minute
+  the model wrote is never changed, and two minutes after the hour leave
+  it the model's.
 - `zones`: a form whose clocks write no zone, of a text that writes exactly
   one (an abbreviation in capitals, `EST`; `Z` after a number; a zone
   named in words, `по московскому времени`, `北京时间`: the hand-written
@@ -135,6 +141,24 @@ def hours(t: FormText, parsed):
         parsed,
         lambda c: c if written_hour(t, c) else dataclasses.replace(c, hour=hour),
     )
+
+
+def minutes(t: FormText, parsed):
+    """`parsed` with a clock's minute 00 that the text writes otherwise set
+    to it (module docstring)."""
+
+    def change(c):
+        if c.minute or c.second is not None:
+            return c
+        # The hour's digits as the text writes them: 14 as such, or 2 for
+        # 14 where 14 is written nowhere ("2 h 30" is not 14:00's).
+        dial = {c.hour} if c.hour in t.numbers else {c.hour % 12, c.hour % 12 or 12}
+        written = t.clock_minutes(dial)
+        if len(written) != 1 or written == {0}:
+            return c
+        return dataclasses.replace(c, minute=written.pop())
+
+    return _each_point(parsed, change)
 
 
 def periods(t: FormText, parsed):

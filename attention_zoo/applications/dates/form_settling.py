@@ -21,7 +21,7 @@ model wrote (`Normalizer.predict_items`). Python only.
 
 from __future__ import annotations
 
-from attention_zoo.applications.dates.form_clocks import hours, periods, zones
+from attention_zoo.applications.dates.form_clocks import hours, minutes, periods, zones
 from attention_zoo.applications.dates.form_holidays import holidays
 from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.form_text import FormText
@@ -44,12 +44,14 @@ def points(t: FormText, parsed):
 # next (an Easter day with a time becomes `at`); a period before
 # the written hour, so an hour whose number is written with the other
 # period moves to its half of the day (`सुबह 10 बजे` read as 22:00) and
-# only an hour written nowhere takes another number.
+# only an hour written nowhere takes another number; the minute after its
+# hour is known.
 PASSES = (
     ("point", points),
     ("holiday", holidays),
     ("period", periods),
     ("hour", hours),
+    ("minute", minutes),
     ("zone", zones),
 )
 

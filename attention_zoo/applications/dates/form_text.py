@@ -30,6 +30,11 @@ _NOTE = re.compile(NOTE)
 _CLOCK = re.compile(
     r"(?<![0-9])[0-9]{1,2} ?(?::[0-9]|h(?![^\W\d_])|\.[0-9]{2}(?![0-9]))"
 )
+# An hour and its minutes (`21:20`, `21.20`, `17h30`, `21 h 20`): the
+# minutes are the two digits after the hour's separator.
+_HOUR_MINUTE = re.compile(r"(?<![0-9])([0-9]{1,2}) ?(?::|h|\.) ?([0-9]{2})(?![0-9])")
+# What ends right before a clock's minutes: an hour and its separator.
+_AFTER_AN_HOUR = re.compile(r"[0-9] ?(?::|h|\.) ?$")
 
 
 @functools.lru_cache(maxsize=8)
@@ -133,9 +138,21 @@ class FormText:
         one hour, so it then has two."""
         found = [m[0] for m in _CLOCK.finditer(self.text)]
         found += [m[0] for m in _hour_affixes(self.languages).finditer(self.text)]
-        found += [m[0] for m in _RUNS.finditer(self.text) if self._before_clock_word(m)]
+        # Not a clock's minutes before its period (the 21 of `2:21 p.m.`).
+        found += [
+            m[0]
+            for m in _RUNS.finditer(self.text)
+            if self._before_clock_word(m)
+            and not _AFTER_AN_HOUR.search(self.text, 0, m.start())
+        ]
         hours = {int(_RUNS.search(f)[0]) for f in found}
         return {h for h in hours if h < 24}
+
+    def clock_minutes(self, hours: set[int]) -> set[int]:
+        """The minutes (0-59) the text writes right after one of `hours` and
+        a clock's separator (`21 h 20`, `21:20`, `8.15`)."""
+        pairs = [(int(m[1]), int(m[2])) for m in _HOUR_MINUTE.finditer(self.text)]
+        return {minute for hour, minute in pairs if hour in hours and minute < 60}
 
     def named_time(self, hour: int, minute: int) -> bool:
         """Whether a word of noon or midnight of the text names `hour`:`minute`

@@ -36,7 +36,6 @@ def test_a_period_sets_the_hour_of_its_number(text, written, expected):
     "text, written",
     [
         ("5:30 pm", "time 17:30"),  # the model's hour agrees: unchanged
-        ("17:00 Uhr", "time 05:00"),  # 17 written as such: no period read
         ("3 May 1979", "date 1979-05-03"),  # no clock
         ("5:30 pm", "time 5:30"),  # no form: refused by name later
         ("", ""),
@@ -68,6 +67,11 @@ def test_a_period_moves_an_hour_to_its_number_only_not_to_another_number():
         # The other clock's number is its own.
         ("von 10 bis 22 Uhr", "time 10:00 / time 12:00", "time 10:00 / time 22:00"),
         ("morgen um 17h30", "shift day +1 at 07:30", "shift day +1 at 17:30"),
+        # The 21 of 2:21 is its minutes before the period, not an hour.
+        ("2:21 p.m., December 11, 2014", "datetime 2014-12-11T23:21", "datetime 2014-12-11T14:21"),
+        # 17 written as such: no period moves it; the text's one clock
+        # number (its 00 is minutes) is the hour.
+        ("17:00 Uhr", "time 05:00", "time 17:00"),
     ],
 )  # fmt: skip
 def test_an_hour_written_nowhere_is_the_one_clock_number_of_the_text(
@@ -99,6 +103,34 @@ def test_an_hour_set_from_the_text_is_grounded_again():
     form, names = settled(text, "time 18:45")
     assert (form, names) == ("time 19:45", ("hour",))
     assert "minute" in reason(text, form)
+
+
+@pytest.mark.parametrize(
+    "text, written, expected",
+    [
+        ("vendredi 13 novembre 2015 à 21 h 20", "datetime 2015-11-13T21:00", "datetime 2015-11-13T21:20"),
+        ("um 8.15 Uhr", "time 08:00", "time 08:15"),
+        ("17h30", "time 17:00", "time 17:30"),
+        ("at 5:30 pm", "time 17:00", "time 17:30"),  # the hour's dial number
+    ],
+)  # fmt: skip
+def test_a_minute_00_is_the_one_minute_written_after_its_hour(text, written, expected):
+    assert_grounds(text, written, expected, ("minute",))
+
+
+@pytest.mark.parametrize(
+    "text, written",
+    [
+        ("8:15", "time 08:10"),  # a minute the model wrote is its own
+        ("8:15 or 8:45", "time 08:00"),  # two minutes after the hour
+        ("5 pm", "time 17:00"),  # none written
+        ("9:30 or 10", "time 10:00"),  # written after another hour
+        ("entre 14 h et 2 h 30", "time 14:00 / time 02:30"),  # 14 written: not "2 h 30"
+        ("8:15:30", "time 08:00:00"),  # seconds written: a clock the model read
+    ],
+)
+def test_a_minute_is_set_only_from_exactly_one_written_after_its_hour(text, written):
+    assert settled(text, written) == (written, ())
 
 
 @pytest.mark.parametrize(
