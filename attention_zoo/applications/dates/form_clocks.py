@@ -28,8 +28,8 @@ a format and a table (`FormText.written_zones`). These are passes of
   `periods` puts one (`晚上8点` read as 22:00: 8, then 20).
 - `minutes`: a clock of the form at minute 00, no seconds written, whose
   hour's digits the text writes with one minute after them and a clock's
-  separator (`21 h 20`, `21:20`, `21.20`, `21h20`), gets that minute:
-  "vendredi 13 novembre 2015 à 21 h 20" read at 21:00 is 21:20. A minute
+  separator (`21h20`, `21:20`, `21.20`, with spaces or not), gets that
+  minute: "13 novembre 2015 à 21h20" read at 21:00 is 21:20. A minute
   the model wrote is never changed, and two minutes after the hour leave
   it the model's.
 - `zones`: a form whose clocks write no zone, of a text that writes exactly
@@ -151,7 +151,7 @@ def minutes(t: FormText, parsed):
         if c.minute or c.second is not None:
             return c
         # The hour's digits as the text writes them: 14 as such, or 2 for
-        # 14 where 14 is written nowhere ("2 h 30" is not 14:00's).
+        # 14 where 14 is written nowhere ("2h30" is not 14:00's).
         dial = {c.hour} if c.hour in t.numbers else {c.hour % 12, c.hour % 12 or 12}
         written = t.clock_minutes(dial)
         if len(written) != 1 or written == {0}:

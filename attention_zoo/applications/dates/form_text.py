@@ -30,7 +30,7 @@ _NOTE = re.compile(NOTE)
 _CLOCK = re.compile(
     r"(?<![0-9])[0-9]{1,2} ?(?::[0-9]|h(?![^\W\d_])|\.[0-9]{2}(?![0-9]))"
 )
-# An hour and its minutes (`21:20`, `21.20`, `17h30`, `21 h 20`): the
+# An hour and its minutes (`21:20`, `21.20`, `17h30`, spaced or not): the
 # minutes are the two digits after the hour's separator.
 _HOUR_MINUTE = re.compile(r"(?<![0-9])([0-9]{1,2}) ?(?::|h|\.) ?([0-9]{2})(?![0-9])")
 # What ends right before a clock's minutes: an hour and its separator.
@@ -150,7 +150,7 @@ class FormText:
 
     def clock_minutes(self, hours: set[int]) -> set[int]:
         """The minutes (0-59) the text writes right after one of `hours` and
-        a clock's separator (`21 h 20`, `21:20`, `8.15`)."""
+        a clock's separator (`21h20`, `21:20`, `8.15`)."""
         pairs = [(int(m[1]), int(m[2])) for m in _HOUR_MINUTE.finditer(self.text)]
         return {minute for hour, minute in pairs if hour in hours and minute < 60}
 
