@@ -1,12 +1,13 @@
-"""What code sets in a form's clocks from its text: the hour and minute written, the day period, the zone.
+"""What code sets in a form's clocks from its text: hour, minute, day period, zone.
 
 "शाम 7:00 बजे" is 19:00 and "सुबह 10 बजे" 10:00: which number is the hour
 is language, and the model reads it; which half of the day a period word
 puts that number in is a table (`form_words.period_phrases`: CLDR's
 a.m./p.m. and day periods, with the hours each is written with) and
 arithmetic. The digits of an hour are the text's, as the grounding
-demands, as are the minutes written after them, and the zone of "22:00 по московскому времени" or "08:25:00Z" is
-a format and a table (`FormText.written_zones`). These are passes of
+demands, and so are the minutes written after them; the zone of "22:00
+по московскому времени" or "08:25:00Z" is a format and a table
+(`FormText.written_zones`). These are passes of
 `form_settling.PASSES`, run in this order on a form the grounding refuses:
 
 - `periods`: the hour `h` of a clock of the form, the text writing `h % 12`
