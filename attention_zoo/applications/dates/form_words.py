@@ -377,10 +377,12 @@ def clock_words(languages=LANGUAGES) -> frozenset[str]:
                 for start, end, _, _ in spans(written, periods):
                     written = written[:start] + " " * (end - start) + written[end:]
                 out |= set(words(written))
-        # The hand-written hours' words between the hour and its period
-        # (`um 5 Uhr nachm.`, `om 5 uur 's middags`).
+        # The hand-written hours' words after the hour, up to its period
+        # where one is written (`um 5 Uhr nachm.`, `om 5 uur 's middags`)
+        # or not: French writes "à 8 heures" and, in a sentence, "à 8 heures
+        # du soir", which the generator does not.
         for pattern in _words()(language).get("hours", ()):
-            between = re.search(r"\{h\}(.*)\{[Ba]\}", pattern)
-            if between:
-                out |= set(words(normalize(between[1]) or ""))
+            after = re.search(r"\{[Hh]\}(.*?)(?:\{[Ba]\}|$)", pattern)
+            if after:
+                out |= set(words(normalize(after[1]) or ""))
     return frozenset(out)

@@ -22,6 +22,9 @@ pytestmark = pytest.mark.backend_free
         ("5:30 pm", "time 05:30", "time 17:30"),
         ("12 a.m.", "time 12:00", "time 00:00"),
         ("morgen um 8 Uhr abends", "shift day +1 at 08:00", "shift day +1 at 20:00"),
+        # Past the clock word of a hand-written `hours` pattern ("heures"),
+        # which no generated text writes before a period.
+        ("8 heures du soir", "time 08:00", "time 20:00"),
         # Each end by its own period; one period after both ends for both.
         ("from 10pm to 6am", "time 10:00 / time 06:00", "time 22:00 / time 06:00"),
         ("सुबह 10 बजे से दोपहर 2 बजे तक", "time 22:00 / time 02:00", "time 10:00 / time 14:00"),
@@ -72,6 +75,8 @@ def test_a_period_moves_an_hour_to_its_number_only_not_to_another_number():
         # 17 written as such: no period moves it; the text's one clock
         # number (its 00 is minutes) is the hour.
         ("17:00 Uhr", "time 05:00", "time 17:00"),
+        # 9, in du soir's half (it had read "h" as no clock word: 09:00).
+        ("à 9 h du soir", "time 19:00", "time 21:00"),
     ],
 )  # fmt: skip
 def test_an_hour_written_nowhere_is_the_one_clock_number_of_the_text(
