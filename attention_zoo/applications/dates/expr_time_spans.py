@@ -18,6 +18,11 @@ styles, drawn per interval, as people write a span:
   word uses; a period is never shared this way (`10-11 pm` is left to
   CLDR's own interval patterns in `expr_spans`).
 
+A connector that itself says its numbers are hours (`connector_hours`:
+Italian "dalle {0} alle {1}", Swedish "kl. {0}–{1}") also takes two whole
+hours by its own pattern ("dalle 15 alle 18", "kl. 9–17", Arabic "من
+الساعة 10 إلى الساعة 12").
+
 The reference is the start's day at midnight.
 """
 
@@ -123,6 +128,28 @@ def _shared(language: str, r) -> list[Pair]:
     return out
 
 
+def _connector_hours(language: str, r) -> list[Pair]:
+    """Two whole hours inside a connector that says they are hours, each
+    by the connector's hour pattern ("dalle 15 alle 18")."""
+    out = []
+    for connector, pattern in sorted(
+        words(language).get("connector_hours", {}).items()
+    ):
+        for _ in range(SHARED_PER_PATTERN):
+            first, last = sorted(r.sample(range(24), 2))
+            if r.random() < 0.2:  # the night: "dalle 22 alle 6"
+                first, last = last, first
+            texts = [
+                expr_spoken.hour_text(pattern, h, language, r) for h in (first, last)
+            ]
+            out.append(
+                _pair(
+                    language, dt.time(first), dt.time(last), connector.format(*texts), r
+                )
+            )
+    return out
+
+
 def time_ranges(language: str, r) -> list[Pair]:
     """The intervals of times of `language` by its hand-written words (see
     the module's docstring)."""
@@ -140,4 +167,4 @@ def time_ranges(language: str, r) -> list[Pair]:
             out.append(_pair(language, first, last, connector.format(*texts), r))
     if words(language).get("time_connectors"):
         out += _shared(language, r)
-    return out
+    return out + _connector_hours(language, r)

@@ -249,6 +249,12 @@ def test_known_kinds_of_text(every_language):
     assert any(p.text.endswith(" बाद") for p in forms("hi", "relative"))
     assert any(re.search(r" at \d+pm$", p.text) for p in forms("en", "relative_at"))
     assert any(re.search(r"天后..\d+点", p.text) for p in forms("zh", "relative_at"))
+    # Two whole hours inside a connector that says they are hours.
+    assert any(
+        re.fullmatch(r"dalle \d+ alle \d+", p.text)
+        for p in forms("it", "interval_times")
+    )
+    assert any(p.text.startswith("من الساعة ") for p in forms("ar", "interval_times"))
     # A day and a whole hour in the hand-written words: "3. Oktober 2020, 10
     # Uhr", "el 10 de marzo de 2024 a las 9 de la mañana", "上午10点".
     assert any(
@@ -263,8 +269,7 @@ def test_known_kinds_of_text(every_language):
     german, french = forms("de", "datetime"), forms("fr", "datetime")
     assert any(re.search(r"\d{4}, \d+[:.]\d\d Uhr$", p.text) for p in german)
     assert any(
-        re.fullmatch(r"\d+\.\d+\.\d{4},? (um )?\d+[:.]\d\d Uhr", p.text)
-        for p in german
+        re.fullmatch(r"\d+\.\d+\.\d{4},? (um )?\d+[:.]\d\d Uhr", p.text) for p in german
     )
     assert any(
         re.fullmatch(r"\d+[/-]\d+[/-]\d{4},? (à )?\d+ ?h(\d\d)?", p.text)
