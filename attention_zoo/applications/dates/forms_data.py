@@ -187,11 +187,7 @@ def draw(pool: dict, n: int, rng: random.Random, replace: bool) -> list[FormExam
     one text of every template of a language (`template`) before a
     second of any: when the pool is larger than `n`, the pairs left out
     are more numbers of a pattern ("in 7 days"), never the one text of a
-    word ("yesterday", which a shuffle alone left out of forms29). The
-    draws past the whole pool take a template of the kind uniformly, then
-    one of its pairs: a word of one text ("avant-hier") comes back as
-    often as a pattern of a hundred numbers ("il y a # jours"), whose
-    numbers the first pass has all taught already."""
+    word ("yesterday", which a shuffle alone left out of forms29)."""
     out = []
     if replace:
         every = [e for key in sorted(pool) for e in pool[key]]
@@ -205,22 +201,13 @@ def draw(pool: dict, n: int, rng: random.Random, replace: bool) -> list[FormExam
         order = sorted(range(len(every)), key=rank.__getitem__)  # stable
         out = [every[i] for i in order[:n]]
     left = {key: list(examples) for key, examples in pool.items() if examples}
-    templates = {}
-    if replace:
-        for key, examples in left.items():
-            by_template = defaultdict(list)
-            for e in examples:
-                by_template[template(e.text)].append(e)
-            templates[key] = [by_template[t] for t in sorted(by_template)]
     while len(out) < n and left:
         language = rng.choice(sorted({language for language, _ in left}))
         kinds = sorted(key for key in left if key[0] == language)
         key = rng.choices(kinds, [math.sqrt(len(left[k])) for k in kinds])[0]
-        if replace:
-            out.append(rng.choice(rng.choice(templates[key])))
-            continue
         examples = left[key]
-        out.append(examples.pop(rng.randrange(len(examples))))
+        i = rng.randrange(len(examples))
+        out.append(examples[i] if replace else examples.pop(i))
         if not examples:
             del left[key]
     return out
