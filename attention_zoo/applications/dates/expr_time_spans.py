@@ -111,6 +111,15 @@ def _clock(
     return times[0], times[1], texts
 
 
+def _whole_hours(r) -> tuple[int, int]:
+    """Two whole hours, the later first a fifth of the time: the night,
+    "22-6 Uhr", "dalle 22 alle 6"."""
+    first, last = sorted(r.sample(range(24), 2))
+    if r.random() < 0.2:
+        first, last = last, first
+    return first, last
+
+
 def _shared(language: str, r) -> list[Pair]:
     """Two hours and one clock word after both ("10-12 Uhr", "9–17 uur")."""
     out = []
@@ -118,9 +127,7 @@ def _shared(language: str, r) -> list[Pair]:
         if not pattern.startswith("{H}"):
             continue
         for _ in range(SHARED_PER_PATTERN):
-            first, last = sorted(r.sample(range(24), 2))
-            if r.random() < 0.2:  # the night: "22-6 Uhr"
-                first, last = last, first
+            first, last = _whole_hours(r)
             text = f"{first}{r.choice(DASHES)}" + expr_spoken.hour_text(
                 pattern, last, language, r
             )
@@ -136,9 +143,7 @@ def _connector_hours(language: str, r) -> list[Pair]:
         words(language).get("connector_hours", {}).items()
     ):
         for _ in range(SHARED_PER_PATTERN):
-            first, last = sorted(r.sample(range(24), 2))
-            if r.random() < 0.2:  # the night: "dalle 22 alle 6"
-                first, last = last, first
+            first, last = _whole_hours(r)
             texts = [
                 expr_spoken.hour_text(pattern, h, language, r) for h in (first, last)
             ]
