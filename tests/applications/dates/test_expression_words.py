@@ -102,3 +102,17 @@ def test_weekday_texts():
     assert texts["am Freitag"] == "weekday FRI"
     assert any(t.startswith("von ") and " bis " in t for t in texts)
     assert all("." not in t for t in texts)  # wide names only
+
+
+def test_connector_hours_name_time_connectors_and_write_one_whole_hour():
+    # A key that is no time connector of its language (a typo, a dash of
+    # another width) would write intervals by a connector nothing else
+    # teaches; a pattern without {H} writes no hour at all.
+    found = 0
+    for language in LOCALES:
+        words = expression_pairs.words(language)
+        for connector, pattern in words.get("connector_hours", {}).items():
+            found += 1
+            assert connector in words["time_connectors"], (language, connector)
+            assert pattern.count("{H}") == 1 and "{h}" not in pattern, pattern
+    assert found >= 8
