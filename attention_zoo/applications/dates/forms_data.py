@@ -21,8 +21,10 @@ expressions, the rest absolute days (non-dates on top):
   Training first takes every pair of its pool once (`draw`: a text drawn
   by chance alone is never trained on when its kind's pool is large, as
   English "yesterday" was in no split of the first forms run), one text
-  of every template before a second of any, then draws the rest with
-  replacement; validation and test draw without.
+  of every template before a second of any, and a template of fewer
+  than `TEMPLATE_DRAWS` texts (a word: "yesterday") again until it has
+  been taken that many times, then draws the rest with replacement;
+  validation and test draw without.
 
 The non-dates of `data.make_splits` that are time expressions here (its
 `time` and `partial_date` kinds: "5pm", "March 2015", which the
@@ -57,6 +59,11 @@ EXPRESSION_SHARE = 0.5
 # The share of each language's and kind's expression texts held out for
 # validation and for test.
 HELD_OUT = {"validation": 0.05, "test": 0.1}
+# How many times training takes every template at least: "in # days" is
+# taught as many times as it has numbers, and a word that is the one text
+# of its template ("yesterday", "avant-hier", "noon") was taught once an
+# epoch, and came and went between runs of the same recipe.
+TEMPLATE_DRAWS = 3
 ABSOLUTE = "absolute"  # the kind of today's absolute days
 # The non-date kinds of `negatives.py` that hold time expressions of this
 # target; a duration among them stays a non-date (`_DURATION`).
@@ -179,7 +186,9 @@ def conflicting(example: data.Example) -> bool:
     return example.format_name in CONFLICTING and not _DURATION.search(text)
 
 
-def draw(pool: dict, n: int, rng: random.Random, replace: bool) -> list[FormExample]:
+def draw(
+    pool: dict, n: int, rng: random.Random, replace: bool, per_template: int = 1
+) -> list[FormExample]:
     """`n` examples of `pool` (fewer when it runs out without `replace`): a
     language uniformly, a kind by the square root of its size, one of its
     pairs. With `replace`, every pair is taken once first (all of them
@@ -187,19 +196,31 @@ def draw(pool: dict, n: int, rng: random.Random, replace: bool) -> list[FormExam
     one text of every template of a language (`template`) before a
     second of any: when the pool is larger than `n`, the pairs left out
     are more numbers of a pattern ("in 7 days"), never the one text of a
-    word ("yesterday", which a shuffle alone left out of forms29)."""
+    word ("yesterday", which a shuffle alone left out of forms29).
+    `per_template` (with `replace`): a template of fewer texts has its
+    texts taken again, in turn, until it has been taken that many times,
+    and the k-th taking of every template comes before the (k+1)-th of
+    any: a word that is the one text of its template ("yesterday",
+    "avant-hier") is otherwise taught once an epoch while "in # days" is
+    taught as many times as it has numbers."""
+    if per_template < 1:
+        raise ValueError(f"per_template must be at least 1, got {per_template!r}")
     out = []
     if replace:
         every = [e for key in sorted(pool) for e in pool[key]]
         rng.shuffle(every)
-        seen = collections.Counter()
-        rank = []
-        for e in every:
-            key = (e.language, template(e.text))
-            rank.append(seen[key])
-            seen[key] += 1
-        order = sorted(range(len(every)), key=rank.__getitem__)  # stable
-        out = [every[i] for i in order[:n]]
+        texts = defaultdict(list)  # template: indices into every, shuffled order
+        for i, e in enumerate(every):
+            texts[(e.language, template(e.text))].append(i)
+        # (k, i): the k-th taking of its template is every[i]; a stable sort
+        # on k keeps the shuffled order within each round.
+        takings = [
+            (k, indices[k % len(indices)])
+            for indices in texts.values()
+            for k in range(max(len(indices), per_template))
+        ]
+        takings.sort()
+        out = [every[i] for _, i in takings[:n]]
     left = {key: list(examples) for key, examples in pool.items() if examples}
     while len(out) < n and left:
         language = rng.choice(sorted({language for language, _ in left}))
@@ -246,7 +267,13 @@ def make_splits(
     ):
         out.append(
             [from_absolute(e) for e in taken if not conflicting(e)]
-            + draw(pools[split], n - days, rng, replace=split == "train")
+            + draw(
+                pools[split],
+                n - days,
+                rng,
+                replace=split == "train",
+                per_template=TEMPLATE_DRAWS,
+            )
         )
     held = {data.normalize(e.text) for e in out[1] + out[2]}
     out[0] = [e for e in out[0] if data.normalize(e.text) not in held]

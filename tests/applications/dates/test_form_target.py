@@ -5,7 +5,6 @@ test_form_training.py's, marked slow)."""
 import collections
 import json
 import math
-import random
 import re
 
 import keras
@@ -303,48 +302,6 @@ def test_a_held_out_text_is_a_new_number_in_a_trained_pattern():
         assert held and sorted(trained + held) == sorted(texts)
         assert {"yesterday", "ayer", "tomorrow"} <= set(trained)
         assert "in # days" in {forms_data.template(t) for t in trained}
-
-
-def _examples(language, kind, texts):
-    return [
-        forms_data.FormExample(t, "year 2000", language, kind, "", "") for t in texts
-    ]
-
-
-def test_training_takes_every_pair_of_its_pool_before_repeating_one():
-    words = ["yesterday", "tomorrow", "ayer", "mañana", "anteayer"]
-    pool = {
-        ("en", "relative"): _examples(
-            "en", "relative", [f"in {i} days" for i in range(300)] + words[:2]
-        ),
-        ("en", "year"): _examples("en", "year", ["y0", "y1"]),
-        ("es", "time"): _examples(
-            "es", "time", [f"t{i}" for i in range(20)] + words[2:]
-        ),
-    }
-    every = [e for examples in pool.values() for e in examples]
-
-    def ids(examples):
-        return sorted(id(e) for e in examples)
-
-    drawn = forms_data.draw(pool, 400, random.Random(0), replace=True)
-    assert len(drawn) == 400 and set(ids(drawn)) == set(ids(every))
-    # Fewer than the pool: no pair twice, and one text of every template of
-    # a language first: each word (its own template) before a second
-    # "in # days", "y#" or "t#".
-    firsts = [
-        e for e in every if e.text in words or e.text in ("in 0 days", "y0", "t0")
-    ]
-    for seed in range(5):
-        some = forms_data.draw(pool, len(firsts), random.Random(seed), replace=True)
-        assert len(set(ids(some))) == len(firsts)
-        assert {e.text for e in some} >= set(words)
-        assert sorted(forms_data.template(e.text) for e in some) == sorted(
-            forms_data.template(e.text) for e in firsts
-        )
-    # Validation and test: without replacement, as before.
-    held = forms_data.draw(pool, 1000, random.Random(0), replace=False)
-    assert ids(held) == ids(every)
 
 
 @pytest.mark.parametrize(
