@@ -21,12 +21,14 @@ model wrote (`Normalizer.predict_items`). Python only.
 
 from __future__ import annotations
 
+import dataclasses
+
 from attention_zoo.applications.dates.form_clocks import hours, minutes, periods, zones
 from attention_zoo.applications.dates.form_holidays import holidays
 from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.form_text import FormText
 from attention_zoo.applications.dates.formats import LANGUAGES
-from attention_zoo.applications.dates.forms import FormError, Interval
+from attention_zoo.applications.dates.forms import Date, DateTime, FormError, Interval
 
 
 def points(t: FormText, parsed):
@@ -40,6 +42,47 @@ def points(t: FormText, parsed):
     return parsed
 
 
+def _day(point):
+    return point.date if isinstance(point, DateTime) else point
+
+
+def months(t: FormText, parsed):
+    """An interval of days whose one end takes a month the text names and
+    whose other end a month it names nowhere: the latter set to the month
+    the text names that the first end does not take, or, where the text
+    names one month, to it. A text writes the month once for two days
+    ("van 1 tot en met 5 mei 2023", "من ١ إلى ٥ مايو ٢٠٢٢") or once per
+    end ("December 20, 2021 - January 3, 2022"), and which one is the
+    start's is where it stands, not a reading of language; the model's
+    month there (01, 07, 11) is a number the text never names. Left alone:
+    a text naming its months by number only (`1.–6. 7. 2008`), both ends
+    named or both unnamed, and more than one month left."""
+    if not isinstance(parsed, Interval):
+        return parsed
+    ends = [_day(parsed.start), _day(parsed.end)]
+    if not all(isinstance(d, Date) for d in ends):
+        return parsed
+    named = [d.month in t.months for d in ends]
+    if named.count(True) != 1:
+        return parsed
+    other = ends[named.index(True)].month
+    left = t.months - {other} or t.months
+    if len(left) != 1:
+        return parsed
+    month = left.pop()
+
+    def change(point):
+        day = _day(point)
+        if day.month in t.months:
+            return point
+        day = dataclasses.replace(day, month=month)
+        if isinstance(point, DateTime):
+            return dataclasses.replace(point, date=day)
+        return day
+
+    return Interval(change(parsed.start), change(parsed.end))
+
+
 # One point first, so the passes after it set the point's parts. The day
 # next (an Easter day with a time becomes `at`); a period before
 # the written hour, so an hour whose number is written with the other
@@ -49,6 +92,7 @@ def points(t: FormText, parsed):
 PASSES = (
     ("point", points),
     ("holiday", holidays),
+    ("month", months),
     ("period", periods),
     ("hour", hours),
     ("minute", minutes),
