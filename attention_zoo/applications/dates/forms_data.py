@@ -18,8 +18,8 @@ expressions, the rest absolute days (non-dates on top):
   on; each split then draws a language uniformly, a kind with a weight of
   the square root of its pool (so a language's few years are not lost
   among its hundreds of relative expressions), then a pair of it.
-  Training first takes every pair of its pool once (`draw`: a text drawn
-  by chance alone is never trained on when its kind's pool is large, as
+  Training first takes its pool in rounds (`draw`: a text drawn by
+  chance alone is never trained on when its kind's pool is large, as
   English "yesterday" was in no split of the first forms run), one text
   of every template before a second of any, and a template of fewer
   than `TEMPLATE_DRAWS` texts (a word: "yesterday") again until it has
@@ -191,18 +191,16 @@ def draw(
 ) -> list[FormExample]:
     """`n` examples of `pool` (fewer when it runs out without `replace`): a
     language uniformly, a kind by the square root of its size, one of its
-    pairs. With `replace`, every pair is taken once first (all of them
-    when `n` is at least the pool's size), in a seeded order that takes
-    one text of every template of a language (`template`) before a
-    second of any: when the pool is larger than `n`, the pairs left out
-    are more numbers of a pattern ("in 7 days"), never the one text of a
-    word ("yesterday", which a shuffle alone left out of forms29).
-    `per_template` (with `replace`): a template of fewer texts has its
-    texts taken again, in turn, until it has been taken that many times,
-    and the k-th taking of every template comes before the (k+1)-th of
-    any: a word that is the one text of its template ("yesterday",
-    "avant-hier") is otherwise taught once an epoch while "in # days" is
-    taught as many times as it has numbers."""
+    pairs. With `replace`, the pool is taken in rounds first, in a seeded
+    order: the k-th round takes the k-th text of every template of a
+    language (`template`) that has one, and, while k < `per_template`,
+    a template of fewer texts its texts again in turn; every round before
+    the next. So when `n` is smaller than the takings, what is left out is
+    more numbers of a pattern ("in 7 days"), never the one text of a word
+    ("yesterday", which a shuffle alone left out of forms29); a word is
+    taken `per_template` times, where "in # days" is taken once per number
+    (a word taught once an epoch came and went between runs). The draws
+    past the takings are by language and kind, with replacement."""
     if per_template < 1:
         raise ValueError(f"per_template must be at least 1, got {per_template!r}")
     out = []
