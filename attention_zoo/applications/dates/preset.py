@@ -75,8 +75,9 @@ FORMS_CARD = {
     ),
     "limitations": (
         "The run forms45 of the forms target (140,000 examples, at most 7 "
-        "epochs or 56 minutes on a CPU, every generated training expression "
-        "seen and every pattern of them at least three times), not "
+        "epochs or 56 minutes on a CPU, every pattern of the generated "
+        "training expressions taken at least three times and all their "
+        "texts but 385 more numbers of the largest patterns), not "
         "tuned: docs/dates.md has its figures per kind, and partial dates "
         "and intervals are under the issue's 95 % target. Every form "
         "is checked against the text (its numbers, month and weekday "
