@@ -4,7 +4,8 @@ The model reads which kind of expression a text writes and which of its
 numbers and words are which part; some parts it writes are then not
 language but a table or arithmetic: the half of the day a period puts an
 hour in, the zone a text writes, the day a holiday name means, the digits
-of an hour the text writes (`form_clocks`, `form_holidays`). So a form
+of an hour the text writes, the month a text writes once for both ends
+of an interval (`form_clocks`, `form_holidays`, `months`). So a form
 the grounding refuses is passed through `PASSES`, in order, each setting
 only its part from the text, and checked again as any form
 (`Normalizer.settled`); a form the grounding accepts is one no pass

@@ -1,6 +1,7 @@
 """How a forms run's training split draws its expressions (`forms_data.draw`):
-every pair before any twice, one text of every template first, and the
-words that are their template's one text taken `per_template` times."""
+one text of every template first, every pair before any twice when each
+template is taken once, and the words that are their template's one text
+taken `per_template` times."""
 
 import collections
 import random
@@ -8,6 +9,8 @@ import random
 import pytest
 
 from attention_zoo.applications.dates import forms_data
+
+pytestmark = pytest.mark.backend_free
 
 
 def _examples(language, kind, texts):
