@@ -38,6 +38,10 @@ PER_FORMAT = 3  # days rendered by each format
 MONTH_SKELETONS = ("yMMMM", "yMMM")
 DAY_MONTH_SKELETONS = ("MMMMd", "MMMd")
 PER_SKELETON = 12
+# A day and month with no year is the partial date people write most
+# ("3 March", "el 10 de enero"): twice the others, so that a month's
+# template ("january #") holds more than the one day it held at 12.
+DAY_MONTH_PER_SKELETON = 2 * PER_SKELETON
 MODERN = (1900, 2099)
 
 
@@ -92,7 +96,7 @@ def partial(language: str) -> list[Pair]:
         value = f"{day.year:04d}"
         out.append(Pair(text, f"year {value}", language, "year", reference, value))
     for skeleton in DAY_MONTH_SKELETONS:
-        for _ in range(PER_SKELETON):
+        for _ in range(DAY_MONTH_PER_SKELETON):
             day = draw_day(r)
             text = format_skeleton(skeleton, day, locale=where)
             form = f"date --{day.month:02d}-{day.day:02d}"

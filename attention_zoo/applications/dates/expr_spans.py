@@ -11,6 +11,11 @@ Each language also gets hand-written connectors around two dates
 ("du 3 mars au 5 avril 2021", "2021年3月1日至4月5日"), around two days
 of one month (`day_ranges`: "from 3 to 7 May 1979", "13 - 15 de julio de
 2013", "с 1 по 10 мая 2021 года"), around
+two days with no year (CLDR's `MMMd` and `MMMMd` intervals, "Jul 13 – 15",
+"20 déc. – 5 janv.", and the connectors around `MMMMd`: "du 20 décembre
+au 5 janvier" -> `date --12-20 / date --01-05`, at a reference before the
+start, so that the policy picks the drawn year; the end is the first such
+day on or after the start, the next year's where the months turn), around
 two months of one year (`month_ranges`: "de marzo a mayo de 2020"), and
 around two times (`expr_time_spans`: "from 10pm to 6am", "von 8 Uhr bis 17
 Uhr"); CLDR's dash is also written as people type it (" - "). Years:
@@ -33,6 +38,7 @@ from attention_zoo.applications.dates import expr_time_spans
 from attention_zoo.applications.dates.expression_pairs import (
     REFERENCE,
     Pair,
+    before,
     clock,
     draw_day,
     fixed,
@@ -52,6 +58,10 @@ TIME_SKELETONS = ("Hm", "hm")
 DAY_GAPS = ((1, 10), (20, 80), (200, 500))
 PER_GAP = 4  # intervals of CLDR's day skeletons per gap
 PER_PATTERN = 4  # intervals of each other pattern
+# Two days with no year: the same month or the next ones, never a year
+# apart, where the end's month and day would come before the start's.
+YEARLESS_SKELETONS = ("MMMd", "MMMMd")
+YEARLESS_GAPS = DAY_GAPS[:2]
 # How every language writes two years apart (the hand-written connectors
 # come beside).
 YEAR_DASHES = ("{0}-{1}", "{0}\u2013{1}", "{0} - {1}", "{0} \u2013 {1}")
@@ -72,6 +82,44 @@ def _days(r) -> tuple[dt.date, dt.date]:
     if start.month == end.month and (low, high) != DAY_GAPS[0]:
         end += dt.timedelta(days=31)
     return start, end
+
+
+def _yearless_days(r) -> tuple[dt.date, dt.date]:
+    """Two days of `YEARLESS_GAPS` apart; never 29 February (`draw_day`)."""
+    low, high = r.choice(YEARLESS_GAPS)
+    start = draw_day(r, 1900, 2098)
+    end = start + dt.timedelta(days=r.randint(low, high))
+    if (end.month, end.day) == (2, 29):
+        end += dt.timedelta(days=1)
+    return start, end
+
+
+def _yearless(language: str, r) -> list[Pair]:
+    """Two days with no year, by CLDR's intervals and the connectors."""
+    where = locale(language)
+
+    def cldr(skeleton):
+        return lambda start, end: format_interval(start, end, skeleton, locale=where)
+
+    def connected(connector):
+        return lambda start, end: connector.format(
+            *(format_skeleton("MMMMd", d, locale=where) for d in (start, end))
+        )
+
+    writers = [cldr(k) for k in YEARLESS_SKELETONS]
+    writers += [connected(c) for c in words(language).get("connectors", ())]
+    out = []
+    for write in writers:
+        for _ in range(2 * PER_GAP):
+            start, end = _yearless_days(r)
+            form = f"date --{start:%m-%d} / date --{end:%m-%d}"
+            value = f"{ymd(start)}/{ymd(end)}"
+            pair = Pair(
+                write(start, end), form, language, "interval_days",
+                before(start, r), value,
+            )  # fmt: skip
+            out.append(pair)
+    return out
 
 
 def _year_once(ends: list[str], start, end, where) -> list[str]:
@@ -148,6 +196,7 @@ def intervals(language: str) -> list[Pair]:
             value = f"{ymd(day)}T{ends[0]}/{ymd(day)}T{ends[1]}"
             midnight = dt.datetime.combine(day, dt.time()).isoformat()
             out.append(Pair(text, form, language, "interval_times", midnight, value))
+    out += _yearless(language, r)
     out += [
         dataclasses.replace(p, text=typed_dash(p.text))
         for p in out

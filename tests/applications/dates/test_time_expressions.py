@@ -287,6 +287,15 @@ def test_known_kinds_of_text(every_language):
         re.fullmatch(r"from \d+ ?[ap]\.?m\.? to \d+ ?[ap]\.?m\.?", p.text)
         for p in forms("en", "interval_times")
     )
+    # Two days with no year, by CLDR ("Jul 13 – 15") and by connectors
+    # ("du 20 décembre au 5 janvier"), across a year's end too.
+    yearless = [p for p in forms("en", "interval_days") if "--" in p.form]
+    assert any(re.fullmatch(r"[A-Z][a-z]+ \d+\W+\d+", p.text) for p in yearless)
+    assert any(p.value[:4] != p.value[11:15] for p in yearless)
+    assert any(
+        re.fullmatch(r"du \d+ \w+ au \d+ \w+", p.text) and "--" in p.form
+        for p in forms("fr", "interval_days")
+    )
     # Spanish "a la 1", never "a las 1".
     spanish = forms("es", "datetime") + forms("es", "relative_at")
     assert not [
