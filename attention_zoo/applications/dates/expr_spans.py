@@ -58,8 +58,9 @@ TIME_SKELETONS = ("Hm", "hm")
 DAY_GAPS = ((1, 10), (20, 80), (200, 500))
 PER_GAP = 4  # intervals of CLDR's day skeletons per gap
 PER_PATTERN = 4  # intervals of each other pattern
-# Two days with no year: the same month or the next ones, never a year
-# apart, where the end's month and day would come before the start's.
+# Two days with no year: within 80 days (the first two gaps), so that the
+# end is the first such day on or after the start, as the resolver reads it;
+# the third reaches past a year, which a text with no year cannot say.
 YEARLESS_SKELETONS = ("MMMd", "MMMMd")
 YEARLESS_GAPS = DAY_GAPS[:2]
 # How every language writes two years apart (the hand-written connectors
