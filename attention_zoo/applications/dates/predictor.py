@@ -259,7 +259,8 @@ class Normalizer(RunPredictor):
                     items[-1] = form_answers.unreadable(items[-1], moment, prefer)
                 continue
             written, settled, iso, ok, score, weights = next(answers)
-            unknown = "".join(self.vocabulary.unknown(self.view(text)))
+            seen = self.view(text)
+            unknown = "".join(self.vocabulary.unknown(seen))
             notes = []
             if unknown:
                 notes.append(f"unknown characters read as <unk>: {quoted(unknown)}")
@@ -275,7 +276,7 @@ class Normalizer(RunPredictor):
                 "valid": bool(ok),
                 "reason": "" if self.forms else self.reason(iso, float(score), text),
                 "notes": notes,
-                "source_tokens": list(self.view(text))[: self.tx],
+                "source_tokens": list(seen)[: self.tx],
                 "tokens": list(iso),
                 "attention": weights,
             }
