@@ -131,8 +131,9 @@ PRESETS = (
         # The run forms46 (docs/dates.md, "The form target"): the whole
         # training pool with every template taken three times
         # (`forms_data.TEMPLATE_DRAWS`) is about 74,000 expressions, of
-        # which 140,000 examples hold 70,000. `--max-minutes` bounds it on a shared CPU, so a
-        # rebuild on a faster machine may train more epochs.
+        # which 140,000 examples hold 70,000. `--max-minutes` bounds it on
+        # a shared CPU, so a rebuild on a faster machine may train more
+        # epochs.
         train=(
             "dates",
             "train",
