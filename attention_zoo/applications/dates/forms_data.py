@@ -131,8 +131,9 @@ def from_absolute(example: data.Example) -> FormExample:
     )
 
 
-def _pools(languages, seed: int, max_length: int) -> dict:
-    """`{split: {(language, kind): [FormExample]}}`, texts disjoint across splits."""
+def split_pools(languages, seed: int, max_length: int) -> dict:
+    """`{split: {(language, kind): [FormExample]}}`, texts disjoint across
+    splits (`benchmarks/forms_threshold.py` reads the validation pool)."""
     pools = {split: defaultdict(list) for split in ("train", *HELD_OUT)}
     for language in languages:
         groups = defaultdict(dict)
@@ -257,7 +258,7 @@ def make_splits(
         max_length=max_length,
         languages=languages,
     )
-    pools = _pools(chosen, seed, max_length)
+    pools = split_pools(chosen, seed, max_length)
     rng = random.Random(seed + 10)  # data.make_splits draws with seed to seed + 4
     out = []
     for (n, days), split, taken in zip(
