@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import collections
 import datetime as dt
+import functools
 import json
 import re
 import unicodedata
@@ -70,30 +71,40 @@ NAMING_RATIO = 3
 _LEAP_YEAR = [dt.date(2000, 1, 1) + dt.timedelta(days=i) for i in range(366)]
 
 
-def _written(languages, annotated=True) -> dict[str, collections.Counter]:
-    """`{word: Counter((month, day))}`: how often each word of the formats of
-    `languages` (default all) is written with each day of a leap year,
-    normalized as the model reads it."""
+@functools.lru_cache(maxsize=1)
+def _written(languages: tuple | None) -> tuple[dict, dict]:
+    """`{word: Counter((month, day))}` twice: how often each word of the
+    formats of `languages` (sorted, or None: all) is written with each day
+    of a leap year, normalized as the model reads it; then the same without
+    the annotated family (`build_days`). One pass renders both, and the
+    last is kept: a run's `build` and `build_days` are of one set."""
     from attention_zoo.applications.dates.formats import FORMATS
     from attention_zoo.applications.dates.passes import normalize
 
-    counts: dict[str, collections.Counter] = {}
+    every: dict[str, collections.Counter] = {}
+    plain: dict[str, collections.Counter] = {}
     for fmt in FORMATS:
         if languages is not None and fmt.language not in languages:
             continue
-        if fmt.family == "annotated" and not annotated:
-            continue
+        targets = (every,) if fmt.family == "annotated" else (every, plain)
         for day in _LEAP_YEAR:
             for word in words(mark_months(normalize(fmt.render(day)))):
-                counts.setdefault(word, collections.Counter())[day.month, day.day] += 1
-    return counts
+                for counts in targets:
+                    counts.setdefault(word, collections.Counter())[
+                        day.month, day.day
+                    ] += 1
+    return every, plain
+
+
+def _key(languages) -> tuple | None:
+    return None if languages is None else tuple(sorted(set(languages)))
 
 
 def build(languages=None) -> dict[str, list[int]]:
     """`{word: months}` of what the formats of `languages` (default all)
     write, normalized as the model reads them: a month word's months (1-12),
     or `[]` for a neutral word."""
-    counts = _written(languages)
+    counts = _written(_key(languages))[0]
     return {
         word: _naming(
             [sum(counts[word][m, d] for d in range(1, 32)) for m in range(1, 13)]
@@ -133,7 +144,7 @@ def build_days(languages=None, months=None) -> dict[str, list[int]]:
     of the same languages, where the caller has it already.
     """
     months = build(languages) if months is None else months
-    counts = _written(languages, annotated=False)
+    counts = _written(_key(languages))[1]
     out = {}
     for word in sorted(counts):
         outside = [d for d in _LEAP_YEAR if d.month not in months.get(word, ())]
