@@ -82,6 +82,8 @@ def main(argv=None) -> int:
     if args.bootstrap < 1:
         parser.error(f"--bootstrap must be at least 1. Received: {args.bootstrap}")
     run = Path(args.run)
+    if not (run / "config.json").is_file():
+        parser.error(f"--run must be a run folder with a config.json. Received: {run}")
     config = json.loads((run / "config.json").read_text(encoding="utf-8"))
     if config.get("target") != "forms":
         parser.error(
@@ -113,7 +115,9 @@ def main(argv=None) -> int:
     normalizer = Normalizer(run)
     _, _, expr_scores = normalizer.decode([e.text for e in examples])
     _, _, day_scores = normalizer.decode([e.text for e in days])
-    _, _, split_scores = normalizer.decode([e.text for e in split if e.is_date])
+    # The split's own expressions are pool texts, scored already.
+    score_of = dict(zip((e.text for e in examples), expr_scores))
+    split_scores = [*day_scores, *(score_of[e.text] for e in expressions)]
     recomputed = float(np.quantile(split_scores, THRESHOLD_QUANTILE))
     pooled_threshold = weighted_quantile(
         np.concatenate([expr_scores, day_scores]),

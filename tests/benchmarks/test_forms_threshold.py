@@ -52,6 +52,10 @@ def test_the_weighted_quantile_inverts_the_distribution_function():
 
 
 def test_a_run_that_is_not_a_forms_run_is_refused(tmp_path, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["--run", str(tmp_path / "none")])
+    assert stop.value.code == 2
+    assert "--run must be a run folder with a config.json" in capsys.readouterr().err
     (tmp_path / "config.json").write_text(json.dumps({"target": "iso"}))
     with pytest.raises(SystemExit) as stop:
         main(["--run", str(tmp_path)])
