@@ -194,9 +194,18 @@ def train(output, config: TrainConfig, verbose: int | None = None) -> dict:
         model.save(run.folder / "model.keras")
         fit_domain(config, train_set, validation_set).save(run.folder / DOMAIN_FILE)
         summarizer = Summarizer(run.folder)
-        settings.update(choose_thresholds(summarizer, validation_set))
+        thresholds = choose_thresholds(summarizer, validation_set)
+        settings.update(thresholds)
         run.write_json("config.json", settings)
-        summarizer = Summarizer(run.folder)
+        # The same summarizer evaluates with the thresholds just written (as
+        # a new one reading config.json would): its compiled searches are
+        # traced once in a training, not once per predictor.
+        summarizer.score_threshold = thresholds.get(
+            "score_threshold", summarizer.score_threshold
+        )
+        summarizer.max_unknown_share = thresholds.get(
+            "max_unknown_share", summarizer.max_unknown_share
+        )
         metrics = run.finish(evaluate_examples(summarizer, test_set))
         texts = [e.text for e in test_set[:3]]
         plot(run.folder, texts, run.folder / "plots", summarizer=summarizer)

@@ -15,6 +15,7 @@ from attention_zoo.applications.summarization.config import (
     MAX_SUMMARY_TOKENS,
     TrainConfig,
 )
+from attention_zoo.applications.summarization.evaluation import evaluate
 from attention_zoo.applications.summarization.predictor import Summarizer
 from attention_zoo.applications.summarization.training import train
 from attention_zoo.cli import main
@@ -69,6 +70,18 @@ def test_the_run_folder_and_its_metrics(run):
     assert (
         np.isfinite(config["score_threshold"]) and 0 <= config["max_unknown_share"] <= 1
     )
+
+
+def test_the_test_metrics_are_those_of_the_run_as_saved(run):
+    """Training evaluates with the summarizer that chose the thresholds,
+    given them in place: its figures are those of a summarizer reading the
+    saved config.json."""
+    written = json.loads((run / "metrics.json").read_text())["test"]
+    again = json.loads(json.dumps(evaluate(run)))
+    assert again.keys() == written.keys()
+    for search in ("greedy", "beam2"):
+        assert written[search]["valid"] < 1  # the thresholds refuse some
+        assert again[search] == pytest.approx(written[search], abs=1e-9), search
 
 
 def test_every_answer_has_a_score_validity_reason_attention_and_p_gen(summarizer):
