@@ -19,7 +19,9 @@ under the caller's policy (`prefer`), and the answer carries
   2015"); every other form is grounded in the text by `form_grounding`
   (each of its numbers and words written there), its reason naming what
   is missing; a resolution that fails (a fifth Tuesday) gives the
-  resolver's reason.
+  resolver's reason; and an answer that does not fall on a weekday the
+  text names ("Monday 9am" read as the next 9:00) is not valid
+  (`form_weekdays`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from attention_zoo.applications.dates.eras import era_disagreement
 from attention_zoo.applications.dates.form_grounding import form_disagreement
 from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.form_text import FormText
+from attention_zoo.applications.dates.form_weekdays import weekday_disagreement
 from attention_zoo.applications.dates.formats import LANGUAGES
 from attention_zoo.applications.dates.forms import FormError
 from attention_zoo.applications.dates.resolver import PREFER, resolve
@@ -127,6 +130,10 @@ def answer(
     """
     text, score = item["input"], item["score"]
     resolution = resolve(form, moment, prefer=prefer)
+    # On the value resolved: a weekday the text names is the answer's.
+    weekday = resolution.valid and weekday_disagreement(
+        text, resolution.text, resolution.grain, languages
+    )
     out = {
         **item,
         "text": resolution.text,
@@ -136,7 +143,7 @@ def answer(
         "parts": dict(resolution.parts),
         "reference": resolution.reference,
         "prefer": prefer,
-        "valid": bool(item["valid"] and resolution.valid),
+        "valid": bool(item["valid"] and resolution.valid and not weekday),
     }
     if out["valid"]:
         out["reason"] = ""
@@ -149,6 +156,8 @@ def answer(
         out["reason"] = "the model reads no time expression in it"
     elif not resolution.valid:
         out["reason"] = resolution.reason
+    elif weekday:
+        out["reason"] = weekday
     else:
         day = iso_day(text, form, languages)
         out["reason"] = (

@@ -179,15 +179,16 @@ def direction_phrases(languages=LANGUAGES) -> dict[int, frozenset[str]]:
 
 
 @functools.lru_cache(maxsize=8)
-def weekday_phrases(languages=LANGUAGES) -> dict[str, int]:
-    """`{phrase: weekday}` (Monday 0): CLDR's names of one weekday only."""
+def weekday_phrases(languages=LANGUAGES, widths=("wide", "abbreviated")) -> dict:
+    """`{phrase: weekday}` (Monday 0): CLDR's names of one weekday only, of
+    `widths` (`wide`, `abbreviated`)."""
     from babel import Locale
 
     table: dict[str, set[int]] = {}
     for language in languages:
         days = Locale.parse(LOCALES[language]).days
         for context in ("format", "stand-alone"):
-            for width in ("wide", "abbreviated"):
+            for width in widths:
                 for weekday, name in days[context][width].items():
                     if len(name) > 1:
                         _add(table, phrase(name), weekday)

@@ -1,0 +1,98 @@
+"""The weekdays a text names against the days its answer falls on.
+
+A form that selects no weekday may be read from a text that names one:
+"Monday 9am" read as `time 09:00` resolves to the reference's next 9:00,
+whatever day that is. So an answer is valid only where every weekday its
+text names is the weekday of a day the answer gives (`weekday_disagreement`):
+the day of a date or date-time, either end of an interval of days; an
+answer coarser than a day (a week, a month, a year) gives none. It is
+read on the resolved value, not on the form, so one rule holds for every
+form and its resolution: "next Friday" and "Easter Monday" fall on their
+weekdays, "Monday, March 3" resolved to a Tuesday is refused rather than
+answered on the wrong day or the wrong year.
+
+A weekday is named by CLDR's wide name in a language of the run
+(`form_words.weekday_phrases` with `widths=("wide",)`), or by an
+abbreviation in Han or kana (Chinese "周一"): the other abbreviations are
+other words too (Indonesian "Min" is minutes elsewhere, German "So"
+English's "so", Spanish "mar" March). A name inside a phrase of another
+table does not count: a relative time's ("2 minggu lalu", in Indonesian
+the week is its Sunday's name), an ordinal's (Vietnamese "thứ hai",
+second and Monday), a holiday's, a day period's or a month's.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+
+from attention_zoo.applications.dates import form_words, phrase_spans
+from attention_zoo.applications.dates.data import normalize
+from attention_zoo.applications.dates.formats import LANGUAGES
+from attention_zoo.applications.dates.forms import WEEKDAYS
+
+# The tables whose phrases hold words a weekday's name may be part of.
+_OTHER_TABLES = (
+    "relative_phrases",
+    "rank_phrases",
+    "holiday_phrases",
+    "period_phrases",
+    "month_phrases",
+)
+# The grains of an answer that gives its days (`resolver.Resolution.grain`).
+_DAY_GRAINS = ("day", "hour", "minute", "second")
+
+
+@functools.lru_cache(maxsize=8)
+def weekday_names(languages=LANGUAGES) -> dict[str, int]:
+    """`{phrase: weekday}`: the wide names, and the abbreviations written
+    in a script without spaces (module docstring)."""
+    short = form_words.weekday_phrases(languages, widths=("abbreviated",))
+    unspaced = {p: d for p, d in short.items() if any(map(phrase_spans.unspaced, p))}
+    return {**unspaced, **form_words.weekday_phrases(languages, widths=("wide",))}
+
+
+def named_weekdays(text: str, languages=LANGUAGES) -> set[int]:
+    """The weekdays (Monday 0) that `text` (as written) names by a wide
+    name of `languages`, outside the phrases of the other tables."""
+    languages = tuple(languages)
+    normalized = phrase_spans.apostrophes(" ".join(normalize(text).split()))
+    table = weekday_names(languages)
+    hits = phrase_spans.spans(normalized, table)
+    if not hits:
+        return set()
+    taken = [
+        h[:2]
+        for name in _OTHER_TABLES
+        for h in phrase_spans.spans(normalized, getattr(form_words, name)(languages))
+    ]
+    return {
+        table[p]
+        for start, end, p, _ in hits
+        if not any(a < end and start < b for a, b in taken)
+    }
+
+
+def answer_days(value: str, grain: str) -> list[dt.date]:
+    """The days an ISO answer (`Resolution.text`) gives: a date's or a
+    date-time's, an interval's two ends; none coarser than a day."""
+    if grain not in _DAY_GRAINS:
+        return []
+    return [dt.date.fromisoformat(end[:10]) for end in value.split("/")]
+
+
+def weekday_disagreement(text: str, value: str, grain: str, languages=LANGUAGES) -> str:
+    """Why the answer `value` of `grain` does not fall on a weekday that
+    `text` names, "" when it does or when the text names none."""
+    named = named_weekdays(text, languages)
+    if not named:
+        return ""
+    days = answer_days(value, grain)
+    missing = named - {day.weekday() for day in days}
+    if not missing:
+        return ""
+    names = "/".join(WEEKDAYS[w] for w in sorted(missing))
+    if not days:
+        return f"the text names a weekday ({names}) that the answer, a {grain}, does not give"
+    on = ", ".join(f"{day.isoformat()} a {WEEKDAYS[day.weekday()]}" for day in days)
+    return f"the text names a weekday ({names}) that the answer does not fall on ({on})"
