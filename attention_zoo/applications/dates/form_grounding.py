@@ -31,7 +31,8 @@ that fails: "the form's '3' is not written in the text"):
   `shift day -3` by a pattern of days in the past ("ago", "hace", "vor")
   and the number 3; `cycle week +1` by "next week"; `weekday +2 FRI` by
   "in {0} Fridays" and 2; otherwise a weekday form needs the weekday's name
-  (`form_words.weekday_phrases`) and, for a selector, a word of its
+  (`form_words.weekday_phrases`; not inside another unit's relative text:
+  Indonesian "2 minggu lalu" is weeks, not Sundays) and, for a selector, a word of its
   direction ("last", "this", "next": `form_words.direction_phrases`), as
   a selected date or month (`date -1 --12-25`, `month +1 --03`) does;
 - `nth N DOW ...` needs the ordinal word of N (`form_words.rank_phrases`:
@@ -293,7 +294,20 @@ def _cycle(t: FormText, cycle: Cycle) -> str:
 
 
 def _weekday_named(t: FormText, weekday: int, table="weekday_phrases") -> str:
-    named = t.named(t.table(table))
+    # Not a name inside a relative text of another unit: Indonesian's week
+    # is its Sunday's name ("2 minggu lalu", two weeks ago, is no Sunday).
+    relative = t.table("relative_phrases")
+    units = [
+        h[:2]
+        for h in t.spans(relative)
+        if not any(d in str(m) for m in relative[h[2]] for d in WEEKDAYS)
+    ]
+    names = t.table(table)
+    named = {
+        names[p]
+        for start, end, p, _ in t.spans(names)
+        if not any(a <= start and end <= b for a, b in units)
+    }
     if weekday in named:
         return ""
     return _missing(f"weekday {WEEKDAYS[weekday]!r}")

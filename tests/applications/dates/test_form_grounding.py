@@ -161,6 +161,8 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("next Friday", "weekday +1 THU", "weekday 'THU'"),
         ("Friday", "weekday +1 FRI", "selector +1"),
         ("in 2 Fridays", "weekday +3 FRI", "count 3"),
+        # Indonesian's week is its Sunday's name: two weeks ago, no Sunday
+        ("2 minggu lalu", "weekday -2 SUN", "weekday 'SUN'"),
         # month, year, day and month
         ("March 2015", "month 2015-04", "month 04"),
         ("March 2015", "month 2016-03", "year '2016'"),
