@@ -73,6 +73,7 @@ from attention_zoo.applications.dates import form_words
 from attention_zoo.applications.dates.form_clocks import periods_beside, written_hour
 from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.form_text import FormText
+from attention_zoo.applications.dates.form_years import year_disagreement
 from attention_zoo.applications.dates.formats import LANGUAGES
 from attention_zoo.applications.dates.forms import (
     WEEKDAYS,
@@ -394,4 +395,6 @@ def form_disagreement(text: str, form: str, lexicon, days, languages=LANGUAGES) 
         reason = _point(t, parsed)
     if not reason and not relative_part(parsed):
         reason = t.unused_relative()
+    if not reason and isinstance(parsed, YearForm):
+        reason = year_disagreement(text, languages)  # "2000 km" is no year
     return reason or t.overclaimed() or t.unused()
