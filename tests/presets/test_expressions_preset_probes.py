@@ -1,0 +1,49 @@
+"""The shipped `dates_expressions` on inputs it once answered confidently
+wrong: each is now answered right or refused, never another value.
+
+Written by hand on 2026-12-02 (not drawn from the generator, nor from
+any other project's tests) while probing the preset. Seven were
+answered valid and wrong before the rule that now refuses them (the test
+fails on the code before it): `form_weekdays.py` (a weekday the answer
+does not fall on: "Monday 9am", "周一上午9点"), `form_grounding._weekday_named`
+(a weekday's name inside another unit's relative text: "2 minggu lalu"),
+`form_years.py` (a year alone beside other words: "2000 km"). The rest,
+of the same families, were refused already."""
+
+import pytest
+
+from attention_zoo.applications import from_preset
+
+pytestmark = pytest.mark.tf_only  # the rules are Python; one backend shows them
+
+REFERENCE = "2026-01-15T09:00:00"  # a Thursday
+# text -> its right value ("": only a refusal is right)
+PROBES = {
+    "Monday 9am": "2026-01-19T09:00",
+    "Friday 9am": "2026-01-16T09:00",
+    "Friday at 5pm": "2026-01-16T17:00",
+    "Monday 9am to 5pm": "2026-01-19T09:00/2026-01-19T17:00",
+    "Montag um 9 Uhr": "2026-01-19T09:00",
+    "samedi à 14h": "2026-01-17T14:00",
+    "в субботу в 10 утра": "2026-01-17T10:00",
+    "周一上午9点": "2026-01-19T09:00",
+    "星期五下午3点": "2026-01-16T15:00",
+    "2 minggu lalu": "2026-01-01",
+    "2000 km": "",
+    "ISO 9001": "",
+}
+
+
+@pytest.fixture(scope="module")
+def answers():
+    normalizer = from_preset("dates_expressions")
+    return dict(zip(PROBES, normalizer(list(PROBES), reference=REFERENCE)))
+
+
+@pytest.mark.parametrize("text", PROBES)
+def test_each_is_answered_right_or_refused(answers, text):
+    got = answers[text]
+    if got["valid"]:
+        assert got["text"] == PROBES[text], (got["text"], got["form"])
+    else:
+        assert got["reason"] and got["text"] == ""
