@@ -71,6 +71,8 @@ def test_a_weekday_the_answer_does_not_fall_on_is_named_with_the_day():
     why = weekday_disagreement("Monday March 2015", "2015-03", "month")
     assert "MON" in why and "a month" in why
     assert weekday_disagreement("9am", "2026-01-15T09:00", "minute") == ""
+    # A day of a year the policy picked: 3 March 2026 is a Tuesday.
+    assert "MON" in weekday_disagreement("Monday, March 3", "2026-03-03", "day")
 
 
 def _answer(text, form):
