@@ -168,6 +168,10 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("March 2015", "month 2016-03", "year '2016'"),
         ("March", "month +1 --03", "selector +1"),
         ("1987", "year 1988", "year '1988'"),
+        # an interval's text joins its ends (form_joins.py)
+        ("3 PM 2 PM", "time 15:00 / time 14:00", "joins two ends"),
+        ("1999 2000", "year 1999 / year 2000", "joins two ends"),
+        ("Monday Tuesday", "weekday MON / weekday TUE", "joins two ends"),
         # a year alone is written with year words only (form_years.py)
         ("2000 km", "year 2000", "'km'"),
         ("ISO 9001", "year 9001", "'iso'"),

@@ -1,0 +1,83 @@
+"""An interval's text joins its two ends.
+
+The ends of an interval form ground in the numbers and words of its text
+one by one, so a text that writes two points side by side ("3 PM 2 PM",
+"1999 2000", "Monday Tuesday") was read as the interval between them:
+two times or a list, not a span. An interval is valid only where its text
+writes a joiner (`unjoined`): what the generator writes between the two
+ends of a range in a language of the run (`expression_words.json`'s range
+patterns: "to" of "from {0} to {1}", "au" of "du {d1} au {d2}", "至",
+"から", Korean's "부터" inside its word) or a dash or tilde, with which CLDR's intervals and every
+language's ranges are written ("13-15", "Jul 13 – 15", "{0}～{1}").
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+
+from attention_zoo.applications.dates import phrase_spans
+from attention_zoo.applications.dates.data import normalize
+from attention_zoo.applications.dates.expression_pairs import words
+from attention_zoo.applications.dates.formats import LANGUAGES
+
+# Where a range pattern writes its two ends.
+_ENDS = re.compile(r"\{(?:0|d1|m1|n1)\}(.*?)\{(?:1|d2|m2|n2)\}")
+# The range patterns of `expression_words.json`.
+_RANGES = (
+    "year_connectors",
+    "day_ranges",
+    "time_connectors",
+    "connectors",
+    "month_ranges",
+)
+DASHES = "-\u2013\u2014~\uff5e\u301c"  # -, en and em dash, tilde, full-width, wave
+
+
+def _patterns(language: str) -> list[str]:
+    found = words(language)
+    out = [p for key in _RANGES for p in found.get(key) or ()]
+    return out + list((found.get("weekdays") or {}).get("ranges", ()))
+
+
+@functools.lru_cache(maxsize=8)
+def joiners(languages=LANGUAGES) -> re.Pattern:
+    """A pattern of the words written between a range's ends in
+    `languages` (whole words where words are spaced) and of the dashes."""
+    phrases = set()
+    for language in languages:
+        for pattern in _patterns(language):
+            for between in _ENDS.findall(pattern):
+                # "{m1}年{n1}月到" writes the year and month first: the joiner
+                # is what no placeholder writes.
+                between = re.sub(r"\{\w+\}", " ", between)
+                between = phrase_spans.apostrophes(normalize(between)).strip()
+                between = between.strip(DASHES + " ,")
+                if between and not between.isdigit():
+                    phrases.add(between)
+    alternatives = [rf"[{re.escape(DASHES)}]"]
+    for p in sorted(phrases, key=len, reverse=True):
+        if any(map(_attached, p)):
+            alternatives.append(re.escape(p))
+        else:  # a word, not a part of one; a digit may touch it (Arabic "و1257")
+            alternatives.append(rf"(?<![^\W\d_]){re.escape(p)}(?![^\W\d_])")
+    return re.compile("|".join(alternatives))
+
+
+def _attached(ch: str) -> bool:
+    """Whether `ch` is of a script whose joiners are parts of words: Han and
+    kana, written without spaces, and Hangul, whose particles end a word
+    ("7일부터")."""
+    return phrase_spans.unspaced(ch) or "HANGUL" in unicodedata.name(ch, "")
+
+
+def unjoined(text: str, languages=LANGUAGES) -> str:
+    """Why `text` (as written) is no interval: "" when it writes a joiner."""
+    normalized = phrase_spans.apostrophes(normalize(text))
+    if joiners(tuple(languages)).search(normalized):
+        return ""
+    return (
+        "the text writes no word or dash that joins two ends (to, -, 至): "
+        "two points side by side are no interval"
+    )
