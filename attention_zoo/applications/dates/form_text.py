@@ -27,9 +27,10 @@ _RUNS = re.compile(r"[0-9]+")
 _SECONDS = re.compile(r"(?<![0-9])[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?![0-9])")
 _DIGIT = re.compile("[0-9]")
 _NOTE = re.compile(NOTE)
-# Minutes after an hour, or an `h` that is no word's first letter.
+# Minutes after an hour (two digits: `3:0` is a score), or an `h` that is
+# no word's first letter.
 _CLOCK = re.compile(
-    r"(?<![0-9])[0-9]{1,2} ?(?::[0-9]|h(?![^\W\d_])|\.[0-9]{2}(?![0-9]))"
+    r"(?<![0-9])[0-9]{1,2} ?(?::[0-9]{2}(?![0-9])|h(?![^\W\d_])|\.[0-9]{2}(?![0-9]))"
 )
 # An hour and its minutes (`21:20`, `21.20`, `17h30`, spaced or not): the
 # minutes are the two digits after the hour's separator.

@@ -168,6 +168,9 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("March 2015", "month 2016-03", "year '2016'"),
         ("March", "month +1 --03", "selector +1"),
         ("1987", "year 1988", "year '1988'"),
+        # a clock's minutes are two digits: a score is no time
+        ("3:0 win", "time 03:00", "as no clock"),
+        ("Bayern gewann 2:0", "time 02:00", "as no clock"),
         # an interval's text joins its ends (form_joins.py)
         ("3 PM 2 PM", "time 15:00 / time 14:00", "joins two ends"),
         ("1999 2000", "year 1999 / year 2000", "joins two ends"),
