@@ -32,7 +32,7 @@ that fails: "the form's '3' is not written in the text"):
   and the number 3; `cycle week +1` by "next week"; `weekday +2 FRI` by
   "in {0} Fridays" and 2; otherwise a weekday form needs the weekday's name
   (`form_words.weekday_phrases`; not inside another unit's relative text:
-  Indonesian "2 minggu lalu" is weeks, not Sundays) and, for a selector, a word of its
+  Indonesian "2 minggu lalu" is weeks) and, for a selector, a word of its
   direction ("last", "this", "next": `form_words.direction_phrases`), as
   a selected date or month (`date -1 --12-25`, `month +1 --03`) does;
 - `nth N DOW ...` needs the ordinal word of N (`form_words.rank_phrases`:

@@ -179,7 +179,9 @@ def direction_phrases(languages=LANGUAGES) -> dict[int, frozenset[str]]:
 
 
 @functools.lru_cache(maxsize=8)
-def weekday_phrases(languages=LANGUAGES, widths=("wide", "abbreviated")) -> dict:
+def weekday_phrases(
+    languages=LANGUAGES, widths=("wide", "abbreviated")
+) -> dict[str, int]:
     """`{phrase: weekday}` (Monday 0): CLDR's names of one weekday only, of
     `widths` (`wide`, `abbreviated`)."""
     from babel import Locale

@@ -6,8 +6,8 @@ a name's, which the words beside it say. A text read as a year alone
 (`year_disagreement`) may write, besides the year's digits, only the
 words the generator writes around a year (`year_words`): each language's
 year patterns (`expression_words.json` `partials.year`: "in {0}", "im Jahr
-{0}", "в {0} году") around CLDR's year (`format_skeleton("y")`: "1987年",
-"1987 г."). An interval of years has its connectors and is not checked
+{0}", "в {0} году") around CLDR's year in the generator's skeleton
+(`expr_spoken.PARTIAL_SKELETONS`: "1987年", "1987 г."). An interval of years has its connectors and is not checked
 here; an era written beside a year ("1987 AD") is refused, as it is
 untaught.
 """
@@ -22,6 +22,7 @@ from babel.dates import format_skeleton
 
 from attention_zoo.applications.dates import phrase_spans
 from attention_zoo.applications.dates.data import normalize
+from attention_zoo.applications.dates.expr_spoken import PARTIAL_SKELETONS
 from attention_zoo.applications.dates.expression_pairs import fixed, locale, words
 from attention_zoo.applications.dates.formats import LANGUAGES
 
@@ -41,7 +42,8 @@ def year_words(languages=LANGUAGES) -> frozenset[str]:
     """The words the generator writes around a year alone in `languages`."""
     out = set()
     for language in languages:
-        year = format_skeleton("y", _SAMPLE, locale=locale(language))
+        skeleton = PARTIAL_SKELETONS["year"]  # as the generator writes a year
+        year = format_skeleton(skeleton, _SAMPLE, locale=locale(language))
         patterns = words(language).get("partials", {}).get("year", [])
         for pattern in ["{0}", *patterns]:
             out |= _words_of(fixed(pattern.format(year, year=_SAMPLE.year), language))
