@@ -34,7 +34,10 @@ from attention_zoo.applications.dates.eras import era_disagreement
 from attention_zoo.applications.dates.form_grounding import form_disagreement
 from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.form_text import FormText
-from attention_zoo.applications.dates.form_weekdays import weekday_disagreement
+from attention_zoo.applications.dates.form_weekdays import (
+    week_disagreement,
+    weekday_disagreement,
+)
 from attention_zoo.applications.dates.formats import LANGUAGES
 from attention_zoo.applications.dates.forms import FormError
 from attention_zoo.applications.dates.resolver import PREFER, resolve
@@ -130,9 +133,17 @@ def answer(
     """
     text, score = item["input"], item["score"]
     resolution = resolve(form, moment, prefer=prefer)
-    # On the value resolved: a weekday the text names is the answer's.
-    weekday = resolution.valid and weekday_disagreement(
-        text, resolution.text, resolution.grain, languages
+    # On the value resolved: a weekday the text names is the answer's, in
+    # the week the text names (the reference's wall day decides the week).
+    weekday = resolution.valid and (
+        weekday_disagreement(text, resolution.text, resolution.grain, languages)
+        or week_disagreement(
+            text,
+            resolution.text,
+            resolution.grain,
+            dt.date.fromisoformat(resolution.reference[:10]),
+            languages,
+        )
     )
     out = {
         **item,

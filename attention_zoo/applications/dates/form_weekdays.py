@@ -19,6 +19,17 @@ English's "so", Spanish "mar" March). A name inside a phrase of another
 table does not count: a relative time's ("2 minggu lalu", in Indonesian
 the week is its Sunday's name), an ordinal's (Vietnamese "thứ hai",
 second and Monday), a holiday's, a day period's or a month's.
+
+A weekday of a named week is the weekday of that week (`week_disagreement`):
+"下周五", "来週の金曜日", "Friday next week", "vendredi la semaine
+prochaine" name the Friday of the week after the reference's (ISO,
+Monday to Sunday), which "the next Friday" is not from a Monday; the
+model has no form for it and read Chinese 下周五 as this week's Friday. So
+a text that names a weekday and one week (a text of CLDR's `cycle week`:
+"下周", "next week", "minggu depan") is answered only by days of that
+week. A weekday's name that starts inside the week's name counts
+(下周五: 下周 and 周五 share 周), one wholly inside it does not
+(Indonesian "minggu depan", next week, whose week is its Sunday's name).
 """
 
 from __future__ import annotations
@@ -96,3 +107,65 @@ def weekday_disagreement(text: str, value: str, grain: str, languages=LANGUAGES)
         return f"the text names a weekday ({names}) that the answer, a {grain}, does not give"
     on = ", ".join(f"{day.isoformat()} a {WEEKDAYS[day.weekday()]}" for day in days)
     return f"the text names a weekday ({names}) that the answer does not fall on ({on})"
+
+
+@functools.lru_cache(maxsize=8)
+def week_names(languages=LANGUAGES) -> dict[str, int]:
+    """`{phrase: k}`: the texts that name one week, `k` weeks from the
+    reference's ("next week": 1), from `form_words.relative_phrases`."""
+    out = {}
+    for phrase, forms in form_words.relative_phrases(languages).items():
+        (form,) = forms if len(forms) == 1 else (None,)
+        if isinstance(form, str) and form.startswith("cycle week "):
+            out[phrase] = int(form.split(" ")[2])
+    return out
+
+
+def named_week(text: str, languages=LANGUAGES) -> int | None:
+    """The week (`k` from the reference's) whose weekday `text` names, or
+    None: where it names no weekday, no week, or two weeks."""
+    languages = tuple(languages)
+    normalized = phrase_spans.apostrophes(" ".join(normalize(text).split()))
+    weeks = phrase_spans.spans(normalized, week_names(languages))
+    if not weeks:
+        return None
+    names = weekday_names(languages)
+    # A weekday's name wholly inside a week's ("minggu" in "minggu depan")
+    # or inside a phrase of another table names no weekday.
+    inside = [w[:2] for w in weeks]
+    taken = [
+        h[:2]
+        for name in _OTHER_TABLES
+        for h in phrase_spans.spans(normalized, getattr(form_words, name)(languages))
+        if h[:2] not in inside
+    ]
+    weekdays = [
+        (start, end)
+        for start, end, _, _ in phrase_spans.spans(normalized, names)
+        if not any(a <= start and end <= b for a, b in inside)
+        and not any(a < end and start < b for a, b in taken)
+    ]
+    ks = {week_names(languages)[p] for _, _, p, _ in weeks}
+    return ks.pop() if weekdays and len(ks) == 1 else None
+
+
+def week_disagreement(
+    text: str, value: str, grain: str, today: dt.date, languages=LANGUAGES
+) -> str:
+    """Why the answer `value` of `grain` has a day outside the week whose
+    weekday `text` names, counted from the ISO week of `today` (the
+    reference's day); "" when it has none, or the text names no such week."""
+    k = named_week(text, languages)
+    days = answer_days(value, grain)
+    if k is None or not days:
+        return ""
+    monday = today - dt.timedelta(days=today.weekday() - 7 * k)
+    sunday = monday + dt.timedelta(days=6)
+    outside = [day for day in days if not monday <= day <= sunday]
+    if not outside:
+        return ""
+    return (
+        f"the text names a weekday of the week {monday.isoformat()}/"
+        f"{sunday.isoformat()} ({k:+d} from the reference's), which the answer"
+        f" does not fall in ({', '.join(day.isoformat() for day in outside)})"
+    )

@@ -1,4 +1,5 @@
-"""form_weekdays.py: an answer falls on every weekday its text names.
+"""form_weekdays.py: an answer falls on every weekday its text names, in
+the week its text names.
 
 "Monday 9am" read as `time 09:00` resolved to the reference's next 9:00,
 a Thursday, and was answered valid; the rule refuses it, and refuses no
@@ -11,7 +12,9 @@ import pytest
 from attention_zoo.applications.dates import form_answers, lexicon
 from attention_zoo.applications.dates.form_weekdays import (
     answer_days,
+    named_week,
     named_weekdays,
+    week_disagreement,
     weekday_disagreement,
 )
 from attention_zoo.applications.dates.reference import parse_reference
@@ -116,15 +119,81 @@ def test_no_generated_text_is_refused(generated_pairs):
     # Every generated text that names a weekday (about 4,300 of 46,000),
     # its form resolved at its reference: the rule refuses none, so a run
     # that reads one right keeps its answer.
+    # The week rule too, on the texts that name a weekday of one week.
     named = refused = 0
     for pairs in generated_pairs.values():
         for pair in pairs:
-            if not named_weekdays(pair.text):
+            if not named_weekdays(pair.text) and named_week(pair.text) is None:
                 continue
-            resolution = resolve(pair.form, dt.datetime.fromisoformat(pair.reference))
+            reference = dt.datetime.fromisoformat(pair.reference)
+            resolution = resolve(pair.form, reference)
             assert resolution.valid, (pair.text, pair.form)
             named += 1
-            why = weekday_disagreement(pair.text, resolution.text, resolution.grain)
+            why = weekday_disagreement(
+                pair.text, resolution.text, resolution.grain
+            ) or week_disagreement(
+                pair.text, resolution.text, resolution.grain, reference.date()
+            )
             refused += bool(why)
             assert not why, (pair.text, pair.form, resolution.text, why)
     assert named > 3000 and refused == 0
+
+
+@pytest.mark.parametrize(
+    "text, week",
+    [
+        ("下周五", 1),  # 下周 and 周五 share 周: the weekday counts
+        ("下星期五", 1),
+        ("上周一", -1),
+        ("来週の金曜日", 1),
+        ("다음 주 금요일", 1),
+        ("Friday next week", 1),
+        ("letzte Woche Montag", -1),
+        ("Jumat minggu depan", 1),
+        # No weekday, or one wholly inside the week's name (Indonesian's
+        # week is its Sunday's name), or two weeks: no week.
+        ("next week", None),
+        ("minggu depan", None),
+        ("Friday", None),
+        ("this week's Monday to next week's Friday", None),
+    ],
+)
+def test_the_week_whose_weekday_a_text_names(text, week):
+    assert named_week(text) == week
+
+
+@pytest.mark.parametrize(
+    "text, form",
+    [
+        # The preset read these as this week's Friday and as today's 10:00.
+        ("下周五", "weekday FRI"),
+        ("下周二上午10点", "time 10:00"),
+        ("Friday next week", "weekday +1 FRI"),  # the 16th, this week's
+        ("上周一", "weekday -1 MON"),  # the 12th, this week's Monday
+    ],
+)
+def test_an_answer_outside_the_week_its_text_names_is_not_valid(text, form):
+    got = _answer(text, form)
+    assert not got["valid"] and got["text"] == ""
+    assert "week 20" in got["reason"], got["reason"]
+
+
+@pytest.mark.parametrize(
+    "text, form, value",
+    [
+        ("下周二", "weekday +1 TUE", "2026-01-20"),
+        ("next week Monday", "weekday +1 MON", "2026-01-19"),
+        ("来週の月曜日の午前9時", "weekday +1 MON at 09:00", "2026-01-19T09:00"),
+    ],
+)
+def test_an_answer_in_the_week_its_text_names_stays_valid(text, form, value):
+    got = _answer(text, form)
+    assert got["valid"] and got["text"] == value, got["reason"]
+
+
+def test_the_week_is_counted_from_the_references_own_day():
+    # 23:30 UTC on Sunday the 18th is Monday the 19th in Tokyo: next week
+    # is then the 26th's.
+    why = week_disagreement("下周五", "2026-01-23", "day", dt.date(2026, 1, 19))
+    assert "2026-01-26/2026-02-01" in why
+    assert week_disagreement("下周五", "2026-01-23", "day", dt.date(2026, 1, 18)) == ""
