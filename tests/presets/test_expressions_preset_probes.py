@@ -2,7 +2,7 @@
 wrong: each is now answered right or refused, never another value.
 
 Written by hand on 2026-12-02 (not drawn from the generator, nor from
-any other project's tests) while probing the preset. Fifteen were
+any other project's tests) while probing the preset. Sixteen were
 answered valid and wrong before the rule that now refuses them (the test
 fails on the code before it): `form_weekdays.py` (a weekday the answer
 does not fall on: "Monday 9am", "周一上午9点"), `form_grounding._weekday_named`
@@ -11,8 +11,10 @@ does not fall on: "Monday 9am", "周一上午9点"), `form_grounding._weekday_na
 `form_joins.py` (two points side by side read as an interval: "1999 2000"),
 `form_text._CLOCK` (a score read as a clock: "3:0 win"),
 `form_weekdays.week_disagreement` (a weekday of next week read as this
-week's: "下周五", "下周二上午10点", "Friday next week"). The rest, of the
-same families, were refused already."""
+week's: "下周五", "下周二上午10点", "Friday next week"),
+`form_grounding._weekday` (an hour read as a count of weekdays: Arabic
+"last Friday at 8 pm" as `weekday -8 FRI`). The rest, of the same
+families, were refused already."""
 
 import pytest
 
@@ -43,6 +45,7 @@ PROBES = {
     "下周五": "2026-01-23",
     "下周二上午10点": "2026-01-20T10:00",
     "Friday next week": "2026-01-23",
+    "الجمعة الماضية الساعة 8 مساءً": "2026-01-09T20:00",
 }
 
 

@@ -30,11 +30,11 @@ that fails: "the form's '3' is not written in the text"):
   (`form_words.relative_phrases`): `shift day -1` by "yesterday", "ayer";
   `shift day -3` by a pattern of days in the past ("ago", "hace", "vor")
   and the number 3; `cycle week +1` by "next week"; `weekday +2 FRI` by
-  "in {0} Fridays" and 2; otherwise a weekday form needs the weekday's name
-  (`form_words.weekday_phrases`; not inside another unit's relative text:
-  Indonesian "2 minggu lalu" is weeks) and, for a selector, a word of its
-  direction ("last", "this", "next": `form_words.direction_phrases`), as
-  a selected date or month (`date -1 --12-25`, `month +1 --03`) does;
+  "in {0} Fridays" and 2 (only so: "last Friday 8 pm" is no `weekday -8
+  FRI`); else the weekday's name (`form_words.weekday_phrases`; not in
+  another unit's relative text: Indonesian "2 minggu lalu" is weeks) and,
+  for a selector ±1 or 0, a word of its direction ("last", "this", "next":
+  `form_words.direction_phrases`), as `date -1 --12-25` needs;
 - `nth N DOW ...` needs the ordinal word of N (`form_words.rank_phrases`:
   "the third", "le dernier"), the weekday's name (beside an ordinal, the
   nth words' own too: `form_words.nth_weekday_phrases`, "أول اثنين"), the
@@ -60,9 +60,8 @@ that fails: "the form's '3' is not written in the text"):
   interval of the 13th to the 21st).
 
 A part the text does not write (the year of `date --05-03`) is no number
-of the form, and the answer's `parts` name it as the reference's
-(`resolver`). A `date YYYY-MM-DD` no holiday name grounds is an ISO date's
-(`checks.CHECKS`, `form_answers.form_checks`). Python only.
+of the form; the answer's `parts` name it. A `date YYYY-MM-DD` no holiday
+name grounds is an ISO date's (`form_answers.form_checks`). Python only.
 """
 
 from __future__ import annotations
@@ -315,16 +314,16 @@ def _weekday_named(t: FormText, weekday: int, table="weekday_phrases") -> str:
 
 
 def _weekday(t: FormText, form: Weekday) -> str:
-    if _relative(t, form):
-        return ""
     name = WEEKDAYS[form.weekday]
-    if form.select and _counted(t, name, form.select):
+    if _relative(t, form) or form.select and _counted(t, name, form.select):
         return ""
     table = t.table("relative_phrases")
     sign = 1 if (form.select or 0) > 0 else -1
+    count = _missing(f"count {abs(form.select or 0)} (of {name})")
     if form.select and any((name, sign) in table[p] for p in t.found(table)):
-        return _missing(f"count {abs(form.select)} (of {name})")
-    return _weekday_named(t, form.weekday) or _select(t, form.select)
+        return count
+    named = _weekday_named(t, form.weekday)
+    return named or (count if abs(form.select or 0) > 1 else _select(t, form.select))
 
 
 def _nth(t: FormText, form: Nth) -> str:

@@ -161,6 +161,9 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("next Friday", "weekday +1 THU", "weekday 'THU'"),
         ("Friday", "weekday +1 FRI", "selector +1"),
         ("in 2 Fridays", "weekday +3 FRI", "count 3"),
+        # a count of weekdays only by a counted text: 8 is the hour here
+        ("last Friday at 8 pm", "weekday -8 FRI", "count 8"),
+        ("الجمعة الماضية الساعة 8 مساءً", "weekday -8 FRI", "count 8"),
         # Indonesian's week is its Sunday's name: two weeks ago, no Sunday
         ("2 minggu lalu", "weekday -2 SUN", "weekday 'SUN'"),
         # month, year, day and month
