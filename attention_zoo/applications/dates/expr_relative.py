@@ -12,7 +12,14 @@
   (`{1}, {0}`: "tomorrow, 5:00 PM") and by its hand-written `at`
   ("{day} a las {time}") -> `shift day +1 at 17:00`; after an `at`, a
   whole hour as people write it too (`expr_spoken`: "tomorrow at 5pm",
-  "morgen um 8 Uhr", "明天下午5点", "tomorrow at noon").
+  "morgen um 8 Uhr", "明天下午5点", "tomorrow at noon"); and by the joiners
+  people write without a word (`loose_joiners`: "tomorrow 3pm", "morgen
+  15 Uhr", and the time first where the language writes it so, "3pm
+  tomorrow");
+- `weekday_at(language)`: a weekday, alone ("Monday", "am Montag") or
+  with next, last or this (CLDR's "next Monday"), and a time by any of
+  those joiners -> `weekday +1 MON at 10:00` ("next Monday at 10am",
+  "viernes a las 10:00", "月曜日の午前9時").
 
 Each value is computed here from `REFERENCE` with `datetime` arithmetic
 (the week's Monday, the month's last day for a clamped month shift), not
@@ -22,11 +29,13 @@ by the resolver.
 from __future__ import annotations
 
 import calendar
+import dataclasses
 import datetime as dt
+from collections import defaultdict
 
 from babel.dates import format_skeleton
 
-from attention_zoo.applications.dates import expr_spoken
+from attention_zoo.applications.dates import expr_spoken, expr_weekdays
 from attention_zoo.applications.dates.expr_times import SPOKEN_HOURS
 from attention_zoo.applications.dates.expression_pairs import (
     REFERENCE,
@@ -134,20 +143,48 @@ def relative(language: str) -> list[Pair]:
     return with_native(_relative(language))
 
 
-def relative_at(language: str) -> list[Pair]:
-    """Relative days ("shift day N") with a time, by CLDR's and the hand-written joiners."""
-    r = rng("relative_at", language)
-    where = locale(language)
-    joiners = [
-        str(where.datetime_formats["medium"])
-        .replace("{1}", "{day}")
-        .replace("{0}", "{time}")
-    ]
-    joiners += words(language).get("at", [])
-    days = [
+def _cldr_joiner(language: str) -> str:
+    """The language's CLDR date-time pattern with `{day}` and `{time}` ("{day}, {time}")."""
+    pattern = str(locale(language).datetime_formats["medium"])
+    return pattern.replace("{1}", "{day}").replace("{0}", "{time}")
+
+
+def loose_joiners(language: str) -> list[str]:
+    """The joiners of a day and a time without a word: a space where the
+    language spaces its words and has no such joiner of its own ("tomorrow
+    3pm", "morgen 15 Uhr"; Chinese and Japanese glue them, "{day}{time}"
+    of their `at`), and its hand-written `time_first` ("3pm tomorrow")."""
+    at = words(language).get("at", [])
+    spaced = [] if {"{day} {time}", "{day}{time}"} & set(at) else ["{day} {time}"]
+    return spaced + words(language).get("time_first", [])
+
+
+def _period_words(language: str) -> set[str]:
+    """CLDR's names of the day periods of `language`, case-folded, every width and context."""
+    periods = locale(language).day_periods
+    return {
+        name.casefold()
+        for context in periods.values()
+        for names in context.values()
+        for name in names.values()
+    }
+
+
+def _days(language: str) -> list[Pair]:
+    """The relative days of one unit ("shift day N"): "tomorrow", "in 3 days"."""
+    return [
         p for p in _relative(language)
         if p.form.startswith("shift day ") and p.form.count(" ") == 2
     ]  # fmt: skip
+
+
+def relative_at(language: str) -> list[Pair]:
+    """Relative days ("shift day N") with a time, by CLDR's and the
+    hand-written joiners, then by the loose ones (`loose_joiners`)."""
+    r = rng("relative_at", language)
+    where = locale(language)
+    joiners = [_cldr_joiner(language)] + words(language).get("at", [])
+    days = _days(language)
     reference = REFERENCE.isoformat()
     out = []
     for joiner in joiners:
@@ -166,7 +203,71 @@ def relative_at(language: str) -> list[Pair]:
     for joiner in words(language).get("at", []):
         for pair in days:
             out.append(_spoken_at(language, joiner, pair, r))
+    # Drawn from their own stream, so the pairs above stay as they were.
+    loose = rng("relative_at_loose", language)
+    periods = _period_words(language)
+    for joiner in loose_joiners(language):
+        for pair in days:
+            # Russian "через 2 дня 06:00": a counted day's unit, дня (days),
+            # is also a day period (of the afternoon) when a time follows
+            # it, so the text has two readings; the hand-written `at`
+            # writes it ("через 2 дня в 06:00"). A day word that is no
+            # count's unit is kept: "pasado mañana 15:00", "i morgen 15:00".
+            last = pair.text.casefold().split()[-2:]
+            counted = len(last) == 2 and last[0].isdigit() and last[1] in periods
+            if "{day} {time}" in joiner and counted:
+                continue
+            out.append(_timed(language, joiner, pair, loose, "relative_at"))
     return with_native(out)
+
+
+# The selectors of the weekdays written with a time: next, last, this
+# ("in 3 Mondays at 10am" is not how people write it, nor "in 1 Monday").
+AT_SELECTORS = ("-1", "0", "+1")
+PER_WEEKDAY = 2  # texts of each weekday with a time, a joiner drawn for each
+
+
+def weekday_at(language: str) -> list[Pair]:
+    """Weekdays ("Monday", "am Montag", "next Monday") with a time, each
+    `PER_WEEKDAY` times by a joiner drawn from all of `relative_at`'s. A
+    weekday text the language reads two ways (Hebrew's bare weekday is
+    CLDR's "this Monday") is left out, as `time_expressions` leaves its
+    text alone out."""
+    r = rng("weekday_at", language)
+    # CLDR's counted texts are left out too: "in 1 Monday" is `weekday +1`.
+    named = [
+        p for p in _relative(language)
+        if p.form.startswith("weekday ") and p.form.split(" ")[1] in AT_SELECTORS
+        and not any(c.isdigit() for c in p.text)
+    ]  # fmt: skip
+    named += [p for p in expr_weekdays.weekdays(language) if p.kind == "weekday"]
+    forms = defaultdict(set)
+    for pair in named:
+        forms[pair.text.casefold()].add(pair.form)
+    joiners = [_cldr_joiner(language)] + words(language).get("at", [])
+    joiners += loose_joiners(language)
+    out = []
+    for pair in named:
+        if len(forms[pair.text.casefold()]) > 1:
+            continue
+        for _ in range(PER_WEEKDAY):
+            out.append(_timed(language, r.choice(joiners), pair, r, "weekday_at"))
+    return with_native(out)
+
+
+def _timed(language: str, joiner: str, pair: Pair, r, kind: str) -> Pair:
+    """`pair`'s day and a time by `joiner`: half the time a CLDR time
+    ("next Monday, 10:15 AM"), else a whole hour as people write it
+    (`_spoken_at`: "next Monday at 10am")."""
+    if r.random() < 0.5:
+        return dataclasses.replace(_spoken_at(language, joiner, pair, r), kind=kind)
+    at = dt.time(r.choice(SPOKEN_HOURS), r.choice((0, 0, 15, 30, r.randrange(60))))
+    time_text = format_skeleton(r.choice(AT_SKELETONS), at, locale=locale(language))
+    written = clock(at.hour, at.minute)
+    return Pair(
+        joiner.format(day=pair.text, time=time_text), f"{pair.form} at {written}",
+        language, kind, pair.reference, f"{pair.value}T{written}",
+    )  # fmt: skip
 
 
 def _spoken_at(language: str, joiner: str, pair: Pair, r) -> Pair:
@@ -198,8 +299,7 @@ def _spoken_at(language: str, joiner: str, pair: Pair, r) -> Pair:
     else:
         text = joiner.format(day=pair.text, time=time_text)
     written = clock(hour, minute)
-    shifted = dt.date.fromisoformat(pair.value)
     return Pair(
         text, f"{pair.form} at {written}", language, "relative_at",
-        pair.reference, f"{ymd(shifted)}T{written}",
+        pair.reference, f"{pair.value}T{written}",
     )  # fmt: skip

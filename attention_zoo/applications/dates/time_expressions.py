@@ -49,6 +49,7 @@ KINDS = {
     "interval_weekdays": expr_weekdays.weekdays,
     "relative": expr_relative.relative,
     "relative_at": expr_relative.relative_at,
+    "weekday_at": expr_relative.weekday_at,
 }
 # The texts of kinds above in hand-written words CLDR does not write
 # ("noon", "um 15 Uhr", "in 1987"): the pairs of several kinds at once.

@@ -116,7 +116,7 @@ def test_an_answer_on_the_weekdays_its_text_names_stays_valid(text, form, value)
 
 
 def test_no_generated_text_is_refused(generated_pairs):
-    # Every generated text that names a weekday (about 4,300 of 46,000),
+    # Every generated text that names a weekday (about 4,800 of 49,000),
     # its form resolved at its reference: the rule refuses none, so a run
     # that reads one right keeps its answer.
     # The week rule too, on the texts that name a weekday of one week.
