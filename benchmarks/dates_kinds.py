@@ -354,6 +354,8 @@ def main(argv=None) -> None:
         keep = [i for i, c in enumerate(date_cases) if c.kind == kind]
         kind_cases = [date_cases[i] for i in keep]
         kind_outcomes = {n: [got[i] for i in keep] for n, got in date_outcomes.items()}
+        if not keep:  # a folder of some kinds only (--data)
+            continue
         print(f"`{kind}` per language: right / refused / wrong (right %)\n")
         harness.print_table(
             ["language", "n", *systems],
