@@ -121,8 +121,30 @@ def _order_key(value: Value, other: Value):
     return value.value
 
 
+def _point(form, reference: dt.datetime, prefer: str) -> Value:
+    """`form`'s value. A day at a time whose day the policy picks
+    (`weekday THU at 08:00`, `date --01-15 at 08:00`) compares at its
+    clock, as a time alone does: at 09:00 on Thursday 15 January,
+    "Thursday at 8am" is the 22nd's under `future`, not the 15th's 08:00
+    that has passed. The day found is on or after the reference's, so a
+    value before the reference is on its day; the day is then picked again
+    from the next day (from the day before under `past`)."""
+    value = PointResolver(reference, prefer).point(form)
+    if not isinstance(form, At) or not _leaves_open(form) or prefer == "current":
+        return value
+    moment = value.value
+    now = reference if moment.tzinfo is not None else reference.replace(tzinfo=None)
+    seconds = now.second if form.clock.second is not None else 0
+    now = now.replace(microsecond=0, second=seconds)
+    step = 1 if prefer == "future" else -1
+    if (moment - now) * step >= dt.timedelta(0):
+        return value
+    day = dt.datetime.combine(reference.date() + dt.timedelta(days=step), dt.time())
+    return PointResolver(day.replace(tzinfo=reference.tzinfo), prefer).point(form)
+
+
 def _interval(form: Interval, reference: dt.datetime, prefer: str) -> Value:
-    start = PointResolver(reference, prefer).point(form.start)
+    start = _point(form.start, reference, prefer)
     if start.kind == "interval":
         raise Refused(
             "an interval's ends are days, months, years or date-times, not weeks"
@@ -133,7 +155,7 @@ def _interval(form: Interval, reference: dt.datetime, prefer: str) -> Value:
             form.end
         )
     else:
-        end = PointResolver(reference, prefer).point(form.end)
+        end = _point(form.end, reference, prefer)
     if end.kind != start.kind:
         raise Refused(
             f"an interval's ends are of one kind, not {start.kind} and {end.kind}"
@@ -208,7 +230,7 @@ def resolve(
         if isinstance(form, Interval):
             value = _interval(form, moment, prefer)
         else:
-            value = PointResolver(moment, prefer).point(form)
+            value = _point(form, moment, prefer)
     except Refused as refusal:
         return refused(str(refusal))
     except (OverflowError, ValueError):

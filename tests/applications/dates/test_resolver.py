@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from attention_zoo.applications.dates import holidays
 from attention_zoo.applications.dates.forms import (
     ZONES,
+    At,
     Clock,
     Date,
     Easter,
@@ -284,6 +285,48 @@ def test_times_against_stepping_minutes(reference, hour, minute, second, zone, p
     text = want.isoformat(timespec="minutes" if second is None else "seconds")
     text += "" if zone is None else zone
     _expect(Time(clock), reference, text, prefer)
+
+
+@SETTINGS
+@given(
+    st.datetimes(dt.datetime(1900, 1, 1), dt.datetime(2100, 1, 1)),
+    st.integers(0, 6),
+    st.integers(0, 23),
+    st.sampled_from((0, 30, 59)),
+    st.sampled_from(("future", "past")),
+)
+def test_an_open_weekday_at_a_time_against_stepping_minutes(
+    reference, weekday, hour, minute, prefer
+):
+    # "Thursday at 8am" compares at its minute, as a time alone does: at
+    # 09:00 on a Thursday it is the next week's under `future`.
+    now = reference.replace(second=0, microsecond=0)
+    step = dt.timedelta(minutes=1 if prefer == "future" else -1)
+    want = _first(
+        m
+        for m in itertools.islice(_steps(now, step), 8 * 1441)
+        if (m.weekday(), m.hour, m.minute) == (weekday, hour, minute)
+    )
+    form = At(Weekday(weekday), Clock(hour, minute))
+    _expect(form, reference, want.isoformat(timespec="minutes"), prefer)
+
+
+@pytest.mark.parametrize(
+    "form, prefer, value",
+    [
+        ("weekday THU at 08:00", "future", "2026-01-22T08:00"),  # 08:00 has passed
+        ("weekday THU at 09:17", "future", "2026-01-15T09:17"),  # the same minute
+        ("weekday THU at 10:00", "future", "2026-01-15T10:00"),
+        ("weekday THU at 10:00", "past", "2026-01-08T10:00"),
+        ("date --01-15 at 08:00", "future", "2027-01-15T08:00"),
+        ("weekday THU at 08:00", "current", "2026-01-15T08:00"),
+        # A selector or a shift says the day: its clock does not move it.
+        ("weekday 0 THU at 08:00", "future", "2026-01-15T08:00"),
+        ("shift day 0 at 08:00", "future", "2026-01-15T08:00"),
+    ],
+)
+def test_a_day_the_policy_picks_at_a_time_compares_at_the_minute(form, prefer, value):
+    assert resolve(form, REF, prefer=prefer).text == value
 
 
 @SETTINGS
