@@ -23,7 +23,8 @@
 
 Each value is computed here from `REFERENCE` with `datetime` arithmetic
 (the week's Monday, the month's last day for a clamped month shift), not
-by the resolver.
+by the resolver; a weekday alone keeps the reference `expr_weekdays`
+drew for it (a midnight), and a time adds its clock to the day.
 """
 
 from __future__ import annotations
