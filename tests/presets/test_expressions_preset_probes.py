@@ -2,7 +2,7 @@
 wrong: each is now answered right or refused, never another value.
 
 Written by hand on 2026-12-02 (not drawn from the generator, nor from
-any other project's tests) while probing the preset. Sixteen were
+any other project's tests) while probing the preset. Eighteen were
 answered valid and wrong before the rule that now refuses them (the test
 fails on the code before it): `form_weekdays.py` (a weekday the answer
 does not fall on: "Monday 9am", "周一上午9点"), `form_grounding._weekday_named`
@@ -13,8 +13,9 @@ does not fall on: "Monday 9am", "周一上午9点"), `form_grounding._weekday_na
 `form_weekdays.week_disagreement` (a weekday of next week read as this
 week's: "下周五", "下周二上午10点", "Friday next week"),
 `form_grounding._weekday` (an hour read as a count of weekdays: Arabic
-"last Friday at 8 pm" as `weekday -8 FRI`). The rest, of the same
-families, were refused already."""
+"last Friday at 8 pm" as `weekday -8 FRI`), `form_halves.py` (half a
+unit read as a whole one: "half an hour ago" as `shift hour -1`). The
+rest, of the same families, were refused already."""
 
 import pytest
 
@@ -46,6 +47,8 @@ PROBES = {
     "下周二上午10点": "2026-01-20T10:00",
     "Friday next week": "2026-01-23",
     "الجمعة الماضية الساعة 8 مساءً": "2026-01-09T20:00",
+    "half an hour ago": "2026-01-15T08:30",
+    "half a day ago": "2026-01-14T21:00",
 }
 
 

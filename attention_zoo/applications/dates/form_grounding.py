@@ -22,10 +22,8 @@ that fails: "the form's '3' is not written in the text"):
   are 12:00, 00:00 (`form_words.named_time_phrases`), 7点半 7:30, not 7:00;
   a whole hour needs a clock (`FormText.writes_a_clock`): "page 12" is no 12:00;
 - a zone: `Z` needs `z`, `utc` or `gmt`; an offset its sign and digits or
-  an abbreviation written for it (`EST`); a zone name its city or a name of
-  it in words (`form_words.zone_phrases`: "по московскому времени"); and a
-  text writing a zone (`FormText.written_zones`) needs one (`10:00 EST` is
-  no `time 10:00`);
+  its abbreviation (`EST`); a name its city or words (`form_words.zone_phrases`:
+  "по московскому времени"); a text writing a zone needs one (`10:00 EST`);
 - a relative form is named by CLDR's relative texts of the 27 languages
   (`form_words.relative_phrases`): `shift day -1` by "yesterday", "ayer";
   `shift day -3` by a pattern of days in the past ("ago", "hace", "vor")
@@ -49,7 +47,7 @@ that fails: "the form's '3' is not written in the text"):
   `time 09:00`; nor checked for a relative form: Spanish `ago` is one),
   and an interval uses every month its text names; a form with no relative
   part uses the text's relative words ("明天下午5点" is no 17:00 alone:
-  `FormText.unused_relative`);
+  `FormText.unused_relative`), nor a half ("half an hour": `form_halves.py`);
 - each number of the text is used once and is the form's: the parts that
   take their number from its digits each find a run of their own
   (`FormText.overclaimed`: `2014-12-12 08:12` is not the 8th at 08:12), a
@@ -70,6 +68,7 @@ import re
 
 from attention_zoo.applications.dates import form_words
 from attention_zoo.applications.dates.form_clocks import periods_beside, written_hour
+from attention_zoo.applications.dates.form_halves import half_disagreement
 from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.form_text import FormText
 from attention_zoo.applications.dates.form_years import year_disagreement
@@ -396,4 +395,6 @@ def form_disagreement(text: str, form: str, lexicon, days, languages=LANGUAGES) 
         reason = t.unused_relative()
     if not reason and isinstance(parsed, YearForm):
         reason = year_disagreement(text, languages)  # "2000 km" is no year
+    if not reason and relative_part(parsed):  # "half an hour" is no hour
+        reason = half_disagreement(text, languages)
     return reason or t.overclaimed() or t.unused()

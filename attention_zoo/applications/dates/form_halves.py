@@ -1,0 +1,56 @@
+"""Half a unit is no whole one: "half an hour ago" is no `shift hour -1`.
+
+A shift counts whole units, and half of one has no form (30 minutes is
+`shift minute -30`, which grounds in "30 minutes ago", not in "half an
+hour ago"). But the relative texts the grounding reads hold the whole
+unit's words: "an hour ago" is CLDR's `shift hour -1`, and is inside "half
+an hour ago"; so the preset answered "half an hour ago" as 08:00 at 09:00,
+and "half a day ago" as yesterday, valid. So a relative text
+(`form_words.relative_phrases`) written right after a word that halves
+its unit (`expression_words.json` `halves`: "half an", "einer halben",
+"media", "une demi-") grounds no relative form (`half_disagreement`):
+the text is refused, naming the half, as a reading the grammar cannot
+write. A half of a clock ("3点半", "half past") is no relative text's
+and is not concerned.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from attention_zoo.applications.dates import form_words, phrase_spans
+from attention_zoo.applications.dates.data import normalize
+from attention_zoo.applications.dates.expression_pairs import words
+from attention_zoo.applications.dates.formats import LANGUAGES
+
+
+@functools.lru_cache(maxsize=8)
+def half_words(languages=LANGUAGES) -> tuple[str, ...]:
+    """The `halves` of `languages`, normalized as the model's input, longest first."""
+    found = {
+        phrase_spans.phrase(w, ends=" ")
+        for language in languages
+        for w in words(language).get("halves", ())
+    }
+    return tuple(sorted(found, key=lambda w: (-len(w), w)))
+
+
+def half_disagreement(text: str, languages=LANGUAGES) -> str:
+    """Why `text` grounds no relative form: the half word written right
+    before one of its relative texts; "" when it writes none."""
+    languages = tuple(languages)
+    normalized = phrase_spans.apostrophes(" ".join(normalize(text).split()))
+    halves = half_words(languages)
+    for start, _, p, _ in phrase_spans.spans(
+        normalized, form_words.relative_phrases(languages)
+    ):
+        before = normalized[:start].rstrip()
+        for half in halves:
+            at = len(before) - len(half)
+            word_start = at == 0 or (at > 0 and not before[at - 1].isalpha())
+            if before.endswith(half.rstrip()) and word_start:
+                return (
+                    f"the text writes {half.rstrip()!r} before {p!r}: half a "
+                    "unit, which no relative form writes"
+                )
+    return ""
