@@ -1,17 +1,17 @@
 """Half a unit is no whole one: "half an hour ago" is no `shift hour -1`.
 
-A shift counts whole units, and half of one has no form (30 minutes is
-`shift minute -30`, which grounds in "30 minutes ago", not in "half an
-hour ago"). But the relative texts the grounding reads hold the whole
-unit's words: "an hour ago" is CLDR's `shift hour -1`, and is inside "half
-an hour ago"; so the preset answered "half an hour ago" as 08:00 at 09:00,
-and "half a day ago" as yesterday, valid. So a relative text
+A shift counts whole units, and half of one has no form (half an hour is
+a shift in minutes, grounded only where the text writes the minutes).
+But the relative texts the grounding reads hold the whole unit's words:
+"an hour ago" is CLDR's `shift hour -1`, and is inside "half an hour
+ago"; so the preset answered "half an hour ago" as 08:00 at 09:00, and
+"half a day ago" as yesterday, valid. So a relative text
 (`form_words.relative_phrases`) written right after a word that halves
 its unit (`expression_words.json` `halves`: "half an", "einer halben",
 "media", "une demi-") grounds no relative form (`half_disagreement`):
 the text is refused, naming the half, as a reading the grammar cannot
-write. A half of a clock ("3点半", "half past") is no relative text's
-and is not concerned.
+write. A half of a clock ("3点半", "half past") is no relative text's and
+is not concerned.
 """
 
 from __future__ import annotations
