@@ -10,6 +10,7 @@ import pytest
 
 from benchmarks.dates_kinds import ctparse_time, peer_score, score, single_latency
 from benchmarks.dates_kinds_cases import (
+    DATA,
     KINDS,
     NON_DATE,
     Case,
@@ -141,6 +142,18 @@ def test_every_shipped_value_is_well_formed_for_its_kind():
         assert per_kind[kind] >= 40, (kind, per_kind[kind])
         assert len(languages[kind]) >= 10, (kind, sorted(languages[kind]))
     assert len(languages[NON_DATE]) >= 10
+    assert len({c.text for c in cases}) == len(cases), "a text written twice"
+
+
+def test_the_days_with_a_clock_time_are_well_formed():
+    # benchmarks/data/dates_day_times: a day and a time, at the minute.
+    reference, cases = read_cases(DATA.parent / "dates_day_times")
+    assert reference.isoformat() == "2026-01-15T09:00:00+00:00"
+    for case in cases:
+        check_expected(case)
+        assert len(case.expected) == len("2026-01-15T09:00"), case
+    assert {c.kind for c in cases} == {"relative"}
+    assert len(cases) == 89 and len({c.language for c in cases}) == 14
     assert len({c.text for c in cases}) == len(cases), "a text written twice"
 
 

@@ -30,7 +30,6 @@ drew for it (a midnight), and a time adds its clock to the day.
 from __future__ import annotations
 
 import calendar
-import dataclasses
 import datetime as dt
 from collections import defaultdict
 
@@ -261,7 +260,7 @@ def _timed(language: str, joiner: str, pair: Pair, r, kind: str) -> Pair:
     ("next Monday, 10:15 AM"), else a whole hour as people write it
     (`_spoken_at`: "next Monday at 10am")."""
     if r.random() < 0.5:
-        return dataclasses.replace(_spoken_at(language, joiner, pair, r), kind=kind)
+        return _spoken_at(language, joiner, pair, r, kind)
     at = dt.time(r.choice(SPOKEN_HOURS), r.choice((0, 0, 15, 30, r.randrange(60))))
     time_text = format_skeleton(r.choice(AT_SKELETONS), at, locale=locale(language))
     written = clock(at.hour, at.minute)
@@ -271,7 +270,9 @@ def _timed(language: str, joiner: str, pair: Pair, r, kind: str) -> Pair:
     )  # fmt: skip
 
 
-def _spoken_at(language: str, joiner: str, pair: Pair, r) -> Pair:
+def _spoken_at(
+    language: str, joiner: str, pair: Pair, r, kind: str = "relative_at"
+) -> Pair:
     """`pair`'s relative day and a whole hour as people write it after the
     `joiner`'s `at` ("tomorrow at 5pm"), or noon or midnight by name."""
     word = joiner.split("{time}")[0].split("{day}")[-1].strip()
@@ -301,6 +302,6 @@ def _spoken_at(language: str, joiner: str, pair: Pair, r) -> Pair:
         text = joiner.format(day=pair.text, time=time_text)
     written = clock(hour, minute)
     return Pair(
-        text, f"{pair.form} at {written}", language, "relative_at",
+        text, f"{pair.form} at {written}", language, kind,
         pair.reference, f"{pair.value}T{written}",
     )  # fmt: skip

@@ -19,7 +19,6 @@ from __future__ import annotations
 import functools
 
 from attention_zoo.applications.dates import form_words, phrase_spans
-from attention_zoo.applications.dates.data import normalize
 from attention_zoo.applications.dates.expression_pairs import words
 from attention_zoo.applications.dates.formats import LANGUAGES
 
@@ -39,18 +38,15 @@ def half_disagreement(text: str, languages=LANGUAGES) -> str:
     """Why `text` grounds no relative form: the half word written right
     before one of its relative texts; "" when it writes none."""
     languages = tuple(languages)
-    normalized = phrase_spans.apostrophes(" ".join(normalize(text).split()))
-    halves = half_words(languages)
-    for start, _, p, _ in phrase_spans.spans(
-        normalized, form_words.relative_phrases(languages)
-    ):
+    normalized = phrase_spans.normalized(text)
+    table = form_words.relative_phrases(languages)
+    for start, _, p, _ in phrase_spans.spans(normalized, table):
         before = normalized[:start].rstrip()
-        for half in halves:
-            at = len(before) - len(half)
-            word_start = at == 0 or (at > 0 and not before[at - 1].isalpha())
-            if before.endswith(half.rstrip()) and word_start:
+        for half in half_words(languages):
+            # A whole word: "behalf" ends in no half.
+            if before.endswith(half) and not before[: -len(half)][-1:].isalpha():
                 return (
-                    f"the text writes {half.rstrip()!r} before {p!r}: half a "
-                    "unit, which no relative form writes"
+                    f"the text writes {half!r} before {p!r}: half a unit, "
+                    "which no relative form writes"
                 )
     return ""

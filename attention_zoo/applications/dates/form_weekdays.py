@@ -38,7 +38,6 @@ import datetime as dt
 import functools
 
 from attention_zoo.applications.dates import form_words, phrase_spans
-from attention_zoo.applications.dates.data import normalize
 from attention_zoo.applications.dates.formats import LANGUAGES
 from attention_zoo.applications.dates.forms import WEEKDAYS
 
@@ -67,21 +66,28 @@ def named_weekdays(text: str, languages=LANGUAGES) -> set[int]:
     """The weekdays (Monday 0) that `text` (as written) names by a wide
     name of `languages`, outside the phrases of the other tables."""
     languages = tuple(languages)
-    normalized = phrase_spans.apostrophes(" ".join(normalize(text).split()))
+    normalized = phrase_spans.normalized(text)
     table = weekday_names(languages)
     hits = phrase_spans.spans(normalized, table)
     if not hits:
         return set()
-    taken = [
-        h[:2]
-        for name in _OTHER_TABLES
-        for h in phrase_spans.spans(normalized, getattr(form_words, name)(languages))
-    ]
+    taken = _taken(normalized, languages)
     return {
         table[p]
         for start, end, p, _ in hits
         if not any(a < end and start < b for a, b in taken)
     }
+
+
+def _taken(normalized: str, languages, but=()) -> list[tuple[int, int]]:
+    """The spans of the phrases of `_OTHER_TABLES` in `normalized`, but
+    those of `but`: where a weekday's name is part of another phrase."""
+    return [
+        h[:2]
+        for name in _OTHER_TABLES
+        for h in phrase_spans.spans(normalized, getattr(form_words, name)(languages))
+        if h[:2] not in but
+    ]
 
 
 def answer_days(value: str, grain: str) -> list[dt.date]:
@@ -125,23 +131,17 @@ def named_week(text: str, languages=LANGUAGES) -> int | None:
     """The week (`k` from the reference's) whose weekday `text` names, or
     None: where it names no weekday, no week, or two weeks."""
     languages = tuple(languages)
-    normalized = phrase_spans.apostrophes(" ".join(normalize(text).split()))
+    normalized = phrase_spans.normalized(text)
     weeks = phrase_spans.spans(normalized, week_names(languages))
     if not weeks:
         return None
-    names = weekday_names(languages)
     # A weekday's name wholly inside a week's ("minggu" in "minggu depan")
     # or inside a phrase of another table names no weekday.
     inside = [w[:2] for w in weeks]
-    taken = [
-        h[:2]
-        for name in _OTHER_TABLES
-        for h in phrase_spans.spans(normalized, getattr(form_words, name)(languages))
-        if h[:2] not in inside
-    ]
+    taken = _taken(normalized, languages, but=inside)
     weekdays = [
         (start, end)
-        for start, end, _, _ in phrase_spans.spans(normalized, names)
+        for start, end, _, _ in phrase_spans.spans(normalized, weekday_names(languages))
         if not any(a <= start and end <= b for a, b in inside)
         and not any(a < end and start < b for a, b in taken)
     ]

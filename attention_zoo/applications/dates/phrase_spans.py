@@ -49,6 +49,12 @@ def apostrophes(text: str) -> str:
     return text.translate(_APOSTROPHES)
 
 
+def normalized(text: str) -> str:
+    """`text` as the phrases are searched in: normalized as the model's
+    input, with one apostrophe and single spaces."""
+    return apostrophes(" ".join(normalize(text).split()))
+
+
 @functools.lru_cache(maxsize=65536)
 def phrase(text: str, ends: str = " ,.;:-–—\u200f\u200e", slot: bool = False) -> str:
     """`text` as a phrase: normalized, single spaces, without the characters
