@@ -18,6 +18,7 @@ it: the whole list is what the model reads. Adding a pass: docs/dates.md
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -99,6 +100,16 @@ def normalize(text: str) -> str:
     other scripts, Arabic's vowel marks dropped, Roman-numeral months, Chinese and Japanese numerals and
     era years read, lower case, single spaces, stripped, without a
     leading label it was not taught."""
+    if isinstance(text, str):
+        return _normalized(text)
+    return run_python(text, NORMALIZE)  # which names what it received
+
+
+# A text is normalized by the model's reading and again by each of the
+# grounding's searches (`phrase_spans.normalized`, `FormText`): the passes
+# are pure, so each text is run through them once.
+@functools.lru_cache(maxsize=16384)
+def _normalized(text: str) -> str:
     return run_python(text, NORMALIZE)
 
 

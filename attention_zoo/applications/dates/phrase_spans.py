@@ -8,10 +8,12 @@ in order, side by side: in a script written without spaces (Han, kana) it
 is a part of a run of letters; beside the slot the space is optional.
 
 A table holds thousands of phrases and a text a few of them, so each
-table is indexed once by a key of each phrase (`_index`: the first two
+table is indexed once by a key of each phrase (`_index`: the first `KEY`
 characters of its longest part) and a text is screened against the
-phrases its own keys name, then by substring, then by the phrase's
-pattern. Found this way or by trying every phrase, the spans are the same
+phrases its own keys name (`_keys`, every substring of at most `KEY`
+characters, worked out once a text for all the tables), then by
+substring, then by the phrase's pattern. Found this way or by trying
+every phrase, the spans are the same
 (tests/applications/dates/test_phrase_spans.py).
 """
 
@@ -80,30 +82,48 @@ def _pattern(words: str) -> re.Pattern:
     return re.compile(head + body + tail)
 
 
-# id(phrases): (phrases, index) of `_index`; the phrases are kept, so an id
-# stays theirs. The tables are the cached ones of this module: few.
+# The length of a phrase's key. Two characters ("de", "in") name
+# thousands of phrases in all, of which a text holds a few dozen; four
+# leave a handful to try, and a text's keys are still few (five a
+# character, the empty key once).
+KEY = 4
+# id(phrases): (phrases, index, its keys) of `_index`; the phrases are
+# kept, so an id stays theirs. The tables are the cached ones of this
+# module: few.
 _INDEXES: dict[int, tuple] = {}
 
 
-def _index(phrases) -> dict[str, list[tuple[int, str, tuple[str, ...]]]]:
-    """`phrases` by the first two characters of each one's longest part
-    (the part itself when shorter): a text holds a phrase only where it
-    holds that key, so a text is screened against the few phrases its own
-    keys name, not the thousands of a table. Each entry: the phrase's
-    position, the phrase, the parts a text that holds it holds as they are."""
+def _index(phrases) -> tuple[dict[str, list], frozenset[str]]:
+    """`phrases` by the first `KEY` characters of each one's longest part
+    (the part itself when shorter), and the set of those keys: a text
+    holds a phrase only where it holds that key, so a text is screened
+    against the few phrases its own keys name, not the thousands of a
+    table. Each entry: the phrase's position, the phrase, the parts a text
+    that holds it holds as they are."""
     kept = _INDEXES.get(id(phrases))
     if kept is not None and kept[0] is phrases:
-        return kept[1]
+        return kept[1], kept[2]
     index: dict[str, list] = {}
     for position, p in enumerate(phrases):
         parts = tuple(q.strip() for q in p.split(SLOT) if q.strip())
         if p:  # a phrase of its slot alone, under "", is every text's
-            key = max(parts, key=len)[:2] if parts else ""
+            key = max(parts, key=len)[:KEY] if parts else ""
             index.setdefault(key, []).append((position, p, parts))
     if len(_INDEXES) >= 64:
         _INDEXES.clear()
-    _INDEXES[id(phrases)] = (phrases, index)
-    return index
+    keys = frozenset(index)
+    _INDEXES[id(phrases)] = (phrases, index, keys)
+    return index, keys
+
+
+@functools.lru_cache(maxsize=4096)
+def _keys(text: str) -> frozenset[str]:
+    """Every substring of `text` of at most `KEY` characters, "" included:
+    the keys of `_index` that a phrase `text` holds can have. A text is
+    searched for every table's phrases, so they are worked out once."""
+    return frozenset(
+        text[i : i + n] for n in range(KEY + 1) for i in range(len(text) - n + 1)
+    )
 
 
 def spans(text: str, phrases) -> list[tuple[int, int, str, str | None]]:
@@ -111,9 +131,8 @@ def spans(text: str, phrases) -> list[tuple[int, int, str, str | None]]:
     (normalized, single spaces), `number` what its slot holds (digits or a
     word; None without a slot), but those inside a longer one found
     (`easter` inside `easter monday`)."""
-    index = _index(phrases)
-    keys = {text[i : i + n] for n in (0, 1, 2) for i in range(len(text) - n + 1)}
-    candidates = sorted(e for key in keys & index.keys() for e in index[key])
+    index, keys = _index(phrases)
+    candidates = sorted(e for key in _keys(text) & keys for e in index[key])
     hits = []
     # A substring test first: it is far cheaper than the phrase's pattern.
     for _, p, parts in candidates:
