@@ -14,8 +14,10 @@
   whole hour as people write it too (`expr_spoken`: "tomorrow at 5pm",
   "morgen um 8 Uhr", "明天下午5点", "tomorrow at noon"); and by the joiners
   people write without a word (`loose_joiners`: "tomorrow 3pm", "morgen
-  15 Uhr", and the time first where the language writes it so, "3pm
-  tomorrow");
+  15 Uhr") and by the time first (`time_first`: "3pm tomorrow", "à midi
+  demain", "в 15:00 завтра"); a named day ("tomorrow", "hier", "明天":
+  `named`) is written `PER_NAMED` times more, as it is how most people
+  write a day with a time;
 - `weekday_at(language)`: a weekday, alone ("Monday", "am Montag") or
   with next, last or this (CLDR's "next Monday"), and a time by any of
   those joiners -> `weekday +1 MON at 10:00` ("next Monday at 10am",
@@ -31,6 +33,8 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
+import functools
+import re
 from collections import defaultdict
 
 from babel.dates import format_skeleton
@@ -49,6 +53,7 @@ from attention_zoo.applications.dates.expression_pairs import (
     ymd,
 )
 from attention_zoo.applications.dates.expressions import relative_expressions
+from attention_zoo.applications.dates.formats import LOCALES
 from attention_zoo.applications.dates.forms import WEEKDAYS
 
 _SPANS = {
@@ -61,6 +66,10 @@ AT_SKELETONS = ("Hm", "hm")
 # and how many of them each text is written with.
 COUNTS = (2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20)
 PER_COUNTED = 4
+# More texts of each named day with a time, a joiner drawn for each: one
+# text a joiner, among the dozens of counted days, left "9am tomorrow"
+# and "3pm yesterday" to chance.
+PER_NAMED = 6
 
 
 def _add_months(day: dt.date, months: int) -> dt.date:
@@ -153,21 +162,44 @@ def loose_joiners(language: str) -> list[str]:
     """The joiners of a day and a time without a word: a space where the
     language spaces its words and has no such joiner of its own ("tomorrow
     3pm", "morgen 15 Uhr"; Chinese and Japanese glue them, "{day}{time}"
-    of their `at`), and its hand-written `time_first` ("3pm tomorrow")."""
+    of their `at`), and those that write the time first (`time_first`)."""
     at = words(language).get("at", [])
     spaced = [] if {"{day} {time}", "{day}{time}"} & set(at) else ["{day} {time}"]
-    return spaced + words(language).get("time_first", [])
+    return spaced + time_first(language)
 
 
-def _period_words(language: str) -> set[str]:
+def time_first(language: str) -> list[str]:
+    """The joiners that write the time before the day: the hand-written
+    `time_first` ("{time} {day}": "3pm tomorrow"), and where an `at` joins
+    them with a word, that word before the time and the time alone before
+    the day ("à {time} {day}", "{time} {day}": "à midi demain", "midi
+    demain", "в 15:00 завтра"). A language whose `at` has no word (Chinese
+    明天下午3点, Turkish, Korean) writes the day first only."""
+    out = list(words(language).get("time_first", []))
+    for joiner in words(language).get("at", []):
+        found = re.fullmatch(r"\{day\},? (.+) \{time\}", joiner)
+        if found:
+            out += [f"{found.group(1)} {{time}} {{day}}", "{time} {day}"]
+    return list(dict.fromkeys(out))
+
+
+def named(pair: Pair) -> bool:
+    """Whether `pair` is a named day ("yesterday", "pasado mañana", "明天";
+    a count of at most two, no digit), not a counted one ("in 3 days")."""
+    amount = int(pair.form.split(" ")[2])
+    return abs(amount) <= 2 and not any(c.isdigit() for c in pair.text)
+
+
+@functools.lru_cache(maxsize=32)
+def _period_words(language: str) -> frozenset[str]:
     """CLDR's names of the day periods of `language`, case-folded, every width and context."""
     periods = locale(language).day_periods
-    return {
+    return frozenset(
         name.casefold()
         for context in periods.values()
         for names in context.values()
         for name in names.values()
-    }
+    )
 
 
 def _days(language: str) -> list[Pair]:
@@ -205,20 +237,58 @@ def relative_at(language: str) -> list[Pair]:
             out.append(_spoken_at(language, joiner, pair, r))
     # Drawn from their own stream, so the pairs above stay as they were.
     loose = rng("relative_at_loose", language)
-    periods = _period_words(language)
     for joiner in loose_joiners(language):
         for pair in days:
-            # Russian "через 2 дня 06:00": a counted day's unit, дня (days),
-            # is also a day period (of the afternoon) when a time follows
-            # it, so the text has two readings; the hand-written `at`
-            # writes it ("через 2 дня в 06:00"). A day word that is no
-            # count's unit is kept: "pasado mañana 15:00", "i morgen 15:00".
-            last = pair.text.casefold().split()[-2:]
-            counted = len(last) == 2 and last[0].isdigit() and last[1] in periods
-            if "{day} {time}" in joiner and counted:
-                continue
-            out.append(_timed(language, joiner, pair, loose, "relative_at"))
+            if not _two_readings(language, joiner, pair):
+                out.append(_timed(language, joiner, pair, loose, "relative_at"))
+    again = rng("relative_at_named", language)
+    every = joiners + loose_joiners(language)
+    for pair in filter(named, days):
+        for _ in range(PER_NAMED):
+            joiner = again.choice(every)
+            if not _two_readings(language, joiner, pair):
+                out.append(_timed(language, joiner, pair, again, "relative_at"))
     return with_native(out)
+
+
+def _two_readings(language: str, joiner: str, pair: Pair) -> bool:
+    """Whether `pair`'s day and a time joined by `joiner` read two ways:
+
+    - Russian "через 2 дня 06:00": a counted day's unit, дня (days), is
+      also a day period (of the afternoon) when a time follows it; the
+      hand-written `at` writes it ("через 2 дня в 06:00"). A day word
+      that is no count's unit is kept: "pasado mañana 15:00";
+    - a time right before a relative text that is a counted one's without
+      its count (`_count_tails`): "22:00 dzień temu" reads as "00 days
+      ago", Indonesian "11.30 Senin lalu" as 30 Mondays ago;
+    - a time right before a word that is a day period of a language taught
+      (`_every_period`): Spanish "a las 3:00 este martes" writes
+      Hungarian's evening (este) after the time."""
+    text = pair.text.casefold()
+    if joiner.endswith("{time} {day}"):
+        return text in _count_tails(language) or text.split()[0] in _every_period()
+    last = text.split()[-2:]
+    counted = (
+        len(last) == 2 and last[0].isdigit() and last[1] in _period_words(language)
+    )
+    return "{day} {time}" in joiner and counted
+
+
+@functools.lru_cache(maxsize=32)
+def _count_tails(language: str) -> frozenset[str]:
+    """The counted relative texts of `language` without their count
+    ("dzień temu" of "1 dzień temu"), case-folded."""
+    return frozenset(
+        re.sub(r"^[0-9]+\s*", "", p.text).casefold()
+        for p in _relative(language)
+        if p.text[:1].isdigit()
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def _every_period() -> frozenset[str]:
+    """`_period_words` of every language."""
+    return frozenset().union(*map(_period_words, LOCALES))
 
 
 # The selectors of the weekdays written with a time: next, last, this
@@ -251,7 +321,9 @@ def weekday_at(language: str) -> list[Pair]:
         if len(forms[pair.text.casefold()]) > 1:
             continue
         for _ in range(PER_WEEKDAY):
-            out.append(_timed(language, r.choice(joiners), pair, r, "weekday_at"))
+            joiner = r.choice(joiners)
+            if not _two_readings(language, joiner, pair):
+                out.append(_timed(language, joiner, pair, r, "weekday_at"))
     return with_native(out)
 
 
@@ -296,10 +368,9 @@ def _spoken_at(
         at = format_skeleton("Hm", dt.time(hour), locale=locale(language))
         choices = [(at, hour, 0)]
     time_text, hour, minute = r.choice(choices)
-    if word and time_text.startswith(word + " "):
-        text = f"{pair.text} {time_text}"
-    else:
-        text = joiner.format(day=pair.text, time=time_text)
+    if word and time_text.startswith(word + " "):  # the `at` word written once
+        joiner = joiner.replace(f"{word} {{time}}", "{time}")
+    text = joiner.format(day=pair.text, time=time_text)
     written = clock(hour, minute)
     return Pair(
         text, f"{pair.form} at {written}", language, kind,

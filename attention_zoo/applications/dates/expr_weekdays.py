@@ -11,9 +11,11 @@ abbreviation is often another word's, Spanish "mar" also March, German
 are hand-written (`expression_words.json` `weekdays`: `alone`, "on {0}",
 "am {0}", and `ranges`, "from {0} to {1}"), and every language writes a
 range with a dash ("{0}-{1}", "{0} - {1}"). A language without a word
-for "on" writes the name alone; Russian and Portuguese, whose weekday
-takes a case or an article by its gender after a preposition, write no
-hand-written words yet.
+for "on" writes the name alone; where the weekday takes a case or an
+article by its gender after the preposition, the whole words are
+hand-written (`cases`, seven texts Monday first: Russian "в пятницу",
+Polish "we wtorek", Portuguese "no sábado"), which the grounding reads
+as naming their weekday (`form_words.weekday_phrases`).
 
 Each pair's reference is a day of any weekday at midnight, and its value
 is computed here from the calendar (the days after the reference in
@@ -63,6 +65,12 @@ def weekdays(language: str) -> list[Pair]:
             text = template.format(names["wide"][weekday])
             form = f"weekday {WEEKDAYS[weekday]}"
             value = ymd(next_on_or_after(today, weekday))
+            out.append(Pair(text, form, language, "weekday", reference, value))
+    for texts in data.get("cases", ()):
+        for weekday, text in enumerate(texts):
+            today, reference = _reference(r)
+            value = ymd(next_on_or_after(today, weekday))
+            form = f"weekday {WEEKDAYS[weekday]}"
             out.append(Pair(text, form, language, "weekday", reference, value))
     for pattern in (*DASHES, *data.get("ranges", ())):
         for _ in range(PER_PATTERN):

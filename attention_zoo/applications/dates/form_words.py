@@ -17,7 +17,8 @@ what it names:
   "this week", "next week" (and month, year) that the language's other two
   texts of the unit do not write ("last", "pasada", "próxima", "this");
 - `weekday_phrases()`: CLDR's weekday names (wide, abbreviated; format and
-  stand-alone) of the 27 languages, but a name of two weekdays;
+  stand-alone) of the 27 languages and the hand-written ones in a case
+  (`weekdays` `cases`: "в пятницу"), but a name of two weekdays;
 - `holiday_phrases()`: the hand-written holiday names with their meaning
   (`expr_computed.HOLIDAY_MEANINGS`: `("date", 12, 25)`, `("easter", 1)`);
 - `rank_phrases()`: the hand-written ordinal words of the nth weekday of a
@@ -183,7 +184,9 @@ def weekday_phrases(
     languages=LANGUAGES, widths=("wide", "abbreviated")
 ) -> dict[str, int]:
     """`{phrase: weekday}` (Monday 0): CLDR's names of one weekday only, of
-    `widths` (`wide`, `abbreviated`)."""
+    `widths` (`wide`, `abbreviated`), and with `wide` the hand-written
+    words of a weekday in a case (`weekdays` `cases`: Russian "в пятницу",
+    where CLDR writes пятница)."""
     from babel import Locale
 
     table: dict[str, set[int]] = {}
@@ -194,6 +197,10 @@ def weekday_phrases(
                 for weekday, name in days[context][width].items():
                     if len(name) > 1:
                         _add(table, phrase(name), weekday)
+        if "wide" in widths:
+            for texts in _words()(language).get("weekdays", {}).get("cases", ()):
+                for weekday, text in enumerate(texts):
+                    _add(table, phrase(text), weekday)
     return {p: next(iter(d)) for p, d in table.items() if len(d) == 1}
 
 

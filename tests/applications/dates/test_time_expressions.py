@@ -259,6 +259,23 @@ def test_known_kinds_of_text(every_language):
     assert any(
         re.fullmatch(r"\d+ ?[ap]m tomorrow", p.text) for p in forms("en", "relative_at")
     )
+    # The time first with the `at` word: "at 3pm tomorrow", "à 14h demain",
+    # "в 15:00 завтра"; never in a language whose `at` has no word.
+    assert any(
+        re.fullmatch(
+            r"at [0-9:]+( ?[AaPp]\.?[Mm]\.?)? (tomorrow|today|yesterday)", p.text
+        )
+        for p in forms("en", "relative_at")
+    )
+    assert any(re.fullmatch(r"à .+ demain", p.text) for p in forms("fr", "relative_at"))
+    assert any(re.fullmatch(r"в .+ завтра", p.text) for p in forms("ru", "relative_at"))
+    assert not any(p.text.endswith("明天") for p in forms("zh", "relative_at"))
+    # A named day is written with a time more often than one text a joiner.
+    tomorrow = [p for p in forms("en", "relative_at") if "tomorrow" in p.text]
+    assert len(tomorrow) >= expr_relative.PER_NAMED
+    # A weekday in a case after its preposition (Russian "в пятницу").
+    assert any(p.text == "в пятницу" for p in forms("ru", "weekday"))
+    assert any(p.text == "w sobotę" for p in forms("pl", "weekday"))
     # A weekday with a time: alone, after "on", after next, last or this.
     weekdays_at = forms("en", "weekday_at")
     assert any(re.fullmatch(r"on \w+day at .+", p.text) for p in weekdays_at)
@@ -266,7 +283,9 @@ def test_known_kinds_of_text(every_language):
     assert any(re.fullmatch(r"\d+ ?[ap]\.?m\.? \w+day", p.text) for p in weekdays_at)
     assert {p.form.split(" ")[1] for p in weekdays_at} >= {"-1", "0", "+1", "MON"}
     # not CLDR's counted weekdays ("in 1 Monday", "1 Monday ago")
-    assert not any(re.search(r"\b\d+ [A-Z]\w*day", p.text) for p in weekdays_at)
+    # (a count, not a clock's minutes: "17:00 Wednesday" is one)
+    counted = re.compile(r"(?<![:.])\b\d+ [A-Z]\w*day")
+    assert not any(counted.search(p.text) for p in weekdays_at)
     # Two whole hours inside a connector that says they are hours.
     assert any(
         re.fullmatch(r"dalle \d+ alle \d+", p.text)
@@ -435,5 +454,5 @@ def test_a_day_and_a_time_side_by_side_read_one_way(every_language):
     # period, so the loose joiner leaves that day out; the hand-written
     # `at` writes it ("через 2 дня в 06:00").
     russian = [p.text for p in every_language["ru"] if p.kind == "relative_at"]
-    assert not any(re.search(r" дня [0-9]", text) for text in russian)
+    assert not any(re.search(r"через \d+ дня [0-9]", text) for text in russian)
     assert any(re.search(r" дня в [0-9]", text) for text in russian)
