@@ -19,6 +19,7 @@ pytestmark = pytest.mark.backend_free
         ("15 अगस्त 2022, शाम 7:00 बजे", "datetime 2022-08-15T07:00", "datetime 2022-08-15T19:00"),
         ("२६ जनवरी २०२३ को सुबह १० बजे", "datetime 2023-01-26T22:00", "datetime 2023-01-26T10:00"),
         ("6 أكتوبر 1973 الساعة 2:00 ظهرا", "datetime 1973-10-06T02:00", "datetime 1973-10-06T14:00"),
+        ("الثلاثاء القادم الساعة ٣ عصراً", "weekday +1 TUE at 03:00", "weekday +1 TUE at 15:00"),
         ("5:30 pm", "time 05:30", "time 17:30"),
         ("12 a.m.", "time 12:00", "time 00:00"),
         ("morgen um 8 Uhr abends", "shift day +1 at 08:00", "shift day +1 at 20:00"),

@@ -116,6 +116,8 @@ def _reason(text, form, languages=None):
         ("الساعة ٩ مساءً", "time 21:00"),
         # ظهرًا written for 1-3 p.m. too (`period_hours`), not CLDR's 12 alone
         ("الساعة 2:00 ظهرا", "time 14:00"),
+        # عصرًا, the afternoon (of the asr prayer), which CLDR does not write
+        ("الساعة ٤ عصرا", "time 16:00"),
         # CLDR's stand-alone p.m. (مساءً) and Portuguese's wide a.m. and p.m.
         ("الساعة ٥ مساء", "time 17:00"),
         ("às 3 da manhã", "time 03:00"),
@@ -276,6 +278,7 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("الساعة ٥ مساء", "time 05:00", "disagrees"),
         ("الساعة 2:00 ظهرا", "time 02:00", "disagrees"),
         ("الساعة 5 ظهرا", "time 17:00", "disagrees"),
+        ("الثلاثاء القادم الساعة ٣ عصراً", "weekday +1 TUE at 03:00", "disagrees"),
         ("às 3 da tarde", "time 03:00", "disagrees"),
         ("10:00 EST", "time 10:00", "zone 'EST'"),
         ("2014-12-12T08:25:00Z", "datetime 2014-12-12T08:25:00", "zone 'Z'"),
