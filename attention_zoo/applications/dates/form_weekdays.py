@@ -154,13 +154,20 @@ def week_disagreement(
 ) -> str:
     """Why the answer `value` of `grain` has a day outside the week whose
     weekday `text` names, counted from the ISO week of `today` (the
-    reference's day); "" when it has none, or the text names no such week."""
+    reference's day), or is coarser than a day (the whole week, `cycle
+    week +1` for 下周五, drops the weekday); "" when it is days of that
+    week, or the text names no such week."""
     k = named_week(text, languages)
-    days = answer_days(value, grain)
-    if k is None or not days:
+    if k is None:
         return ""
     monday = today - dt.timedelta(days=today.weekday() - 7 * k)
     sunday = monday + dt.timedelta(days=6)
+    days = answer_days(value, grain)
+    if not days:
+        return (
+            f"the text names a weekday of the week {monday.isoformat()}/"
+            f"{sunday.isoformat()}, which the answer, a {grain}, does not give"
+        )
     outside = [day for day in days if not monday <= day <= sunday]
     if not outside:
         return ""
