@@ -102,7 +102,7 @@ def normalize(text: str) -> str:
     leading label it was not taught."""
     if isinstance(text, str):
         return _normalized(text)
-    return run_python(text, NORMALIZE)  # which names what it received
+    return run_python(text, NORMALIZE)  # not hashable: uncached, as before
 
 
 # A text is normalized by the model's reading and again by each of the

@@ -270,9 +270,16 @@ def test_known_kinds_of_text(every_language):
     assert any(re.fullmatch(r"à .+ demain", p.text) for p in forms("fr", "relative_at"))
     assert any(re.fullmatch(r"в .+ завтра", p.text) for p in forms("ru", "relative_at"))
     assert not any(p.text.endswith("明天") for p in forms("zh", "relative_at"))
-    # A named day is written with a time more often than one text a joiner.
-    tomorrow = [p for p in forms("en", "relative_at") if "tomorrow" in p.text]
-    assert len(tomorrow) >= expr_relative.PER_NAMED
+    # A named day is written with a time more often than one text a joiner
+    # (and one spoken hour after each `at`), which is all it had before.
+    at = expression_pairs.words("en")["at"]
+    once_each = 1 + 2 * len(at) + len(expr_relative.loose_joiners("en"))
+    tomorrow = [
+        p
+        for p in forms("en", "relative_at")
+        if p.form.startswith("shift day +1 ") and "tomorrow" in p.text
+    ]
+    assert len(tomorrow) > once_each
     # A weekday in a case after its preposition (Russian "в пятницу").
     assert any(p.text == "в пятницу" for p in forms("ru", "weekday"))
     assert any(p.text == "w sobotę" for p in forms("pl", "weekday"))
