@@ -357,7 +357,11 @@ def _spoken_at(
         for text in texts
         if not word or text.startswith(word + " ")
     ]
-    patterns = expr_spoken.bare_hours(language)
+    # The hours that start with the hour, and those that start with the
+    # `at` word, written once ("mañana a las 9" of "a las {H}").
+    patterns = expr_spoken.bare_hours(language) + [
+        p for p in words(language).get("hours", ()) if word and p.startswith(word + " ")
+    ]
     if patterns and (not choices or r.random() < 0.8):
         pattern = r.choice(patterns)
         hour = r.choice(SPOKEN_HOURS)

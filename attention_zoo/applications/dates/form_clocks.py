@@ -12,7 +12,8 @@ demands, and so are the minutes written after them; the zone of "22:00
 
 - `periods`: the hour `h` of a clock of the form, the text writing `h % 12`
   (or 12 for 0 and 12) with a period beside it (only clock words between:
-  `7:00 बजे`, `4 Uhr nachm.`; in an interval whose ends share one period,
+  `7:00 बजे`, `4 Uhr nachm.`; after a day with its part of the day also
+  an `at` word, "tonight at 8"; in an interval whose ends share one period,
   `10:55 – 11:55 p.m.`, that period), and `h` not among the period's hours:
   where the period's hours hold exactly one of `h % 12` and `h % 12 + 12`,
   that hour is the clock's. Where they hold both or neither, or the text
@@ -47,10 +48,13 @@ writes a zone has it. Python only.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 
+from attention_zoo.applications.dates.data import normalize
 from attention_zoo.applications.dates.form_text import FormText
 from attention_zoo.applications.dates.forms import At, DateTime, Interval, Time
+from attention_zoo.applications.dates.phrase_spans import phrase
 from attention_zoo.applications.dates.text_words import words
 
 # A number and the numbers a clock writes after it (`5`, `5:30`, `17h30`).
@@ -58,22 +62,46 @@ _TOKEN = re.compile(r"(?<![0-9])([0-9]+)((?:[:.h][0-9]+)*)")
 _DIGIT = re.compile("[0-9]")
 
 
+@functools.lru_cache(maxsize=8)
+def _day_parts(languages) -> tuple[frozenset[str], frozenset[str]]:
+    """The phrases of a day with its part of the day (`day_periods`:
+    "tonight", "ce soir"), and the words of the hand-written `at` joiners
+    ("at", "à", "um", "в") that stand between one and its hour ("tonight
+    at 8"); after another period, no: Polish "r." (rok) is a period
+    elsewhere, and "24 września 2064 r. o 11" is 11:00."""
+    from attention_zoo.applications.dates.expression_pairs import words as written
+
+    parts: set[str] = set()
+    joining: set[str] = set()
+    for language in languages:
+        found = written(language)
+        parts |= {phrase(p, " ") for p in found.get("day_periods", {}).get("texts", {})}
+        for joiner in found.get("at", ()):
+            bare = joiner.replace("{day}", " ").replace("{time}", " ")
+            joining |= set(words(normalize(bare) or ""))
+    return frozenset(parts), frozenset(joining)
+
+
 def periods_beside(t: FormText, values: set[int]) -> dict[str, frozenset[int]]:
     """The text's periods beside a number of `values` (`5:30 pm`, `4 Uhr nachm.`:
-    only clock words between), a clock first (`через 3 дня в 03:30`: `03:30`)."""
+    only clock words between; after a day with its part of the day also an
+    `at` word: "tonight at 8"), a clock first (`через 3 дня в 03:30`: `03:30`)."""
     tokens = [m for m in _TOKEN.finditer(t.text) if int(m[1]) in values]
     tokens = [m for m in tokens if m[2]] or tokens
     table = t.table("period_phrases")
+    parts, joining = _day_parts(t.languages)
     out = {}
     for start, end, p, _ in t.spans(table):
         for m in tokens:
+            allowed = t.table("clock_words")
             if end <= m.start():
                 gap = t.text[end : m.start()]
+                allowed = allowed | joining if p in parts else allowed
             elif m.end() <= start:
                 gap = t.text[m.end() : start]
             else:
                 continue
-            if set(words(gap)) <= t.table("clock_words") and not _DIGIT.search(gap):
+            if set(words(gap)) <= allowed and not _DIGIT.search(gap):
                 out[p] = table[p]
     if not out and t.interval:  # `10:55 – 11:55 p.m.`: one period for both
         out = {p: table[p] for p in t.found(table)}

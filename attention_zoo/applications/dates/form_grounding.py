@@ -29,7 +29,8 @@ that fails: "the form's '3' is not written in the text"):
   `shift day -3` by a pattern of days in the past ("ago", "hace", "vor")
   and the number 3; `cycle week +1` by "next week"; `weekday +2 FRI` by
   "in {0} Fridays" and 2 (only so: "last Friday 8 pm" is no `weekday -8
-  FRI`); else the weekday's name (`form_words.weekday_phrases`; not in
+  FRI`); `shift week -2 day -3` by its units and direction (`form_compound`);
+  else the weekday's name (`form_words.weekday_phrases`; not in
   another unit's relative text: Indonesian "2 minggu lalu" is weeks) and,
   for a selector ±1 or 0, a word of its direction ("last", "this", "next":
   `form_words.direction_phrases`), as `date -1 --12-25` needs;
@@ -68,6 +69,7 @@ import re
 
 from attention_zoo.applications.dates import form_words
 from attention_zoo.applications.dates.form_clocks import periods_beside, written_hour
+from attention_zoo.applications.dates.form_compound import compound_disagreement
 from attention_zoo.applications.dates.form_halves import half_disagreement
 from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.form_text import FormText
@@ -272,15 +274,13 @@ def _shift(t: FormText, shift: Shift) -> str:
     (unit, amount), *more = shift.steps
     if not more and amount and _counted(t, unit, amount) or _relative(t, shift):
         return ""
-    for unit, amount in shift.steps:
-        step = f"{unit} {amount:+d}" if amount else f"{unit} 0"
-        if amount == 0 or not _counted(t, unit, amount):
-            return (
-                f"the form's {step!r} is not written in the text: no word of a "
-                "taught language names it with its number (yesterday, 3 days "
-                "ago, hace 3 días, in ...)"
-            )
-    return ""
+    if more:  # "2 weeks and 3 days ago": its units, its direction around them
+        return compound_disagreement(t, shift.steps)
+    return (
+        f"the form's {f'{unit} {amount:+d}' if amount else f'{unit} 0'!r} is not "
+        "written in the text: no word of a taught language names it with its "
+        "number (yesterday, 3 days ago, hace 3 días, in ...)"
+    )
 
 
 def _cycle(t: FormText, cycle: Cycle) -> str:

@@ -18,7 +18,8 @@ other words too (Indonesian "Min" is minutes elsewhere, German "So"
 English's "so", Spanish "mar" March). A name inside a phrase of another
 table does not count: a relative time's ("2 minggu lalu", in Indonesian
 the week is its Sunday's name), an ordinal's (Vietnamese "thứ hai",
-second and Monday), a holiday's, a day period's or a month's.
+second and Monday), a holiday's, a day period's, a month's or a unit's
+of a compound shift (Romanian "4 luni", four months).
 
 A weekday of a named week is the weekday of that week (`week_disagreement`):
 "下周五", "来週の金曜日", "Friday next week", "vendredi la semaine
@@ -37,17 +38,17 @@ from __future__ import annotations
 import datetime as dt
 import functools
 
-from attention_zoo.applications.dates import form_words, phrase_spans
+from attention_zoo.applications.dates import form_compound, form_words, phrase_spans
 from attention_zoo.applications.dates.formats import LANGUAGES
 from attention_zoo.applications.dates.forms import WEEKDAYS
 
 # The tables whose phrases hold words a weekday's name may be part of.
 _OTHER_TABLES = (
-    "relative_phrases",
-    "rank_phrases",
-    "holiday_phrases",
-    "period_phrases",
-    "month_phrases",
+    form_words.relative_phrases,
+    form_words.rank_phrases,
+    form_words.holiday_phrases,
+    form_words.period_phrases,
+    form_words.month_phrases,
 )
 # The grains of an answer that gives its days (`resolver.Resolution.grain`).
 _DAY_GRAINS = ("day", "hour", "minute", "second")
@@ -80,14 +81,16 @@ def named_weekdays(text: str, languages=LANGUAGES) -> set[int]:
 
 
 def _taken(normalized: str, languages, but=()) -> list[tuple[int, int]]:
-    """The spans of the phrases of `_OTHER_TABLES` in `normalized`, but
-    those of `but`: where a weekday's name is part of another phrase."""
-    return [
-        h[:2]
-        for name in _OTHER_TABLES
-        for h in phrase_spans.spans(normalized, getattr(form_words, name)(languages))
-        if h[:2] not in but
+    """The spans of the phrases of `_OTHER_TABLES` and of the units of a
+    compound shift with their digits in `normalized`, but those of `but`:
+    where a weekday's name is part of another phrase."""
+    hits = [
+        h
+        for table in _OTHER_TABLES
+        for h in phrase_spans.spans(normalized, table(languages))
     ]
+    hits += form_compound.counted_units(normalized, languages)
+    return [h[:2] for h in hits if h[:2] not in but]
 
 
 def answer_days(value: str, grain: str) -> list[dt.date]:

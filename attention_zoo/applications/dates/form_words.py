@@ -6,7 +6,8 @@ Every table is a list of phrases, each normalized as the model's input is
 what it names:
 
 - `relative_phrases()`: CLDR's relative fields as `expressions` reads them
-  (Babel) and the hand-written named days (`expression_words.json`): a named
+  (Babel) and the hand-written named days and days with a part of the
+  day (`expression_words.json` `day_periods`: "tonight"): a named
   text names its form ("ayer": `shift day -1`, "next week": `cycle week
   +1`), a counted pattern names its unit or weekday and direction with its
   number left to the text ("hace {0} días": `("day", -1)`); the
@@ -26,14 +27,16 @@ what it names:
   read beside them (CLDR's and the nth words' own: Arabic "أول اثنين");
 - `period_phrases()`: the a.m./p.m. and day periods CLDR writes with a
   12-hour clock ("pm", "in the evening", "下午"), and the hand-written
-  spellings, each with the hours it is written with;
+  spellings and days with a part of the day ("tonight": 18-23), each
+  with the hours it is written with;
 - `named_time_phrases()`: the words of noon and midnight the generator
   writes (`expr_spoken.named_time_words`: "noon", "à minuit", "正午"), each
   with the `(hour, minute)` it names; `half_hour_phrases()`: the clock
   words that write half past the hour (点半);
-- `ZONE_ABBREVIATIONS`: the zone abbreviations a text may write for an
-  offset (`EST`: `-05:00`), and `zone_phrases()` the hand-written names of
-  zones in words ("по московскому времени": Europe/Moscow).
+- `ZONE_ABBREVIATIONS` (`zone_abbreviations.py`): the zone abbreviations
+  a text may write for an offset (`EST`: `-05:00`), and `zone_phrases()`
+  the hand-written names of zones in words ("по московскому времени":
+  Europe/Moscow).
 
 Each phrase is written by `phrase_spans.phrase` and found in a text by
 `phrase_spans.spans`.
@@ -48,33 +51,9 @@ import re
 from attention_zoo.applications.dates.data import normalize
 from attention_zoo.applications.dates.formats import LANGUAGES, LOCALES
 from attention_zoo.applications.dates.phrase_spans import phrase, spans
-
-# Abbreviations of zones people write after a time, with the offset (or
-# `Z`) a form writes for them. Standard and summer names of the zones of
-# `forms.ZONES` that have a well-known one.
-ZONE_ABBREVIATIONS = {
-    "utc": ("Z", "+00:00"),
-    "gmt": ("Z", "+00:00"),
-    "z": ("Z", "+00:00"),
-    "est": ("-05:00",),
-    "edt": ("-04:00",),
-    "cst": ("-06:00",),
-    "cdt": ("-05:00",),
-    "mst": ("-07:00",),
-    "mdt": ("-06:00",),
-    "pst": ("-08:00",),
-    "pdt": ("-07:00",),
-    "bst": ("+01:00",),
-    "cet": ("+01:00",),
-    "cest": ("+02:00",),
-    "eet": ("+02:00",),
-    "eest": ("+03:00",),
-    "msk": ("+03:00",),
-    "мск": ("+03:00",),
-    "ist": ("+05:30",),
-    "jst": ("+09:00",),
-    "kst": ("+09:00",),
-}
+from attention_zoo.applications.dates.zone_abbreviations import (  # noqa: F401
+    ZONE_ABBREVIATIONS,  # read by the grounding as form_words'
+)
 
 
 def _words():
@@ -120,7 +99,9 @@ def relative_phrases(languages=LANGUAGES) -> dict[str, frozenset]:
             # One pattern, whatever its number: one phrase to normalize.
             pattern = re.sub(r"\d+(?:[.,\u066c\u00a0\u202f ]\d+)*", "0", e.text)
             _add(table, phrase(pattern, slot=True), (field, sign))
-        for text, days in _words()(language).get("named_days", {}).items():
+        named = _words()(language).get("named_days", {}).items()
+        parts = _words()(language).get("day_periods", {}).get("texts", {}).items()
+        for text, days in [*named, *((text, days) for text, (days, *_) in parts)]:
             _add(
                 table, phrase(text), "shift day " + ("0" if days == 0 else f"{days:+d}")
             )
@@ -315,6 +296,11 @@ def period_phrases(languages=LANGUAGES) -> dict[str, frozenset[int]]:
         # "at noon", is CLDR's for 12 alone, and written for 1-3 p.m. too).
         for spelling, hours in _words()(language).get("period_hours", {}).items():
             for hour in hours:
+                _add(table, phrase(spelling, " "), hour)
+        # A day with its part of the day ("tonight", "ce soir"), its hours.
+        parts = _words()(language).get("day_periods", {}).get("texts", {})
+        for spelling, (_, first, last) in parts.items():
+            for hour in range(first, last + 1):
                 _add(table, phrase(spelling, " "), hour)
     return {p: frozenset(v) for p, v in table.items()}
 

@@ -19,7 +19,9 @@ import re
 from collections import defaultdict
 
 from attention_zoo.applications.dates import (
+    expr_compound,
     expr_computed,
+    expr_day_periods,
     expr_days,
     expr_relative,
     expr_spans,
@@ -48,12 +50,13 @@ KINDS = {
     "weekday": expr_weekdays.weekdays,
     "interval_weekdays": expr_weekdays.weekdays,
     "relative": expr_relative.relative,
+    "compound": expr_compound.compound,
     "relative_at": expr_relative.relative_at,
     "weekday_at": expr_relative.weekday_at,
 }
 # The texts of kinds above in hand-written words CLDR does not write
-# ("noon", "um 15 Uhr", "in 1987"): the pairs of several kinds at once.
-SPOKEN = (expr_spoken.spoken,)
+# ("noon", "um 15 Uhr", "in 1987"; "tonight at 8", of `relative_at`).
+SPOKEN = (expr_spoken.spoken, expr_day_periods.day_periods)
 
 
 def candidates(language: str) -> list[Pair]:

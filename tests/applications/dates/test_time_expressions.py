@@ -32,7 +32,7 @@ pytestmark = pytest.mark.backend_free
 CLDR_KINDS = {
     "date", "month", "year", "day_month", "time", "datetime", "interval_days",
     "interval_months", "interval_times", "interval_years", "relative", "relative_at",
-    "weekday", "interval_weekdays", "weekday_at",
+    "weekday", "interval_weekdays", "weekday_at", "compound",
 }  # fmt: skip
 # Finnish and Hungarian have holidays but no nth words: their nth weekday
 # needs a month or weekday case CLDR's names do not give ("maaliskuun
@@ -269,6 +269,11 @@ def test_known_kinds_of_text(every_language):
     )
     assert any(re.fullmatch(r"à .+ demain", p.text) for p in forms("fr", "relative_at"))
     assert any(re.fullmatch(r"в .+ завтра", p.text) for p in forms("ru", "relative_at"))
+    # A day, the `at` word and an hour of the `hours` that starts with it,
+    # the word written once ("hace 2 días a las 21" of "a las {H}").
+    assert any(re.search(r" a las \d+$", p.text) for p in forms("es", "relative_at"))
+    assert any(re.search(r" alle \d+$", p.text) for p in forms("it", "relative_at"))
+    assert not any(" a las a las " in p.text for p in forms("es", "relative_at"))
     assert not any(p.text.endswith("明天") for p in forms("zh", "relative_at"))
     # A named day is written with a time more often than one text a joiner
     # (and one spoken hour after each `at`), which is all it had before.
