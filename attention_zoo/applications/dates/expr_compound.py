@@ -23,8 +23,9 @@ at their count (`joined`):
 `wrappers(language)` gives the prefixes and endings, and
 `unit_patterns(language)` the units with their slot, for the grounding
 (`form_compound`). Values are computed here with `datetime` (years and
-months first, the day clamped to the month's last; then weeks and days;
-then hours, minutes and seconds), not by the resolver.
+months first, the day clamped to the month's last as
+`expr_relative.add_months` does; then weeks and days; then hours,
+minutes and seconds), not by the resolver.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from collections.abc import Iterator
 from babel.lists import format_list
 from babel.numbers import format_decimal
 
+from attention_zoo.applications.dates.expr_relative import add_months
 from attention_zoo.applications.dates.expression_pairs import (
     REFERENCE,
     Pair,
@@ -131,16 +133,10 @@ def _joined_text(language: str, parts: list[str], style: str) -> str | None:
 
 
 def _value(units: tuple[str, ...], amounts: tuple[int, ...]) -> str:
-    moment = REFERENCE
     steps = dict(zip(units, amounts))
     months = 12 * steps.get("year", 0) + steps.get("month", 0)
-    year, month = divmod(moment.year * 12 + moment.month - 1 + months, 12)
-    month += 1
-    days_in = (
-        dt.date(year + month // 12, month % 12 + 1, 1) - dt.timedelta(days=1)
-    ).day
-    moment = moment.replace(year=year, month=month, day=min(moment.day, days_in))
-    moment += dt.timedelta(
+    day = add_months(REFERENCE.date(), months)
+    moment = dt.datetime.combine(day, REFERENCE.time()) + dt.timedelta(
         weeks=steps.get("week", 0),
         days=steps.get("day", 0),
         hours=steps.get("hour", 0),
@@ -195,24 +191,31 @@ def compound(language: str) -> list[Pair]:
 
 
 @functools.lru_cache(maxsize=64)
+def _every_join(language: str) -> tuple:
+    """`joined` of every combination and direction of `language`, at the
+    counts of each plural category most languages have."""
+    return tuple(
+        (units, sign, found)
+        for units in COMBOS
+        for sign in (1, -1)
+        for n in (1, 2, 3, 5, 11, 21)
+        if (found := joined(language, units, sign, (n,) * len(units))) is not None
+    )
+
+
 def wrappers(language: str) -> frozenset[tuple[int, str, str]]:
     """`(sign, prefix, ending)` of every way `compound` joins units in `language`."""
-    out = set()
-    for units, sign, _ in _ways(language):
-        for n in (1, 2, 3, 5, 11, 21):
-            found = joined(language, units, sign, (n,) * len(units))
-            if found is not None:
-                out.add((sign, found[0].strip(), found[2].strip()))
+    out = {
+        (sign, found[0].strip(), found[2].strip())
+        for _, sign, found in _every_join(language)
+    }
     return frozenset(w for w in out if w[1] or w[2])
 
 
-@functools.lru_cache(maxsize=64)
 def unit_patterns(language: str) -> frozenset[tuple[str, str]]:
     """`(unit, part)`: each unit as `joined` writes it, with its slot `{0}`."""
-    out = set()
-    for units, sign, _ in _ways(language):
-        for n in (1, 2, 3, 5, 11, 21):
-            found = joined(language, units, sign, (n,) * len(units))
-            if found is not None:
-                out.update(zip(units, found[1]))
-    return frozenset(out)
+    return frozenset(
+        pair
+        for units, _, found in _every_join(language)
+        for pair in zip(units, found[1])
+    )

@@ -72,7 +72,8 @@ PER_COUNTED = 4
 PER_NAMED = 6
 
 
-def _add_months(day: dt.date, months: int) -> dt.date:
+def add_months(day: dt.date, months: int) -> dt.date:
+    """`day` moved by `months`, its day clamped to the month's last."""
     year, month = divmod(day.year * 12 + day.month - 1 + months, 12)
     last = calendar.monthrange(year, month + 1)[1]
     return dt.date(year, month + 1, min(day.day, last))
@@ -91,7 +92,7 @@ def relative_value(form: str, reference: dt.datetime = REFERENCE) -> str:
             )
         if unit in ("day", "week"):
             return ymd(today + dt.timedelta(days=amount * (7 if unit == "week" else 1)))
-        return ymd(_add_months(today, amount * (12 if unit == "year" else 1)))
+        return ymd(add_months(today, amount * (12 if unit == "year" else 1)))
     if words_[0] == "cycle":
         unit, select = words_[1], int(words_[2])
         if unit == "week":
@@ -100,7 +101,7 @@ def relative_value(form: str, reference: dt.datetime = REFERENCE) -> str:
             )
             return f"{ymd(monday)}/{ymd(monday + dt.timedelta(days=6))}"
         if unit == "month":
-            first = _add_months(today.replace(day=1), select)
+            first = add_months(today.replace(day=1), select)
             return f"{first.year:04d}-{first.month:02d}"
         return f"{today.year + select:04d}"
     if words_[0] == "weekday":
