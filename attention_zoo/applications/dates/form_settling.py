@@ -5,7 +5,9 @@ numbers and words are which part; some parts it writes are then not
 language but a table or arithmetic: the half of the day a period puts an
 hour in, the zone a text writes, the day a holiday name means, the digits
 of an hour the text writes, the month a text writes once for both ends
-of an interval (`form_clocks`, `form_holidays`, `months`). So a form
+of an interval (`form_clocks`, `form_holidays`, `months`), and the grain
+the text writes: a day, a month or "today" it writes nowhere is dropped
+(`form_grains`: "March 2015" read `date 2015-03-08`). So a form
 the grounding refuses is passed through `PASSES`, in order, each setting
 only its part from the text, and checked again as any form
 (`Normalizer.settled`); a form the grounding accepts is one no pass
@@ -14,7 +16,8 @@ tests/applications/dates/test_generated_grounding.py), so passing only
 the refused ones changes no answer and costs nothing on the rest. A pass
 never writes a form where the model wrote none, nor changes a form's
 kind beyond what its part needs (an Easter day with a time is `at`; an
-interval whose two ends are one point is that point, `points`).
+interval whose two ends are one point is that point, `points`; a form
+less its unwritten part is the coarser form, `form_grains`).
 
 The answer's `notes` name the passes that set a part and the form the
 model wrote (`Normalizer.predict_items`). Python only.
@@ -25,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 
 from attention_zoo.applications.dates.form_clocks import hours, minutes, periods, zones
+from attention_zoo.applications.dates.form_grains import grains
 from attention_zoo.applications.dates.form_holidays import holidays
 from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.form_text import FormText
@@ -85,7 +89,9 @@ def months(t: FormText, parsed):
 
 
 # One point first, so the passes after it set the point's parts. The day
-# next (an Easter day with a time becomes `at`); a period before
+# next (an Easter day with a time becomes `at`), then the grain (after the
+# holiday pass has set a holiday's day, so no named day is dropped, and
+# before the clock's passes, which then set the time it leaves); a period before
 # the written hour, so an hour whose number is written with the other
 # period moves to its half of the day (`सुबह 10 बजे` read as 22:00) and
 # only an hour written nowhere takes another number; the minute after its
@@ -93,6 +99,7 @@ def months(t: FormText, parsed):
 PASSES = (
     ("point", points),
     ("holiday", holidays),
+    ("grain", grains),
     ("month", months),
     ("period", periods),
     ("hour", hours),

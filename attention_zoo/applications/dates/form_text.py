@@ -84,6 +84,7 @@ class FormText:
         self.runs = _RUNS.findall(self.text)
         self.numbers = {int(r) for r in self.runs}
         found = words(mark_months(self.text))
+        self.other_words = {w for w in found if not lexicon.get(w)}  # no month's
         # The months each month word or phrase of the text may name.
         table = form_words.month_phrases(self.languages)
         self.month_names = [frozenset(lexicon.get(w) or ()) for w in found] + [

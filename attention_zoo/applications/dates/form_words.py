@@ -50,7 +50,7 @@ import re
 
 from attention_zoo.applications.dates.data import normalize
 from attention_zoo.applications.dates.formats import LANGUAGES, LOCALES
-from attention_zoo.applications.dates.phrase_spans import phrase, spans
+from attention_zoo.applications.dates.phrase_spans import apostrophes, phrase, spans
 from attention_zoo.applications.dates.zone_abbreviations import (  # noqa: F401
     ZONE_ABBREVIATIONS,  # read by the grounding as form_words'
 )
@@ -365,11 +365,14 @@ def clock_words(languages=LANGUAGES) -> frozenset[str]:
     for language in languages:
         for skeleton in ("h", "hm", "H", "Hm", "Bh", "Bhm"):
             for hour in (5, 17):
-                written = normalize(
-                    format_skeleton(
-                        skeleton, dt.time(hour, 30), locale=LOCALES[language]
-                    )
+                # Spaces and apostrophes as a text's are read (`FormText`):
+                # CLDR writes `5\u202fa.\u202fm.` and `’s middags`, whose
+                # periods the table writes `a. m.` and `'s middags`; a period
+                # unfound would make clock words of `a`, `m` and `s`.
+                text = format_skeleton(
+                    skeleton, dt.time(hour, 30), locale=LOCALES[language]
                 )
+                written = apostrophes(re.sub(r"\s+", " ", normalize(text)))
                 for start, end, _, _ in spans(written, periods):
                     written = written[:start] + " " * (end - start) + written[end:]
                 out |= set(words(written))

@@ -29,7 +29,7 @@ from attention_zoo.applications.dates.formats import LANGUAGES
 _SAMPLE = dt.date(1987, 5, 3)
 
 
-def _words_of(text: str) -> set[str]:
+def words_of(text: str) -> set[str]:
     """The runs of letters and their marks (Devanagari's vowel signs) of
     `text`, normalized as the model's input."""
     text = phrase_spans.apostrophes(normalize(text))
@@ -46,13 +46,13 @@ def year_words(languages=LANGUAGES) -> frozenset[str]:
         year = format_skeleton(skeleton, _SAMPLE, locale=locale(language))
         patterns = words(language).get("partials", {}).get("year", [])
         for pattern in ["{0}", *patterns]:
-            out |= _words_of(fixed(pattern.format(year, year=_SAMPLE.year), language))
+            out |= words_of(fixed(pattern.format(year, year=_SAMPLE.year), language))
     return frozenset(out)
 
 
 def year_disagreement(text: str, languages=LANGUAGES) -> str:
     """Why `text` is no year alone ("" when it writes only year words)."""
-    other = sorted(_words_of(text) - year_words(tuple(languages)))
+    other = sorted(words_of(text) - year_words(tuple(languages)))
     if not other:
         return ""
     return (
