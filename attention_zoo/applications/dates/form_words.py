@@ -16,7 +16,8 @@ what it names:
   language (Hindi कल) name neither;
 - `direction_phrases()`: for -1, 0 and +1, the words of CLDR's "last week",
   "this week", "next week" (and month, year) that the language's other two
-  texts of the unit do not write ("last", "pasada", "próxima", "this");
+  texts of the unit do not write ("last", "pasada", "próxima", "this"),
+  and the hand-written `directions` (Hindi अगले, the oblique case);
 - `weekday_phrases()`: CLDR's weekday names (wide, abbreviated; format and
   stand-alone) of the 27 languages and the hand-written ones in a case
   (`weekdays` `cases`: "в пятницу"), but a name of two weekdays;
@@ -157,6 +158,8 @@ def direction_phrases(languages=LANGUAGES) -> dict[int, frozenset[str]]:
                     continue
                 others = set().union(*(w for o, w in by_offset.items() if o != offset))
                 out[offset] |= {w for w in words - others if w}
+        for offset, written in _words()(language).get("directions", {}).items():
+            out[int(offset)] |= {phrase(w) for w in written}
     return {k: frozenset(v) for k, v in out.items()}
 
 

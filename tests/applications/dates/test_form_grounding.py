@@ -130,6 +130,9 @@ def _reason(text, form, languages=None):
         ("январь", "month --01"),
         ("明天下午5点", "shift day +1 at 17:00"),
         ("अगले महीने", "cycle month +1"),
+        # Hindi's selector in the oblique case before a noun (`directions`)
+        ("अगले मंगलवार दोपहर 2 बजे", "weekday +1 TUE at 14:00"),
+        ("पिछले शुक्रवार", "weekday -1 FRI"),
         # "now" moves no day: Romanian "ora" (hour) is Italian's "now"
         ("la ora 17:00", "time 17:00"),
         # a month in a case CLDR does not give (`month_cases`)
@@ -162,6 +165,7 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         # weekday: its name and its selector
         ("next Friday", "weekday +1 THU", "weekday 'THU'"),
         ("Friday", "weekday +1 FRI", "selector +1"),
+        ("अगले मंगलवार", "weekday -1 TUE", "selector -1"),
         ("in 2 Fridays", "weekday +3 FRI", "count 3"),
         # a count of weekdays only by a counted text: 8 is the hour here
         ("last Friday at 8 pm", "weekday -8 FRI", "count 8"),
