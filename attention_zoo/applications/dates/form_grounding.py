@@ -30,6 +30,8 @@ that fails: "the form's '3' is not written in the text"):
   and the number 3; `cycle week +1` by "next week"; `weekday +2 FRI` by
   "in {0} Fridays" and 2 (only so: "last Friday 8 pm" is no `weekday -8
   FRI`); `shift week -2 day -3` by its units and direction (`form_compound`);
+  `week +1 FRI` by the weekday's name and a text of that week ("下周五"),
+  a weekday form of a text naming another week not at all (`form_weeks`);
   else the weekday's name (`form_words.weekday_phrases`; not in
   another unit's relative text: Indonesian "2 minggu lalu" is weeks) and,
   for a selector ±1 or 0, a word of its direction ("last", "this", "next":
@@ -73,6 +75,7 @@ from attention_zoo.applications.dates.form_compound import compound_disagreement
 from attention_zoo.applications.dates.form_halves import half_disagreement
 from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.form_text import FormText
+from attention_zoo.applications.dates.form_weeks import week_form_disagreement
 from attention_zoo.applications.dates.form_years import year_disagreement
 from attention_zoo.applications.dates.formats import LANGUAGES
 from attention_zoo.applications.dates.forms import (
@@ -191,21 +194,18 @@ def _date(t: FormText, date: Date) -> str:
 def _zone(t: FormText, zone: str | None) -> str:
     if zone is None:
         written = t.written_zone()  # "10:00 EST" is no 10:00 of any zone
-        return (
-            written
-            and f"the text writes the zone {written!r}, which the form does not use"
-        )
+        reason = f"the text writes the zone {written!r}, which the form does not use"
+        return written and reason
     abbreviations = {
         w for w in words(t.text) if zone in form_words.ZONE_ABBREVIATIONS.get(w, ())
     }
     if abbreviations or zone in t.named(t.table("zone_phrases")):
         return ""
-    if zone[0] in "+-":
-        t.allowed |= {int(zone[1:3]), int(zone[4:6])}
     if zone == "Z":
         return _missing("zone 'Z' (z, utc or gmt)")
     if zone[0] in "+-":
         hours, minutes = int(zone[1:3]), int(zone[4:6])
+        t.allowed |= {hours, minutes}
         sign = "[+]" if zone[0] == "+" else "[-\u2212]"
         tail = "" if minutes == 0 else rf":?0*{minutes}(?![0-9])"
         found = re.search(rf"{sign} ?0*{hours}(?![0-9]){tail}", t.text)
@@ -369,7 +369,7 @@ def _point(t: FormText, form) -> str:
     if isinstance(form, Cycle):
         return _cycle(t, form)
     if isinstance(form, Weekday):
-        return _weekday(t, form)
+        return week_form_disagreement(t, form) or _weekday(t, form)
     if isinstance(form, Nth):
         return _nth(t, form)
     if isinstance(form, Easter):

@@ -235,6 +235,14 @@ def _parse_weekday(t: _Tokens) -> Weekday:
     return Weekday(_weekday(t.next("a weekday")), select)
 
 
+def _parse_week(t: _Tokens) -> Weekday:
+    token = t.next("a week +N or -N")
+    week = _number(_SELECT, token, "a week +N or -N")
+    if week == 0:  # one way to write each form
+        raise FormError("this week's weekday is `weekday 0 DOW`, not `week 0`", token)
+    return Weekday(_weekday(t.next("a weekday")), week=week)
+
+
 def _parse_nth(t: _Tokens) -> Nth:
     n = _number(_NTH, t.next("a rank"), "a rank 1..5 or -1..-5")
     weekday = _weekday(t.next("a weekday"))
@@ -264,6 +272,7 @@ _POINTS = {
     "shift": _parse_shift,
     "cycle": _parse_cycle,
     "weekday": _parse_weekday,
+    "week": _parse_week,
     "nth": _parse_nth,
     "easter": lambda t: _parse_easter(t, False),
     "orthodox-easter": lambda t: _parse_easter(t, True),

@@ -5,7 +5,8 @@ numbers and words are which part; some parts it writes are then not
 language but a table or arithmetic: the half of the day a period puts an
 hour in, the zone a text writes, the day a holiday name means, the digits
 of an hour the text writes, the month a text writes once for both ends
-of an interval (`form_clocks`, `form_holidays`, `months`), and the grain
+of an interval (`form_clocks`, `form_holidays`, `months`), the week a
+text names for its weekday (`form_weeks`: "Friday next week"), and the grain
 the text writes: a day, a month or "today" it writes nowhere is dropped
 (`form_grains`: "March 2015" read `date 2015-03-08`). So a form
 the grounding refuses is passed through `PASSES`, in order, each setting
@@ -32,6 +33,7 @@ from attention_zoo.applications.dates.form_grains import grains
 from attention_zoo.applications.dates.form_holidays import holidays
 from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.form_text import FormText
+from attention_zoo.applications.dates.form_weeks import weeks
 from attention_zoo.applications.dates.formats import LANGUAGES
 from attention_zoo.applications.dates.forms import Date, DateTime, FormError, Interval
 
@@ -99,6 +101,7 @@ def months(t: FormText, parsed):
 PASSES = (
     ("point", points),
     ("holiday", holidays),
+    ("week", weeks),
     ("grain", grains),
     ("month", months),
     ("period", periods),

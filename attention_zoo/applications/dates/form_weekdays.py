@@ -24,13 +24,16 @@ of a compound shift (Romanian "4 luni", four months).
 A weekday of a named week is the weekday of that week (`week_disagreement`):
 "下周五", "来週の金曜日", "Friday next week", "vendredi la semaine
 prochaine" name the Friday of the week after the reference's (ISO,
-Monday to Sunday), which "the next Friday" is not from a Monday; the
-model has no form for it and read Chinese 下周五 as this week's Friday. So
+Monday to Sunday), which "the next Friday" is not from a Monday; a run
+read Chinese 下周五 as this week's Friday (the form that says that week's,
+`week +1 FRI`, is `form_weeks`', which code sets). So
 a text that names a weekday and one week (a text of CLDR's `cycle week`:
 "下周", "next week", "minggu depan") is answered only by days of that
 week. A weekday's name that starts inside the week's name counts
 (下周五: 下周 and 周五 share 周), one wholly inside it does not
-(Indonesian "minggu depan", next week, whose week is its Sunday's name).
+(Indonesian "minggu depan", next week, whose week is its Sunday's name),
+nor one inside a longer phrase of another table; one that is another
+table's whole phrase does (Vietnamese "thứ hai", Monday and second).
 """
 
 from __future__ import annotations
@@ -139,14 +142,16 @@ def named_week(text: str, languages=LANGUAGES) -> int | None:
     if not weeks:
         return None
     # A weekday's name wholly inside a week's ("minggu" in "minggu depan")
-    # or inside a phrase of another table names no weekday.
+    # or inside a longer phrase of another table ("2 minggu lalu") names no
+    # weekday; beside a week, a name that is another table's whole phrase
+    # is the weekday (Vietnamese "thứ hai tuần sau": Monday, not second).
     inside = [w[:2] for w in weeks]
     taken = _taken(normalized, languages, but=inside)
     weekdays = [
         (start, end)
         for start, end, _, _ in phrase_spans.spans(normalized, weekday_names(languages))
         if not any(a <= start and end <= b for a, b in inside)
-        and not any(a < end and start < b for a, b in taken)
+        and not any(a <= start and end <= b and b - a > end - start for a, b in taken)
     ]
     ks = {week_names(languages)[p] for _, _, p, _ in weeks}
     return ks.pop() if weekdays and len(ks) == 1 else None

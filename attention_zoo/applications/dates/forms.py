@@ -22,6 +22,7 @@ form (`str(parse_form(text)) == text`):
     cycle week +1            a week, month or year ("next week"; 0 this, -1 last)
     weekday FRI              a weekday             ("Friday"; the policy picks it)
     weekday +1 FRI           the first after the reference day ("next Friday")
+    week +1 FRI              of the week after the reference's ("Friday next week")
     nth 3 TUE 2014-09        ("third Tuesday of September 2014"; -1: the last)
     nth -1 SUN --03          ("last Sunday of March"; the policy picks the year)
     easter +1 2021           days from Easter Sunday ("Easter Monday 2021")
@@ -217,12 +218,16 @@ class Cycle:
 
 @dataclasses.dataclass(frozen=True)
 class Weekday:
-    """`weekday [SELECT] DOW`."""
+    """`weekday [SELECT] DOW`, or `week K DOW`: that weekday of the ISO week
+    `K` weeks from the reference's (K not 0: this week's is `weekday 0`)."""
 
     weekday: int  # 0 = Monday, as datetime.date.weekday
     select: int | None = None
+    week: int | None = None  # with no selector
 
     def __str__(self) -> str:
+        if self.week is not None:
+            return f"week {_signed(self.week)} {WEEKDAYS[self.weekday]}"
         sel = "" if self.select is None else _signed(self.select) + " "
         return f"weekday {sel}{WEEKDAYS[self.weekday]}"
 
@@ -300,4 +305,6 @@ def relative_part(form) -> bool:
         return relative_part(form.start) or relative_part(form.end)
     if isinstance(form, At):
         return relative_part(form.day)
+    if isinstance(form, Weekday) and form.week is not None:
+        return True
     return isinstance(form, (Shift, Cycle)) or getattr(form, "select", None) is not None

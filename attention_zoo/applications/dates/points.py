@@ -198,9 +198,10 @@ class PointResolver:
         return _date_value(found, {"year": "reference"})
 
     def weekday(self, form: Weekday) -> Value:
-        now, want = self.today.weekday(), form.weekday
-        select = form.select
-        if select is None and self.prefer == "future":
+        now, want, select = self.today.weekday(), form.weekday, form.select
+        if form.week is not None:  # that ISO week's, Monday to Sunday
+            days = want - now + 7 * form.week
+        elif select is None and self.prefer == "future":
             days = (want - now) % 7  # on or after the reference's day
         elif select is None and self.prefer == "past":
             days = -((now - want) % 7)  # on or before it

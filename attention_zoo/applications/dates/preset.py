@@ -87,9 +87,11 @@ FORMS_CARD = {
         "words, relative words, periods and holiday names must be written "
         "in a taught language: `form_grounding.py`), so what it misreads "
         "is mostly refused rather than answered; a right reading in words "
-        "the generator does not write is refused too. It does not read yet what "
-        'the generator does not write: "next week\'s Friday" (Chinese '
-        "下周五, refused unless the answer falls in that week), a part of "
+        "the generator does not write is refused too. A weekday of a named "
+        'week ("Friday next week", 下周五: `week +1 FRI`) is set by code '
+        "from the weekday the model reads (`form_weeks.py`), and refused "
+        "where it reads another. It does not read yet what "
+        "the generator does not write: a part of "
         'a day alone ("tonight"; with a time it is read), quarters, weeks of a '
         "year, zones named in words beyond the 63 names the generator "
         'writes (`zone_names`: "по московскому времени" and "北京时间" '

@@ -99,7 +99,7 @@ def _leaves_open(form) -> bool:
     if isinstance(form, (Date, Month, Nth, Easter)):
         return form.year is None and getattr(form, "select", None) is None
     if isinstance(form, Weekday):
-        return form.select is None
+        return form.select is None and form.week is None
     return isinstance(form, Time)
 
 

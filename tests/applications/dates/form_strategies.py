@@ -101,7 +101,13 @@ months = st.one_of(
         Month, st.integers(1, 12), st.none(), st.one_of(st.none(), small_selects)
     ),
 )
-weekdays = st.builds(Weekday, st.integers(0, 6), st.one_of(st.none(), selects))
+weekdays = st.one_of(
+    st.builds(Weekday, st.integers(0, 6), st.one_of(st.none(), selects)),
+    # `week K DOW`: K not 0 (this week's is `weekday 0 DOW`)
+    st.builds(
+        lambda d, k: Weekday(d, week=k), st.integers(0, 6), selects.filter(bool)
+    ),
+)
 nths = st.builds(
     Nth, st.sampled_from((1, 2, 3, 4, 5, -1, -2, -3, -4, -5)), st.integers(0, 6), st.integers(1, 12),
     st.one_of(st.none(), years),

@@ -94,7 +94,8 @@ def _answer(text, form):
         ("周一上午9点", "time 09:00", "names a weekday ("),
         ("Monday 12 December 2014", "date 2014-12-12", "names a weekday ("),  # a Friday
         # The week rule: the preset read these as this week's Friday and as
-        # today's 10:00.
+        # today's 10:00. (A weekday form of a text naming a week is refused
+        # by the grounding too: its day is that week's, form_weeks.py.)
         ("下周五", "weekday FRI", "week 20"),
         ("下周二上午10点", "time 10:00", "week 20"),
         ("Friday next week", "weekday +1 FRI", "week 20"),  # the 16th, this week's
@@ -118,10 +119,11 @@ def test_an_answer_off_the_weekday_or_week_its_text_names_is_not_valid(text, for
         ("Friday 12 December 2014", "date 2014-12-12", "2014-12-12"),
         ("Easter Monday 2021", "easter +1 2021", "2021-04-05"),
         ("Monday to Friday", "weekday MON / weekday FRI", "2026-01-19/2026-01-23"),
-        # In the week the text names.
-        ("下周二", "weekday +1 TUE", "2026-01-20"),
-        ("next week Monday", "weekday +1 MON", "2026-01-19"),
-        ("来週の月曜日の午前9時", "weekday +1 MON at 09:00", "2026-01-19T09:00"),
+        # In the week the text names: that week's weekday (form_weeks.py).
+        ("下周二", "week +1 TUE", "2026-01-20"),
+        ("next week Monday", "week +1 MON", "2026-01-19"),
+        ("来週の月曜日の午前9時", "week +1 MON at 09:00", "2026-01-19T09:00"),
+        ("Friday last week", "week -1 FRI", "2026-01-09"),
     ],
 )
 def test_an_answer_on_the_weekdays_and_in_the_week_its_text_names_stays_valid(

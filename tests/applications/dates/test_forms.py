@@ -75,6 +75,9 @@ EXAMPLES = [
     "month 2015-05 / month 2016-06",
     "time 09:00 / time 17:30",
     "weekday MON at 09:00 / weekday FRI at 17:00",
+    "week +1 FRI",
+    "week -2 MON at 09:00",
+    "week +1 MON / week +1 FRI",
 ]
 
 # Outside the grammar: (text, the token the reason names).
@@ -137,6 +140,9 @@ INVALID = [
     ("weekday 1 FRI", "1"),
     ("weekday +100 FRI", "+100"),
     ("weekday FRI +1", "+1"),
+    ("week 0 FRI", "0"),  # this week's is `weekday 0 FRI`
+    ("week FRI", "FRI"),
+    ("week +1", "week"),
     ("nth 0 TUE 2014-09", "0"),
     ("nth 6 TUE 2014-09", "6"),
     ("nth +3 TUE 2014-09", "+3"),

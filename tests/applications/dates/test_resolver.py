@@ -434,6 +434,13 @@ DOCUMENTED = [
     ("weekday -1 FRI", "2026-01-09", "date", "day", None),
     ("weekday -1 THU", "2026-01-08", "date", "day", None),
     ("weekday 0 MON", "2026-01-12", "date", "day", None),
+    # That weekday of the ISO week K weeks from the reference's (form_weeks)
+    ("week +1 FRI", "2026-01-23", "date", "day", None),
+    ("week +1 MON", "2026-01-19", "date", "day", None),
+    ("week -1 SUN", "2026-01-11", "date", "day", None),
+    ("week -1 MON", "2026-01-05", "date", "day", None),
+    ("week +2 THU", "2026-01-29", "date", "day", None),
+    ("week +1 FRI at 17:00", "2026-01-23T17:00", "datetime", "minute", None),
     ("weekday 0 SUN", "2026-01-18", "date", "day", None),
     ("nth 3 TUE 2014-09", "2014-09-16", "date", "day", {}),
     ("nth -1 SUN 2021-03", "2021-03-28", "date", "day", {}),
