@@ -265,6 +265,20 @@ class FormText:
         named = "/".join(f"{m:02d}" for m in sorted(self.months))
         return f"the text names a month ({named}) that the form does not use"
 
+    def relative_words(self) -> list[str]:
+        """The named relative texts of the text (`relative_phrases`) that
+        are no part of a day period, a weekday's or a holiday's name
+        (`unused_relative`), in order."""
+        hits = self.spans(self.table("relative_phrases"))
+        if not hits:
+            return []
+        other = ("period_phrases", "weekday_phrases", "holiday_phrases")
+        taken = [h[:2] for name in other for h in self.spans(self.table(name))]
+        return [
+            p for start, end, p, _ in hits
+            if not any(a < end and start < b for a, b in taken)
+        ]  # fmt: skip
+
     def unused_relative(self) -> str:
         """Why a form with no relative part reads a text that names a day,
         week, month or year relative to now ("明天下午5点" read as 17:00
@@ -276,14 +290,7 @@ class FormText:
         other languages' words: Italian "ora" is Romanian's hour ("la ora
         17:00"), Danish "nu" Romanian's "not"."""
         table = self.table("relative_phrases")
-        hits = self.spans(table)
-        if not hits:
-            return ""
-        other = ("period_phrases", "weekday_phrases", "holiday_phrases")
-        taken = [h[:2] for name in other for h in self.spans(self.table(name))]
-        for start, end, p, _ in hits:
-            if any(a < end and start < b for a, b in taken):
-                continue
+        for p in self.relative_words():
             if any(
                 isinstance(f, str) and f.startswith(("shift", "cycle")) and f != NOW
                 for f in table[p]
