@@ -14,12 +14,9 @@ Python only.
 
 from __future__ import annotations
 
-import re
-
+from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.form_text import FormText
 from attention_zoo.applications.dates.forms import At, Shift, Time
-
-_NAMED_DAY = re.compile(r"shift day (0|[+-][1-9][0-9]*)")
 
 
 def days(t: FormText, parsed):
@@ -31,8 +28,8 @@ def days(t: FormText, parsed):
     named = {f for p in t.relative_words() for f in table[p]}
     if len(named) != 1:
         return parsed
-    (form,) = named
-    found = isinstance(form, str) and _NAMED_DAY.fullmatch(form)
-    if not found:
+    (form,) = named  # a counted pattern's is a tuple, a named text's a form
+    day = parse_form(form) if isinstance(form, str) else None
+    if not isinstance(day, Shift) or [u for u, _ in day.steps] != ["day"]:
         return parsed
-    return At(Shift((("day", int(found[1])),)), parsed.clock)
+    return At(day, parsed.clock)

@@ -16,10 +16,10 @@ CLDR's "next week", "下周"), not a reading of language, so:
   week's, which the form does not say;
 - the settling pass `weeks` makes such a form that week's weekday, the
   weekday the model read (which the grounding then asks the text to name),
-  its selector (the model's reading of "next") dropped: `weekday +1 FRI` for "Friday next week" is
-  `week +1 FRI`, `weekday MON at 10:00` for "volgende week maandag om
-  10:00" `week +1 MON at 10:00`, each end of an interval ("Monday to
-  Friday next week") so.
+  its selector (the model's reading of "next") dropped: `weekday +1 FRI`
+  for "Friday next week" is `week +1 FRI`, `weekday MON at 10:00` for
+  "volgende week maandag om 10:00" `week +1 MON at 10:00`, each end of an
+  interval ("Monday to Friday next week") so.
 
 The answer is then checked as any: its day must fall in the week the text
 names (`form_weekdays.week_disagreement`) on the weekday it names.
