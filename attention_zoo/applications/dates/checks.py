@@ -19,6 +19,10 @@ from typing import NamedTuple
 
 from attention_zoo.applications.dates import graph_rules
 from attention_zoo.applications.dates.data import is_calendar_date
+from attention_zoo.applications.dates.day_order import (
+    order_agreement,
+    order_disagreement,
+)
 from attention_zoo.applications.dates.eras import era_disagreement
 from attention_zoo.applications.dates.grounding import (
     number_agreement,
@@ -90,6 +94,13 @@ CHECKS = (
         "numbers",
         lambda t, a, lexicon, days: not number_disagreement(t, a, lexicon),
         number_agreement,
+    ),
+    # A citation's issue or a time after a month and its year ("June 1998
+    # issue 4"), read as the day (`day_order`).
+    Check(
+        "order",
+        lambda t, a, lexicon, days: not order_disagreement(t, a, lexicon),
+        order_agreement,
     ),
     Check(
         "weekday",

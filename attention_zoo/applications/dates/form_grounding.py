@@ -54,7 +54,7 @@ that fails: "the form's '3' is not written in the text"):
 - each number of the text is used once and is the form's: the parts that
   take their number from its digits each find a run of their own
   (`FormText.overclaimed`: `2014-12-12 08:12` is not the 8th at 08:12), a
-  day is not a number written only as a time's (`10 Uhr`, `8 a.m.`), and
+  day is not a number written only as a time's (`10 Uhr`, `à 10`), and
   every run of digits is a number of the form, of a phrase (`第3`), of a
   note, of a written offset or month marker, or the 00 of a whole hour
   (`FormText.unused`: `vendredi 13 novembre 2015 à 21h20` is no
@@ -180,7 +180,7 @@ def _date(t: FormText, date: Date) -> str:
         if t.hours_only(date.day):
             return (
                 f"the form's day {date.day} is written only as a time's number "
-                "(before a clock word or a period: 10 Uhr, 8 a.m.)"
+                "(before a clock word or a period, after a clock's word: 10 Uhr, à 10)"
             )
         reasons += [_number(t, date.day, "day"), _month(t, date.month)]
         year = None if date.year is None else full_year(date.year)
@@ -193,7 +193,7 @@ def _date(t: FormText, date: Date) -> str:
 
 def _zone(t: FormText, zone: str | None) -> str:
     if zone is None:
-        written = t.written_zone()  # "10:00 EST" is no 10:00 of any zone
+        written = next(iter(t.written_zones()), "")  # "10:00 EST": no zone's 10:00
         reason = f"the text writes the zone {written!r}, which the form does not use"
         return written and reason
     abbreviations = {

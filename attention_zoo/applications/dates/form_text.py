@@ -1,7 +1,6 @@
 """What the grounding of a form reads of its text (`form_grounding`): its
 runs of digits, month words, day words and phrases, and the numbers the
-form's parts take from it (`claim`), each run to one part (`overclaimed`).
-"""
+form's parts take from it (`claim`), each run to one part (`overclaimed`)."""
 
 from __future__ import annotations
 
@@ -10,6 +9,7 @@ import functools
 import re
 
 from attention_zoo.applications.dates import (
+    day_order,
     expression_pairs,
     form_words,
     phrase_spans,
@@ -71,7 +71,7 @@ class FormText:
     """What the rules read of one text: its numbers, words and phrases."""
 
     def __init__(self, text: str, lexicon, days, languages=LANGUAGES):
-        self.written = text
+        self.written, self.lexicon = text, lexicon
         self.text = phrase_spans.apostrophes(re.sub(r"\s+", " ", normalize(text)))
         self._spans: dict[int, tuple] = {}  # the table kept: its id stays its
         # Numbers the text may write beside what the parts claim: a month
@@ -117,10 +117,13 @@ class FormText:
         self.end = False  # set while its end is read
 
     def hours_only(self, n: int) -> bool:
-        """Whether every run of digits of value `n` is an hour's: followed by
-        a clock word or a period (`10 Uhr`, `8 утра`), so no day's."""
+        """Whether every run of digits of value `n` is an hour's: followed by a
+        clock word or a period (`10 Uhr`, `8 утра`) or after a word of the
+        clock (`à 10`: `day_order.hour_starts`), so no day's."""
+        hours = day_order.hour_starts(self.text, self.lexicon, self.languages)
         runs = [m for m in _RUNS.finditer(self.text) if int(m[0]) == n]
-        return bool(runs) and all(self._before_clock_word(m) for m in runs)
+        clock = [m.start() in hours or self._before_clock_word(m) for m in runs]
+        return bool(runs) and all(clock)
 
     def _before_clock_word(self, run: re.Match) -> bool:
         """Whether a period or a clock word follows the run of digits `run`."""
@@ -300,10 +303,6 @@ class FormText:
                     "form does not use"
                 )
         return ""
-
-    def written_zone(self) -> str:
-        """A zone the text writes, "" for none (`written_zones`)."""
-        return next(iter(self.written_zones()), "")
 
     def written_zones(self) -> dict[str, str]:
         """`{as written: the form's zone}` of the zones the text writes: an

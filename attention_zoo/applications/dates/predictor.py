@@ -22,6 +22,7 @@ from attention_zoo.applications.dates import (
 )
 from attention_zoo.applications.dates import model as models
 from attention_zoo.applications.dates.config import TARGETS
+from attention_zoo.applications.dates.day_order import order_disagreement
 from attention_zoo.applications.dates.eras import era_disagreement
 from attention_zoo.applications.dates.formats import LANGUAGES
 from attention_zoo.applications.dates.grounding import (
@@ -319,6 +320,7 @@ class Normalizer(RunPredictor):
             normalized, iso, self.lexicon, self.days
         )
         why = why or number_disagreement(normalized, iso, self.lexicon)
+        why = why or order_disagreement(normalized, iso, self.lexicon)
         why = why or weekday_disagreement(normalized, iso)
         if why:
             return why

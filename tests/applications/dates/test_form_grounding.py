@@ -205,8 +205,12 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("2014-12-12 08:12", "datetime 2014-12-08T08:12", "number 8 as its day and its hour"),
         ("8:25 a.m. Dec. 12, 2014", "datetime 2014-12-12T20:25", "hour 20"),
         # every number of the text is the form's: a time is no second day
-        ("vendredi 13 novembre 2015 à 21 h 20", "date 2015-11-13 / date 2015-11-21",
+        ("vendredi 13 novembre 2015 - 21 h 20", "date 2015-11-13 / date 2015-11-21",
          "number 20, which the form does not use"),
+        # a run after a word of the clock is an hour's (day_order.hour_runs)
+        ("vendredi 13 novembre 2015 à 21 h 20", "date 2015-11-13 / date 2015-11-21",
+         "day 21 is written only"),
+        ("3 mai à 10", "date --05-03 / date --05-10", "day 10 is written only"),
         ("2019-06-01 10:00 +02:00", "datetime 2019-06-01T10:00", "number 02"),
         ("3. Oktober 2020, 10 Uhr", "date 2020-10-03 / date 2020-10-10", "day 10 is written only"),
         ("1 сентября 2023 г. в 8 утра", "date 2023-09-01 / date 2023-09-08", "day 8 is written only"),

@@ -389,6 +389,38 @@ GROUNDING_TEXTS = [
 ]
 GROUNDING_ANSWERS = ["1979-05-03", "2014-12-12", "2014-12-25", "1979-05-05", ""]
 GROUNDING_ANSWERS += ["2014-09-03", "2014-09-16", "1979-02-29", "0000-01-01", "x"]
+# The order rule's (`day_order`): a day after a month and its year, or
+# before a comma and a month, beside the places a day goes.
+ORDER_TEXTS = [
+    "june 1998 issue 4",
+    "may 2015 chapter 7",
+    "march 2015 at 5",
+    "volume 3, march 2015",
+    "vol. 12, no. 3, may 2019",
+    "3 , mai 2015",
+    "3，5月 2015",
+    "3، مايو 2015",
+    "june 1998 4 june",
+    "3 may 2015",
+    "may 3, 2015",
+    "2015年5月3日",
+    "1998. június 4.",
+    "2015 m. gegužės 3 d.",
+    "3. mai 2015, 4",
+    "may 2015 3 may",
+    "2015, 3 may",
+    "4 june 1998, june 1998 4",
+    "3 may at 10",
+    "3 de mayo a las 10",
+    "3 mai à 10, 3 mai",
+    "στις 10 μαΐου 2015",
+    "à 3/5/2015",
+    "issue #4, may 2015",
+    "at10 may 2015",
+    "10.30 3 may 2015 kl 10",
+]
+ORDER_ANSWERS = ["2015-05-03", "1998-06-04", "2015-05-07", "2015-03-05"]
+ORDER_ANSWERS += ["2015-03-03", "2019-05-03", "", "x", "2015-5-03"]
 # Words are runs of letters: `1979bc` writes `bc`; `bcd` is no marker.
 ERA_EDGES = {"bcd 1979": True, "3 may 1979bc": False, "x-1979": True}
 ERA_EDGES |= {"\x00-1": True, "1979 İÖ": False, "a\u2028bc": False}
@@ -436,6 +468,7 @@ def _check_cases():
         "readings": (readings_pairs, 100),
         "numbers": (grounding, 50),
         "weekday": (grounding, 10),
+        "order": ([(t, a) for t in ORDER_TEXTS + HOSTILE for a in ORDER_ANSWERS], 8),
     }
 
 
