@@ -8,7 +8,10 @@ writes a joiner (`unjoined`): what the generator writes between the two
 ends of a range in a language of the run (`expression_words.json`'s range
 patterns: "to" of "from {0} to {1}", "au" of "du {d1} au {d2}", "至",
 "から", Korean's "부터" inside its word) or a dash or tilde, with which CLDR's intervals and every
-language's ranges are written ("13-15", "Jul 13 – 15", "{0}～{1}").
+language's ranges are written ("13-15", "Jul 13 – 15", "{0}～{1}"). Nor
+is an interval of two ends that are one point ("until Friday" read as
+Friday to Friday: `interval_disagreement`); the settling pass `point`
+answers that point, grounded as any.
 """
 
 from __future__ import annotations
@@ -70,6 +73,19 @@ def _attached(ch: str) -> bool:
     kana, written without spaces, and Hangul, whose particles end a word
     ("7일부터")."""
     return phrase_spans.unspaced(ch) or "HANGUL" in unicodedata.name(ch, "")
+
+
+def interval_disagreement(text: str, interval, languages=LANGUAGES) -> str:
+    """Why `text` (as written) is not the `interval` (`forms.Interval`) whose
+    ends the grounding read: its two ends are one point ("until Friday"
+    read as Friday to Friday: the text names Friday once), or it writes no
+    joiner (`unjoined`); "" when neither."""
+    if str(interval.start) == str(interval.end):
+        return (
+            f"the interval's two ends are one point ({interval.start}): the text "
+            "names it once"
+        )
+    return unjoined(text, languages)
 
 
 def unjoined(text: str, languages=LANGUAGES) -> str:

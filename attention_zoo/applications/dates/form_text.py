@@ -16,7 +16,7 @@ from attention_zoo.applications.dates import (
     readings,
 )
 from attention_zoo.applications.dates.data import normalize
-from attention_zoo.applications.dates.form_joins import unjoined
+from attention_zoo.applications.dates.form_joins import interval_disagreement
 from attention_zoo.applications.dates.formats import LANGUAGES
 from attention_zoo.applications.dates.forms import NOW
 from attention_zoo.applications.dates.grounding import NOTE
@@ -238,13 +238,16 @@ class FormText:
     def read_ends(self, read, interval) -> str:
         """Why `read(point)` (the grounding of a point) refuses an end of
         `interval`, or why its text names a month neither end took or
-        writes nothing that joins two ends (`form_joins`), or ""."""
+        writes nothing that joins two ends, or two ends that are one point
+        (`form_joins`), or ""."""
         self.interval = True
         for self.end, point in enumerate((interval.start, interval.end)):
             reason = read(point)
             if reason:
                 return reason
-        return self.unread_month() or unjoined(self.written, self.languages)
+        return self.unread_month() or interval_disagreement(
+            self.written, interval, self.languages
+        )
 
     def unused(self) -> str:
         """ "" when every run of digits of the text is a number of the form

@@ -211,6 +211,9 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("vendredi 13 novembre 2015 à 21 h 20", "date 2015-11-13 / date 2015-11-21",
          "day 21 is written only"),
         ("3 mai à 10", "date --05-03 / date --05-10", "day 10 is written only"),
+        # an interval's two ends are two points (form_joins)
+        ("until Friday", "weekday FRI / weekday FRI", "two ends are one point"),
+        ("bis 2020", "year 2020 / year 2020", "two ends are one point"),
         ("2019-06-01 10:00 +02:00", "datetime 2019-06-01T10:00", "number 02"),
         ("3. Oktober 2020, 10 Uhr", "date 2020-10-03 / date 2020-10-10", "day 10 is written only"),
         ("1 сентября 2023 г. в 8 утра", "date 2023-09-01 / date 2023-09-08", "day 8 is written only"),
