@@ -1,8 +1,8 @@
 """Where the phrases of a table are in a text: the grounding's search.
 
 A phrase (`phrase`) is a text normalized as the model's input is
-(`data.normalize`), with one apostrophe, Arabic without its vowel marks and
-single spaces; a counted one writes its number as the slot `#`. It is
+(`data.normalize`), with one apostrophe, Arabic without its vowel marks,
+Devanagari without its nukta and single spaces; a counted one writes its number as the slot `#`. It is
 found in a text (`spans`) where its words are words of the text,
 in order, side by side: in a script written without spaces (Han, kana) it
 is a part of a run of letters; beside the slot the space is optional.
@@ -37,17 +37,19 @@ def _letter(ch: str) -> bool:
 
 SLOT = "#"  # where a counted pattern writes its number
 # Arabic's vowel marks (fathatan to sukun) and the tatweel: CLDR writes
-# ظهرًا, people ظهرا.
+# ظهرًا, people ظهرا. Devanagari's nukta: CLDR and the hand-written words
+# write हफ़्ते (week), people as often हफ्ते.
 _APOSTROPHES = str.maketrans(
     {c: "'" for c in "\u2019\u02bc\u2018`\u00b4"}
     | dict.fromkeys(map(chr, range(0x064B, 0x0653)), None)
-    | {"\u0640": None}
+    | {"\u0640": None, "\u093c": None}
 )
 
 
 def apostrophes(text: str) -> str:
     """`text` with one apostrophe (people write `l'an` for CLDR's
-    `l\u2019an`) and Arabic without its vowel marks."""
+    `l\u2019an`), Arabic without its vowel marks and Devanagari without
+    its nukta."""
     return text.translate(_APOSTROPHES)
 
 

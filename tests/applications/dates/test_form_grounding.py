@@ -113,6 +113,10 @@ def _reason(text, form, languages=None):
         ("01.01.2000 00:00:01", "datetime 2000-01-01T00:00:01"),
         # Arabic periods with or without their vowel marks
         ("الساعة 12:30 ظهرا", "time 12:30"),
+        # Hindi's week with or without its nukta (हफ़्ते, हफ्ते)
+        ("अगले हफ्ते", "cycle week +1"),
+        ("अगले हफ़्ते", "cycle week +1"),
+        ("2 हफ्ते पहले", "shift week -2"),
         ("الساعة ٩ مساءً", "time 21:00"),
         # ظهرًا written for 1-3 p.m. too (`period_hours`), not CLDR's 12 alone
         ("الساعة 2:00 ظهرا", "time 14:00"),
