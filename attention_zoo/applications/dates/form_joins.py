@@ -75,15 +75,19 @@ def _attached(ch: str) -> bool:
     return phrase_spans.unspaced(ch) or "HANGUL" in unicodedata.name(ch, "")
 
 
-def interval_disagreement(text: str, interval, languages=LANGUAGES) -> str:
+def interval_disagreement(
+    text: str, interval, languages=LANGUAGES, end_numbers: bool = False
+) -> str:
     """Why `text` (as written) is not the `interval` (`forms.Interval`) whose
-    ends the grounding read: its two ends are one point ("until Friday"
-    read as Friday to Friday: the text names Friday once), or it writes no
-    joiner (`unjoined`); "" when neither."""
-    if str(interval.start) == str(interval.end):
+    ends the grounding read: its two ends are one point that the end took
+    no number of its own for (`end_numbers`: "from 6:30 to 6:30" writes
+    each end's, which `FormText.overclaimed` counts; "until Friday" read
+    as Friday to Friday names Friday once), or it writes no joiner
+    (`unjoined`); "" when neither."""
+    if str(interval.start) == str(interval.end) and not end_numbers:
         return (
-            f"the interval's two ends are one point ({interval.start}): the text "
-            "names it once"
+            f"the interval's two ends are one point ({interval.start}), which "
+            "the text names once"
         )
     return unjoined(text, languages)
 

@@ -245,8 +245,9 @@ class FormText:
             reason = read(point)
             if reason:
                 return reason
+        own = any(part.startswith("end's") for part, _ in self.claims)
         return self.unread_month() or interval_disagreement(
-            self.written, interval, self.languages
+            self.written, interval, self.languages, own
         )
 
     def unused(self) -> str:
