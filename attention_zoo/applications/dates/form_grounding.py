@@ -69,7 +69,7 @@ from __future__ import annotations
 
 import re
 
-from attention_zoo.applications.dates import form_words
+from attention_zoo.applications.dates import form_numeric, form_words
 from attention_zoo.applications.dates.form_clocks import periods_beside, written_hour
 from attention_zoo.applications.dates.form_compound import compound_disagreement
 from attention_zoo.applications.dates.form_halves import half_disagreement
@@ -184,7 +184,7 @@ def _date(t: FormText, date: Date) -> str:
             )
         reasons += [_number(t, date.day, "day"), _month(t, date.month)]
         year = None if date.year is None else full_year(date.year)
-        reasons.append(t.apart(date.day, date.month, year))
+        reasons.append(form_numeric.apart(t, date.day, date.month, year))
     if date.year is not None:
         reasons.append(_year(t, date.year))
     reasons.append(_select(t, date.select))

@@ -13,7 +13,6 @@ from attention_zoo.applications.dates import (
     expression_pairs,
     form_words,
     phrase_spans,
-    readings,
 )
 from attention_zoo.applications.dates.data import normalize
 from attention_zoo.applications.dates.form_joins import interval_disagreement
@@ -195,33 +194,6 @@ class FormText:
         if self.end and part not in ("year", "month"):
             part = f"end's {part}"
         self.claims[(part, frozenset(values))] = None
-
-    def apart(self, day: int, month: int, year: int | None = None) -> str:
-        """Why a day and a month both read from digits are no numeric date:
-        no runs of them side by side, only a sign between and no comma
-        ("chapitre 12, verset 4" is no 12 April, nor "nota 8,5" 8 May;
-        `12/4`, `12. 4.` are), or a numeric date
-        that reads two ways (`12/09/2018` beside a time: the ambiguity
-        rule of `readings`, as for a date alone), unless the word joining
-        the time is of a language that writes the day first and the form
-        reads it so (`12/09/2018 à 20:00`: `form_words.day_first_joiners`).
-        Not checked in an interval, whose ends may share the month
-        (`1.–6. 7. 2008`)."""
-        if self.months or self.interval or not {day, month} <= self.numbers:
-            return ""
-        a, b = (rf"(?<![0-9])0*{n}(?![0-9])" for n in (day, month))
-        # No comma between: `8,5` is a decimal ("nota 8,5"), no 8 May.
-        sep = r"[^\w,]{1,3}"
-        day_first = re.search(rf"{a}{sep}{b}", self.text)
-        if not day_first and not re.search(rf"{b}{sep}{a}", self.text):
-            return f"the text writes the day {day} and the month {month} apart (no numeric date)"
-        date = None if year is None else f"{year:04d}-{month:02d}-{day:02d}"
-        for found in readings.written_readings(self.text):
-            if date in found and len(found) > 1:
-                if day_first and self.found(self.table("day_first_joiners")):
-                    return ""
-                return readings.disagreement(found, date)  # "ambiguous: ..."
-        return ""
 
     def holiday(self, meaning: tuple) -> bool:
         """Whether a holiday name of the text means `meaning`

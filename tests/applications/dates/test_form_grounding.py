@@ -58,8 +58,8 @@ def _reason(text, form, languages=None):
         ("May 2015 – June 2016", "month 2015-05 / month 2016-06"),
         ("December 20, 2021 - January 3, 2022", "date 2021-12-20 / date 2022-01-03"),
         ("de 14h à 16h30", "time 14:00 / time 16:30"),
-        ("12/4", "date --04-12"),
-        ("12. 4.", "date --04-12"),
+        ("25/4", "date --04-25"),
+        ("12. 4.", "date --04-12"),  # dots are day first
         ("10:55 – 11:55 p.m.", "time 22:55 / time 23:55"),
         ("third Tuesday of September 2014", "nth 3 TUE 2014-09"),
         ("the last Sunday of March", "nth -1 SUN --03"),
@@ -211,6 +211,10 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         # every number of the text is the form's: a time is no second day
         ("vendredi 13 novembre 2015 - 21 h 20", "date 2015-11-13 / date 2015-11-21",
          "number 20, which the form does not use"),
+        # a day and a month of no year read two ways, or not the dots' way
+        ("12/4", "date --04-12", "ambiguous: it reads as --04-12 or --12-04"),
+        ("1/2 cup", "date --02-01", "ambiguous"),
+        ("2.1.", "date --02-01", "its numbers read --01-02, not --02-01"),
         # a run after a word of the clock is an hour's (day_order.hour_runs)
         ("vendredi 13 novembre 2015 à 21 h 20", "date 2015-11-13 / date 2015-11-21",
          "day 21 is written only"),
@@ -386,3 +390,15 @@ def test_those_words_name_no_weekday_alone(text, form):
     # Alone, Arabic "أحد" is also "one" (في أحد الأيام, one day): the nth
     # words' own weekday names count beside an ordinal only.
     assert _reason(text, form) == "the form's weekday 'SUN' is not written in the text"
+
+
+def test_a_day_and_a_month_of_no_year_read_both_ways_but_with_dots():
+    from attention_zoo.applications.dates.form_numeric import yearless_readings
+
+    assert yearless_readings("1/2") == {"--01-02", "--02-01"}
+    assert yearless_readings("1 - 2") == {"--01-02", "--02-01"}
+    assert yearless_readings("4.10") == {"--10-04"}  # dots: day first
+    assert yearless_readings("12. 4") == {"--04-12"}
+    assert yearless_readings("31/12") == {"--12-31"}
+    assert yearless_readings("29/2") == {"--02-29"}  # a leap year has it
+    assert yearless_readings("30/2") == set()

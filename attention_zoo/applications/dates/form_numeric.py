@@ -1,0 +1,69 @@
+"""A day and a month both read from digits: a numeric date of the text,
+read one way (`apart`), for the grounding of a date form (`form_grounding`).
+
+The numbers of a date form ground one by one (`FormText.claim`), so a day
+and a month written apart ("chapitre 12, verset 4") or a numeric date that
+reads two ways (`03/04/2005`, the ambiguity rule of `readings`) would be
+read as a day. With a year, the readings are `readings.written_readings`'.
+Without one, `1/2` is the 1st of February or the 2nd of January: written
+with a slash or a dash, a day and a month of 12 or less that differ are
+ambiguous, and with dots only the day-first reading is written (`4.10.`,
+Finnish; `7. 9.`, Czech: dots are day first, as `readings` reads them).
+"""
+
+from __future__ import annotations
+
+import re
+
+from attention_zoo.applications.dates import readings
+from attention_zoo.applications.dates.data import is_calendar_date
+
+# One to three signs between a day and a month, no comma: `8,5` is a
+# decimal ("nota 8,5"), no 8 May.
+_SEPARATOR = r"[^\w,]{1,3}"
+
+
+def yearless_readings(written: str) -> set[str]:
+    """The readings `--MM-DD` of two runs of digits side by side with no year
+    (`written`: `1/2`, `4.10`, `12. 4.`): day-first and month-first, or, with
+    a dot between, day-first only; those a leap year has."""
+    first, between, second = re.fullmatch(r"0*([0-9]+)(\D+?)0*([0-9]+)", written).groups()
+    orders = [(first, second)] if "." in between else [(first, second), (second, first)]
+    return {
+        f"--{int(m):02d}-{int(d):02d}"
+        for d, m in orders
+        if is_calendar_date(f"2000-{int(m):02d}-{int(d):02d}")
+    }
+
+
+def apart(t, day: int, month: int, year: int | None = None) -> str:
+    """Why a day and a month both read from digits of `t` (a `FormText`)
+    are no numeric date: no runs of them side by side, only a sign between
+    and no comma ("chapitre 12, verset 4" is no 12 April, nor "nota 8,5" 8
+    May; `12/4`, `12. 4.` are), or a numeric date that reads two ways
+    (`12/09/2018` beside a time: the ambiguity rule of `readings`, as for a
+    date alone; `1/2` with no year) or not the form's way (`2.1` is the
+    2nd of January), unless the word joining the time is of a language that
+    writes the day first and the form reads it so (`12/09/2018 à 20:00`:
+    `form_words.day_first_joiners`). Not checked in an interval, whose
+    ends may share the month (`1.–6. 7. 2008`), nor where a month word
+    names the month."""
+    if t.months or t.interval or not {day, month} <= t.numbers:
+        return ""
+    a, b = (rf"(?<![0-9])0*{n}(?![0-9])" for n in (day, month))
+    day_first = re.search(rf"{a}{_SEPARATOR}{b}", t.text)
+    month_first = re.search(rf"{b}{_SEPARATOR}{a}", t.text)
+    if not day_first and not month_first:
+        return f"the text writes the day {day} and the month {month} apart (no numeric date)"
+    if year is None:
+        date = f"--{month:02d}-{day:02d}"
+        written = [yearless_readings((day_first or month_first)[0].strip())]
+    else:
+        date = f"{year:04d}-{month:02d}-{day:02d}"
+        written = readings.written_readings(t.text)
+    for found in written:
+        if date in found and len(found) > 1 or year is None and date not in found:
+            if day_first and t.found(t.table("day_first_joiners")):
+                return ""
+            return readings.disagreement(found, date)  # "ambiguous: ..."
+    return ""
