@@ -52,11 +52,16 @@ def joiners(languages=LANGUAGES) -> re.Pattern:
     for language in languages:
         for pattern in _patterns(language):
             for between in _ENDS.findall(pattern):
+                # "{0}年～{1}年" joins by its dash, which is one already: the
+                # first end's 年 before it is no joiner (年 would join
+                # "2015年5月3日10时").
+                if any(d in between for d in DASHES):
+                    continue
                 # "{m1}年{n1}月到" writes the year and month first: the joiner
                 # is what no placeholder writes.
                 between = re.sub(r"\{\w+\}", " ", between)
                 between = phrase_spans.apostrophes(normalize(between)).strip()
-                between = between.strip(DASHES + " ,")
+                between = between.strip(" ,")
                 if between and not between.isdigit():
                     phrases.add(between)
     alternatives = [rf"[{re.escape(DASHES)}]"]

@@ -221,6 +221,8 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("3 mai à 10", "date --05-03 / date --05-10", "day 10 is written only"),
         # an interval's two ends are two points (form_joins)
         ("until Friday", "weekday FRI / weekday FRI", "two ends are one point"),
+        # 年 before the dash of "{0}年～{1}年" is no joiner (form_joins)
+        ("2015年5月3日10时", "date 2015-05-03 / date 2015-05-10", "joins two ends"),
         ("bis 2020", "year 2020 / year 2020", "two ends are one point"),
         ("2019-06-01 10:00 +02:00", "datetime 2019-06-01T10:00", "number 02"),
         ("3. Oktober 2020, 10 Uhr", "date 2020-10-03 / date 2020-10-10", "day 10 is written only"),
