@@ -17,7 +17,8 @@ So a run of one or two digits is in no day's place
 - after a four-digit run that a month word precedes, with no month word
   between that run and it nor right after it (the month, the year, then
   the number; "June 1998 - 4 June 1998" writes a day before its month), or
-- before a comma and a month word (`3, March`);
+- before a comma and a month word, words aside (`3, March`, `3rd
+  edition, May 2015`);
 
 and an answer whose day is written only as such runs is refused, naming
 them. A day written in words, or in a numeric date (`3/5/2015`), is not
@@ -125,7 +126,10 @@ def _out_of_place(kinds: list[str], i: int) -> str:
     after = kinds[i + 1 : i + 2] == ["M"]  # a day before its month: `4 June`
     if before and kinds[before[-1]] == "Y" and "M" in kinds[: before[-1]] and not after:
         return "after a month and a year"
-    return "before a comma and a month" if kinds[i + 1 : i + 3] == ["C", "M"] else ""
+    j = i + 1
+    while j < len(kinds) and kinds[j] == "W":  # `3rd edition, May 2015`
+        j += 1
+    return "before a comma and a month" if kinds[j : j + 2] == ["C", "M"] else ""
 
 
 def hour_runs(found: list[Token], languages=LANGUAGES) -> list[int]:
@@ -234,7 +238,15 @@ def order_agreement(texts, answers, table):
     after_year = (last >= 0) & tf.gather(year, tf.maximum(last, 0))
     after_year &= tf.gather(first_month, rows) < last
     after_year &= tf.logical_not(shifted(month, 1))
-    misplaced = after_year | (shifted(comma, 1) & shifted(month, 2))
+    # The first token after each that is no word but a month's, the
+    # j-th of them all for j their count up to it: a comma before a month?
+    other = tf.logical_not(word & tf.logical_not(month))
+    upto = tf.cumsum(tf.cast(other, tf.int64))
+    ahead = tf.concat([tf.where(other)[:, 0], [0]], 0)
+    j = tf.gather(ahead, tf.minimum(upto, tf.size(ahead, tf.int64) - 1))
+    j_found = (upto < tf.size(ahead, tf.int64) - 1) & tf.equal(tf.gather(rows, j), rows)
+    before_comma = j_found & tf.gather(comma & shifted(month, 1), j)
+    misplaced = after_year | before_comma
 
     iso = tf.strings.regex_full_match(answers, r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
     safe = tf.where(iso, answers, "0000-00-00")

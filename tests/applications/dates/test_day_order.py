@@ -27,6 +27,7 @@ def _reason(text: str, answer: str) -> str:
         ("März 2015 Heft 4", "2015-03-04", "after a month and a year"),
         ("volume 3, March 2015", "2015-03-03", "before a comma and a month"),
         ("Vol. 12, No. 3, May 2019", "2019-05-03", "before a comma and a month"),
+        ("3rd edition, May 2015", "2015-05-03", "before a comma and a month"),
         ("vol. 3, marzo de 2015", "2015-03-03", "before a comma and a month"),
         ("3 May at 10", "2010-05-03", "a time"),
         ("12 March at 15", "2015-03-12", "a time"),
@@ -50,6 +51,7 @@ def test_a_number_in_no_days_place_is_no_day(text, answer, where):
         ("1998. június 4.", "1998-06-04"),
         ("2015 m. gegužės 3 d.", "2015-05-03"),
         ("2015, 3 May", "2015-05-03"),  # no month before the year
+        ("the 3rd of May, 2015", "2015-05-03"),  # its month before the comma
         ("June 1998 – 4 June 1998", "1998-06-04"),  # one 4 in a day's place
         ("3/5/2015", "2015-05-03"),  # no month word
         ("June 1998 issue 4", "1998-06-12"),  # not its day: other rules'

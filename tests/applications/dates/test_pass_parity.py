@@ -418,6 +418,11 @@ ORDER_TEXTS = [
     "issue #4, may 2015",
     "at10 may 2015",
     "10.30 3 may 2015 kl 10",
+    "3rd edition, may 2015",
+    "3rd of may, 2015",
+    "may 3 edition, 2015 may",
+    "3 ed ,",
+    "3 ed, may",
 ]
 ORDER_ANSWERS = ["2015-05-03", "1998-06-04", "2015-05-07", "2015-03-05"]
 ORDER_ANSWERS += ["2015-03-03", "2019-05-03", "", "x", "2015-5-03"]
