@@ -32,6 +32,7 @@ import re
 from attention_zoo.applications.dates import checks, data, passes
 from attention_zoo.applications.dates.eras import era_disagreement
 from attention_zoo.applications.dates.form_grounding import form_disagreement
+from attention_zoo.applications.dates.form_midnight import midnight_disagreement
 from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.form_text import FormText
 from attention_zoo.applications.dates.form_weekdays import (
@@ -134,9 +135,11 @@ def answer(
     text, score = item["input"], item["score"]
     resolution = resolve(form, moment, prefer=prefer)
     # On the value resolved: a weekday the text names is the answer's, in
-    # the week the text names (the reference's wall day decides the week).
+    # the week the text names (the reference's wall day decides the week);
+    # a day's midnight by name is no value (`form_midnight`).
     weekday = resolution.valid and (
-        weekday_disagreement(text, resolution.text, resolution.grain, languages)
+        midnight_disagreement(text, form, languages)
+        or weekday_disagreement(text, resolution.text, resolution.grain, languages)
         or week_disagreement(
             text,
             resolution.text,
