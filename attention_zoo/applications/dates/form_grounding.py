@@ -21,9 +21,10 @@ that fails: "the form's '3' is not written in the text"):
   written with is refused (`5:30 pm` is not 05:30); "noon", "à minuit"
   are 12:00, 00:00 (`form_words.named_time_phrases`), 7点半 7:30, not 7:00;
   a whole hour needs a clock (`FormText.writes_a_clock`): "page 12" is no 12:00;
-- a zone: `Z` needs `z`, `utc` or `gmt`; an offset its sign and digits or
-  its abbreviation (`EST`); a name its city or words (`form_words.zone_phrases`:
-  "по московскому времени"); a text writing a zone needs one (`10:00 EST`);
+- a zone (`form_zones`): `Z` needs `z`, `utc` or `gmt`; an offset its sign
+  and digits (`+02:00`, `+0200`) or its abbreviation (`EST`); a name its
+  city or words (`form_words.zone_phrases`: "по московскому времени"); a
+  text writing a zone needs one (`10:00 EST`);
 - a relative form is named by CLDR's relative texts of the 27 languages
   (`form_words.relative_phrases`): `shift day -1` by "yesterday", "ayer";
   `shift day -3` by a pattern of days in the past ("ago", "hace", "vor")
@@ -67,9 +68,7 @@ name grounds is an ISO date's (`form_answers.form_checks`). Python only.
 
 from __future__ import annotations
 
-import re
-
-from attention_zoo.applications.dates import form_numeric, form_words
+from attention_zoo.applications.dates import form_numeric
 from attention_zoo.applications.dates.form_clocks import periods_beside, written_hour
 from attention_zoo.applications.dates.form_compound import compound_disagreement
 from attention_zoo.applications.dates.form_halves import half_disagreement
@@ -77,6 +76,8 @@ from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.form_text import FormText
 from attention_zoo.applications.dates.form_weeks import week_form_disagreement
 from attention_zoo.applications.dates.form_years import year_disagreement
+from attention_zoo.applications.dates.form_zones import missing as _missing
+from attention_zoo.applications.dates.form_zones import zone_disagreement
 from attention_zoo.applications.dates.formats import LANGUAGES
 from attention_zoo.applications.dates.forms import (
     WEEKDAYS,
@@ -98,13 +99,8 @@ from attention_zoo.applications.dates.forms import (
     relative_part,
 )
 from attention_zoo.applications.dates.grounding import _compact as _compact_forms
-from attention_zoo.applications.dates.text_words import words
 
 _DIRECTIONS = {-1: "last", 0: "this", 1: "next"}
-
-
-def _missing(what: str) -> str:
-    return f"the form's {what} is not written in the text"
 
 
 def _number(t: FormText, n: int, what: str) -> str:
@@ -191,33 +187,10 @@ def _date(t: FormText, date: Date) -> str:
     return next((r for r in reasons if r), "")
 
 
-def _zone(t: FormText, zone: str | None) -> str:
-    if zone is None:
-        written = next(iter(t.written_zones()), "")  # "10:00 EST": no zone's 10:00
-        reason = f"the text writes the zone {written!r}, which the form does not use"
-        return written and reason
-    abbreviations = {
-        w for w in words(t.text) if zone in form_words.ZONE_ABBREVIATIONS.get(w, ())
-    }
-    if abbreviations or zone in t.named(t.table("zone_phrases")):
-        return ""
-    if zone == "Z":
-        return _missing("zone 'Z' (z, utc or gmt)")
-    if zone[0] in "+-":
-        hours, minutes = int(zone[1:3]), int(zone[4:6])
-        t.allowed |= {hours, minutes}
-        sign = "[+]" if zone[0] == "+" else "[-\u2212]"
-        tail = "" if minutes == 0 else rf":?0*{minutes}(?![0-9])"
-        found = re.search(rf"{sign} ?0*{hours}(?![0-9]){tail}", t.text)
-        return "" if found else _missing(f"offset {zone!r}")  # its digits allowed above
-    city = zone.rsplit("/", 1)[-1].replace("_", " ").lower()
-    return "" if city in t.text else _missing(f"zone {zone!r}")
-
-
 def _clock(t: FormText, clock: Clock) -> str:
     hour = clock.hour
     if clock.second is None and t.named_time(hour, clock.minute):  # noon
-        return _zone(t, clock.zone)
+        return zone_disagreement(t, clock.zone)
     # A 12-hour clock writes 17 as 5, and 12 as 12 or 0 (Japanese 午後0時).
     twelve = {hour % 12, hour % 12 or 12}
     periods = periods_beside(t, twelve | {hour})
@@ -246,7 +219,7 @@ def _clock(t: FormText, clock: Clock) -> str:
         t.unwritten_seconds()
         if clock.second is None
         else _number(t, clock.second, "second"),
-        _zone(t, clock.zone),
+        zone_disagreement(t, clock.zone),
     ]
     return next((r for r in reasons if r), "")
 

@@ -148,6 +148,14 @@ def _reason(text, form, languages=None):
         # a zone abbreviation read; French "est" and German "ist" are words
         ("в 22:00 МСК", "time 22:00+03:00"),
         ("il est 10:00", "time 10:00"),
+        # ISO 8601's basic offset, and RFC 2822's date-time that writes it
+        ("2019-06-01T10:00:00+0200", "datetime 2019-06-01T10:00:00+02:00"),
+        ("Sat, 01 Jun 2019 10:00:00 -0530", "datetime 2019-06-01T10:00:00-05:30"),
+        ("17:30 +1000", "time 17:30+10:00"),
+        # a day and month with a time, either first
+        ("3 mai 12h30", "date --05-03 at 12:30"),
+        ("10:30, 3 May", "date --05-03 at 10:30"),
+        ("May the 2nd", "date --05-02"),
         ("Es ist 10:00 Uhr", "time 10:00"),
         ("2020年1月到6月", "month 2020-01 / month 2020-06"),  # 1, 6: markers'
     ],
@@ -203,6 +211,11 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("17:30:12", "time 17:30:13", "second 13"),
         ("17:30", "time 17:30Z", "zone 'Z'"),
         ("17:30 +01:00", "time 17:30+02:00", "offset '+02:00'"),
+        # ISO 8601's basic offset is four digits: +10 and +1000 are no +01:00
+        ("17:30 +10", "time 17:30+01:00", "offset '+01:00'"),
+        ("17:30 +1000", "time 17:30+01:00", "offset '+01:00'"),
+        ("17:30 +0530", "time 17:30+05:00", "offset '+05:00'"),
+        ("17:30 -0200", "time 17:30+02:00", "offset '+02:00'"),
         # a date with a time: the minutes are not the day as well
         ("8:25 a.m. Dec. 12, 2014", "datetime 2014-12-25T08:25", "day 25 is written only as a time"),
         ("2:21 p.m., December 11, 2014", "datetime 2014-12-21T14:21", "day 21 is written only"),
