@@ -13,7 +13,8 @@
 - `partials(language)`: a year, a month and year, a day and month after a
   preposition (`partials`: "in 1987", "im Jahr 1989", "в 1961 году", "en
   marzo de 2015", "am 3. Mai") -> `year 1987`, `month 2015-03`, `date
-  --05-03`; a month alone after the month's preposition ("in May", "im
+  --05-03`, or in an order or with an ordinal CLDR does not write ("25th
+  Dec", "May the 2nd", "5 Jan": English's patterns); a month alone after the month's preposition ("in May", "im
   Mai") -> `month --05`; a month in a case of `month_cases` (`partials`
   `month_case`: "в марте 2015 года", "w maju") -> `month 2015-03`,
   `month --05`.
@@ -55,7 +56,7 @@ from attention_zoo.applications.dates.expression_pairs import (
     words,
     ymd,
 )
-from attention_zoo.applications.dates.formats import FORMATS
+from attention_zoo.applications.dates.formats import FORMATS, ordinal_en
 
 PER_PATTERN = 4
 NAMED_HOURS = {"noon": 12, "midnight": 0}
@@ -177,7 +178,7 @@ def partials(language: str) -> list[Pair]:
                     else draw_day(r)
                 )
                 written = format_skeleton(PARTIAL_SKELETONS[kind], day, locale=where)
-                text = fixed(pattern.format(written, year=day.year), language)
+                text = fixed(_format(pattern, written, day, where), language)
                 out.append(_partial(text, day, language, kind, reference, r))
             if kind == "month":  # the month alone after it: "in May", "im Mai"
                 for month in range(1, 13):
@@ -186,6 +187,20 @@ def partials(language: str) -> list[Pair]:
                     text = fixed(pattern.format(name), language)
                     out.append(month_alone(text, day, language, r))
     return out
+
+
+def _format(pattern: str, written: str, day: dt.date, where) -> str:
+    """A `partials` pattern with its fields: {0} the skeleton's text, {year},
+    {d} the day, {ord} English's ordinal day (25th), {month} and {mon} the
+    wide and abbreviated month names."""
+    return pattern.format(
+        written,
+        year=day.year,
+        d=day.day,
+        ord=ordinal_en(day.day),
+        month=format_date(day, "MMMM", locale=where),
+        mon=format_date(day, "MMM", locale=where),
+    )
 
 
 def _month_cases(language: str, patterns, reference: str, r) -> list[Pair]:

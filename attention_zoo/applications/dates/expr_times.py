@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import email.utils
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_date, format_datetime, format_skeleton, format_time
@@ -266,7 +267,6 @@ def _joined(language: str, r) -> list[Pair]:
         for f in FORMATS
         if f.language == language and f.family in JOINED_FAMILIES + NUMERIC_FAMILIES
     ]
-    spellings = [w for half in hand.get("periods", {}).values() for w in half]
     out = []
     for joiner in joiners:
         for _ in range(2 * PER_SKELETON):
@@ -290,20 +290,25 @@ def _joined(language: str, r) -> list[Pair]:
                 moment.minute,
             ):
                 continue
-            how = r.random()
-            if spellings and how < 0.4:
-                half = "am" if moment.hour < 12 else "pm"
-                spelling = r.choice(hand["periods"][half])
-                time_text = f"{moment.hour % 12 or 12}:{moment.minute:02d} {spelling}"
-            elif hand.get("clocks") and how < 0.5:
-                pattern = r.choice(hand["clocks"])
-                time_text = format_time(moment.time(), pattern, locale=locale(language))
-            else:
-                skeleton = r.choice(("hm", "Hm"))
-                time_text = format_skeleton(skeleton, moment, locale=locale(language))
+            time_text = joined_time(language, moment.time(), r)
             text = joiner.format(day=fmt.render(moment.date()), time=time_text)
             out.append(_datetime_pair(language, text, moment, False))
     return out
+
+
+def joined_time(language: str, at: dt.time, r) -> str:
+    """`at` as a time joined to a day is written (`_joined`): with an
+    a.m./p.m. spelling (`periods`), a clock the language writes (`clocks`)
+    or a CLDR skeleton, by a draw of `r`."""
+    hand = words(language)
+    spellings = [w for half in hand.get("periods", {}).values() for w in half]
+    how = r.random()
+    if spellings and how < 0.4:
+        spelling = r.choice(hand["periods"]["am" if at.hour < 12 else "pm"])
+        return f"{at.hour % 12 or 12}:{at.minute:02d} {spelling}"
+    if hand.get("clocks") and how < 0.5:
+        return format_time(at, r.choice(hand["clocks"]), locale=locale(language))
+    return format_skeleton(r.choice(("hm", "Hm")), at, locale=locale(language))
 
 
 def datetimes(language: str) -> list[Pair]:
@@ -344,4 +349,24 @@ def datetimes(language: str) -> list[Pair]:
             out.append(_datetime_pair(language, text, moment, False, zone))
     moment = dt.datetime.combine(draw_day(r), _draw_time(r, True, False))
     out.append(_datetime_pair(language, moment.isoformat(" ")[:16], moment, False))
-    return out + _named_zones(language, local, ZONE_NAME_DATETIMES, r)
+    out += _named_zones(language, local, ZONE_NAME_DATETIMES, r)
+    return out + _basic_offsets(language, r)
+
+
+def _basic_offsets(language: str, r) -> list[Pair]:
+    """ISO 8601's basic offset (`2019-06-01T10:00:00+0200`), and in English
+    RFC 2822's date-time (`Sat, 01 Jun 2019 10:00:00 +0200`, e-mail's and
+    HTTP's): the offset without its colon, which logs write as often."""
+    out = []
+    for zone in r.sample(OFFSETS[2:], ISO_ZONES):
+        moment = dt.datetime.combine(draw_day(r, 1970, 2099), _draw_time(r, True, True))
+        basic = zone.replace(":", "")
+        iso = moment.isoformat(r.choice("T "))
+        out.append(_datetime_pair(language, iso + basic, moment, True, zone))
+        if language == "en":
+            offset = dt.timezone(
+                dt.timedelta(hours=int(zone[:3]), minutes=int(zone[0] + zone[4:]))
+            )
+            text = email.utils.format_datetime(moment.replace(tzinfo=offset))
+            out.append(_datetime_pair(language, text, moment, True, zone))
+    return out

@@ -21,6 +21,7 @@ from collections import defaultdict
 from attention_zoo.applications.dates import (
     expr_compound,
     expr_computed,
+    expr_day_month_times,
     expr_day_periods,
     expr_days,
     expr_relative,
@@ -39,6 +40,7 @@ KINDS = {
     "month": expr_days.partial,
     "year": expr_days.partial,
     "day_month": expr_days.partial,
+    "day_month_at": expr_day_month_times.day_month_times,
     "time": expr_times.times,
     "datetime": expr_times.datetimes,
     "interval_days": expr_spans.intervals,

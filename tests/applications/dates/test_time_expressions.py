@@ -30,7 +30,7 @@ pytestmark = pytest.mark.backend_free
 # The kinds every language has data for in CLDR (through Babel); nth and
 # holiday need the hand-written words of expression_words.json.
 CLDR_KINDS = {
-    "date", "month", "year", "day_month", "time", "datetime", "interval_days",
+    "date", "month", "year", "day_month", "day_month_at", "time", "datetime", "interval_days",
     "interval_months", "interval_times", "interval_years", "relative", "relative_at",
     "weekday", "interval_weekdays", "weekday_at", "compound",
 }  # fmt: skip
