@@ -1,6 +1,7 @@
 """What the grounding of a form reads of its text (`form_grounding`): its
-runs of digits, month words, day words and phrases, and the numbers the
-form's parts take from it (`claim`), each run to one part (`overclaimed`)."""
+runs of digits (a quantity's, "12 km", are none), month words, day words
+and phrases, and the numbers the form's parts take from it (`claim`),
+each run to one part (`overclaimed`)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,15 @@ from attention_zoo.applications.dates.grounding import NOTE
 from attention_zoo.applications.dates.text_words import mark_months, words
 
 _RUNS = re.compile(r"[0-9]+")
+# A number with a unit or a currency is a quantity ("12 km", "5 %", "$12",
+# "12,5 kg", "20 °c"), no part of a date, nor a number a form leaves
+# unused: the symbols no language we read writes as a word ("12 h" is a
+# French hour, "12 in" English's "in", "1° maggio" Italian's 1st).
+_QUANTITY = re.compile(
+    r"[$€£¥₹₽₺] ?[0-9]+(?:[.,][0-9]+)*"
+    r"|(?<![0-9])[0-9]+(?:[.,][0-9]+)* ?"
+    r"(?:%|(?:°[cf]|km/h|kwh|km|kg|cm|mm|mg|ml|kb|mb|gb|tb|mph)(?![^\W\d_]))"
+)
 # A clock with seconds, `00:00:01` (dots are a date's as often: `12.03.20`).
 _SECONDS = re.compile(r"(?<![0-9])[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?![0-9])")
 _DIGIT = re.compile("[0-9]")
@@ -79,8 +89,9 @@ class FormText:
         # Where a run of digits is a phrase's (`第3`, `1. weihnachtstag`) or
         # a note's (`[12]`), no number of the form's.
         self.covered = [m.span() for m in _NOTE.finditer(self.text)]
+        self.covered += [m.span() for m in _QUANTITY.finditer(self.text)]
         self.languages = tuple(languages)
-        self.runs = _RUNS.findall(self.text)
+        self.runs = _RUNS.findall(_QUANTITY.sub(" ", self.text))
         self.numbers = {int(r) for r in self.runs}
         found = words(mark_months(self.text))
         self.other_words = {w for w in found if not lexicon.get(w)}  # no month's

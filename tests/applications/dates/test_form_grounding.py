@@ -156,6 +156,11 @@ def _reason(text, form, languages=None):
         ("3 mai 12h30", "date --05-03 at 12:30"),
         ("10:30, 3 May", "date --05-03 at 10:30"),
         ("May the 2nd", "date --05-02"),
+        # a quantity's number is no date's, nor one the form leaves unused
+        ("5 km on 3 May", "date --05-03"),
+        ("$12 on May 3", "date --05-03"),
+        ("12,5 kg am 3. Mai", "date --05-03"),
+        ("1° maggio", "date --05-01"),  # Italian's ordinal, no degree
         ("Es ist 10:00 Uhr", "time 10:00"),
         ("2020年1月到6月", "month 2020-01 / month 2020-06"),  # 1, 6: markers'
     ],
@@ -199,7 +204,8 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("1999 2000", "year 1999 / year 2000", "joins two ends"),
         ("Monday Tuesday", "weekday MON / weekday TUE", "joins two ends"),
         # a year alone is written with year words only (form_years.py)
-        ("2000 km", "year 2000", "'km'"),
+        ("2000 pages", "year 2000", "'pages'"),
+        ("2000 km", "year 2000", "year '2000'"),  # a quantity: no number
         ("ISO 9001", "year 9001", "'iso'"),
         ("Model 3000 в 1969 году", "year 1969", "'model'"),
         ("3 May", "date --05-04", "day 4"),
@@ -216,6 +222,10 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("17:30 +1000", "time 17:30+01:00", "offset '+01:00'"),
         ("17:30 +0530", "time 17:30+05:00", "offset '+05:00'"),
         ("17:30 -0200", "time 17:30+02:00", "offset '+02:00'"),
+        # a number with a unit is a quantity, no day
+        ("June 12 km run", "date --06-12", "day 12"),
+        ("3 May 10%", "date --05-10", "day 10"),
+        ("20°C on May 20", "date --05-20 / date --05-20", "two ends"),
         # a date with a time: the minutes are not the day as well
         ("8:25 a.m. Dec. 12, 2014", "datetime 2014-12-25T08:25", "day 25 is written only as a time"),
         ("2:21 p.m., December 11, 2014", "datetime 2014-12-21T14:21", "day 21 is written only"),
