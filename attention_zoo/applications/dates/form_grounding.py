@@ -216,6 +216,7 @@ def _clock(t: FormText, clock: Clock) -> str:
     )  # fmt: skip
     reasons = [
         minute,
+        form_numeric.dotted_day(t, hour, clock.minute),
         t.unwritten_seconds()
         if clock.second is None
         else _number(t, clock.second, "second"),

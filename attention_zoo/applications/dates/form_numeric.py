@@ -9,18 +9,26 @@ Without one, `1/2` is the 1st of February or the 2nd of January: written
 with a slash or a dash, a day and a month of 12 or less that differ are
 ambiguous, and with dots only the day-first reading is written (`4.10.`,
 Finnish; `7. 9.`, Czech: dots are day first, as `readings` reads them).
+So two runs of digits with a dot after each (`12.04.`, `3.5.`) are that
+day and month, no clock (`dotted_day`), unless a word of the clock stands
+right before them (`klo 12.04.`, `um 12.04.`: `day_order.hour_words`).
 """
 
 from __future__ import annotations
 
 import re
 
-from attention_zoo.applications.dates import readings
+from attention_zoo.applications.dates import day_order, readings
 from attention_zoo.applications.dates.data import is_calendar_date
 
 # One to three signs between a day and a month, no comma: `8,5` is a
 # decimal ("nota 8,5"), no 8 May.
 _SEPARATOR = r"[^\w,]{1,3}"
+# A day and a month of no year, a dot after each (`12.04.`, `3. 5.`); not
+# inside a longer run of dotted numbers (`1.12.04.`, `12.04.2015`).
+_DOTTED = re.compile(r"(?<![0-9.])([0-9]{1,2}) ?\. ?([0-9]{1,2})\.(?![0-9])")
+# The word right before a run, its abbreviation's dot allowed (`kl. 12.04.`).
+_WORD_BEFORE = re.compile(r"([^\W\d_]+)\.? ?$")
 
 
 def yearless_readings(written: str) -> set[str]:
@@ -66,4 +74,23 @@ def apart(t, day: int, month: int, year: int | None = None) -> str:
             if day_first and t.found(t.table("day_first_joiners")):
                 return ""
             return readings.disagreement(found, date)  # "ambiguous: ..."
+    return ""
+
+
+def dotted_day(t, hour: int, minute: int) -> str:
+    """Why a clock of `hour`:`minute` is no reading of `t` (a `FormText`)
+    that writes them as a day and a month, a dot after each (`12.04.` is
+    12 April, no 12:04; `am 12.04.`, German's "on the", no 00:04 either),
+    "" where it does not or a word of the clock comes first (`klo 12.04.`)."""
+    hours = {hour, hour % 12, hour % 12 or 12}
+    clock = day_order.hour_words(t.languages)
+    for m in _DOTTED.finditer(t.text):
+        day, month = int(m[1]), int(m[2])
+        word = _WORD_BEFORE.search(t.text, 0, m.start())
+        if day in hours and month == minute and not (word and word[1] in clock):
+            if is_calendar_date(f"2000-{month:02d}-{day:02d}"):
+                return (
+                    f"the text writes {m[0]!r} as a day and a month "
+                    f"(--{month:02d}-{day:02d}), no clock"
+                )
     return ""

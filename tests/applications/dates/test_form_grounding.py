@@ -162,6 +162,10 @@ def _reason(text, form, languages=None):
         ("12,5 kg am 3. Mai", "date --05-03"),
         ("1° maggio", "date --05-01"),  # Italian's ordinal, no degree
         ("Es ist 10:00 Uhr", "time 10:00"),
+        # a word of the clock before dotted numbers: a time ending a sentence
+        ("klo 12.04.", "time 12:04"),
+        ("Treffen um 12.04.", "time 12:04"),
+        ("on 12.04.", "date --04-12"),
         ("2020年1月到6月", "month 2020-01 / month 2020-06"),  # 1, 6: markers'
     ],
 )
@@ -238,6 +242,10 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("12/4", "date --04-12", "ambiguous: it reads as --04-12 or --12-04"),
         ("1/2 cup", "date --02-01", "ambiguous"),
         ("2.1.", "date --02-01", "its numbers read --01-02, not --02-01"),
+        # a dot after each of two numbers: a day and a month, no clock
+        ("on 12.04.", "time 12:04", "'12.04.' as a day and a month (--04-12)"),
+        ("am 12.04.", "time 00:04", "as a day and a month"),
+        ("Treffen am 3. 5.", "time 03:05", "as a day and a month (--05-03)"),
         # a run after a word of the clock is an hour's (day_order.hour_runs)
         ("vendredi 13 novembre 2015 à 21 h 20", "date 2015-11-13 / date 2015-11-21",
          "day 21 is written only"),
