@@ -52,6 +52,8 @@ that fails: "the form's '3' is not written in the text"):
   and an interval uses every month its text names; a form with no relative
   part uses the text's relative words ("明天下午5点" is no 17:00 alone:
   `FormText.unused_relative`), nor a half ("half an hour": `form_halves.py`);
+- no form is a reading of a text that writes a repetition ("every
+  Monday", "cada lunes", 每周一: `form_repeats.py`);
 - each number of the text is used once and is the form's: the parts that
   take their number from its digits each find a run of their own
   (`FormText.overclaimed`: `2014-12-12 08:12` is not the 8th at 08:12), a
@@ -73,6 +75,7 @@ from attention_zoo.applications.dates.form_clocks import periods_beside, written
 from attention_zoo.applications.dates.form_compound import compound_disagreement
 from attention_zoo.applications.dates.form_halves import half_disagreement
 from attention_zoo.applications.dates.form_parser import parse_form
+from attention_zoo.applications.dates.form_repeats import repeat_disagreement
 from attention_zoo.applications.dates.form_text import FormText
 from attention_zoo.applications.dates.form_weeks import week_form_disagreement
 from attention_zoo.applications.dates.form_years import year_disagreement
@@ -371,4 +374,6 @@ def form_disagreement(text: str, form: str, lexicon, days, languages=LANGUAGES) 
         reason = year_disagreement(text, languages)  # "2000 km" is no year
     if not reason and relative_part(parsed):  # "half an hour" is no hour
         reason = half_disagreement(text, languages)
+    if not reason:  # "every Monday" is a set of Mondays
+        reason = repeat_disagreement(text, languages)
     return reason or t.overclaimed() or t.unused()
