@@ -21,7 +21,8 @@ under the caller's policy (`prefer`), and the answer carries
   is missing; a resolution that fails (a fifth Tuesday) gives the
   resolver's reason; and an answer that does not fall on a weekday the
   text names ("Monday 9am" read as the next 9:00) is not valid
-  (`form_weekdays`).
+  (`form_weekdays`), nor one whose day is a street's name ("Rue du 4
+  septembre": `form_streets`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from attention_zoo.applications.dates.eras import era_disagreement
 from attention_zoo.applications.dates.form_grounding import form_disagreement
 from attention_zoo.applications.dates.form_midnight import midnight_disagreement
 from attention_zoo.applications.dates.form_parser import parse_form
+from attention_zoo.applications.dates.form_streets import street_disagreement
 from attention_zoo.applications.dates.form_text import FormText
 from attention_zoo.applications.dates.form_weekdays import (
     week_disagreement,
@@ -136,9 +138,11 @@ def answer(
     resolution = resolve(form, moment, prefer=prefer)
     # On the value resolved: a weekday the text names is the answer's, in
     # the week the text names (the reference's wall day decides the week);
-    # a day's midnight by name is no value (`form_midnight`).
+    # a day's midnight by name is no value (`form_midnight`); a street
+    # named after a day is no date (`form_streets`).
     weekday = resolution.valid and (
         midnight_disagreement(text, form, languages)
+        or street_disagreement(text, languages)
         or weekday_disagreement(text, resolution.text, resolution.grain, languages)
         or week_disagreement(
             text,
