@@ -50,6 +50,7 @@ def joiners(languages=LANGUAGES) -> re.Pattern:
     `languages` (whole words where words are spaced) and of the dashes."""
     phrases = set()
     for language in languages:
+        found = set()
         for pattern in _patterns(language):
             for between in _ENDS.findall(pattern):
                 # "{0}年～{1}年" joins by its dash, which is one already: the
@@ -63,7 +64,14 @@ def joiners(languages=LANGUAGES) -> re.Pattern:
                 between = phrase_spans.apostrophes(normalize(between)).strip()
                 between = between.strip(" ,")
                 if between and not between.isdigit():
-                    phrases.add(between)
+                    found.add(between)
+        # The elisions the language's `replace` writes ("a ottobre" -> "ad
+        # ottobre" in "da maggio ad ottobre") join as the word they replace.
+        for old, new in words(language).get("replace", ()):
+            head, written = old.split()[:1], new.split()[:1]
+            if head and written and head[0] in found and written != head:
+                found.add(phrase_spans.apostrophes(normalize(written[0])))
+        phrases |= found
     alternatives = [rf"[{re.escape(DASHES)}]"]
     for p in sorted(phrases, key=len, reverse=True):
         if any(map(_attached, p)):

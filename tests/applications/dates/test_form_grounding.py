@@ -167,6 +167,8 @@ def _reason(text, form, languages=None):
         ("Treffen um 12.04.", "time 12:04"),
         ("on 12.04.", "date --04-12"),
         ("2020年1月到6月", "month 2020-01 / month 2020-06"),  # 1, 6: markers'
+        # a joiner as the language's elision writes it (Italian's "ad")
+        ("da maggio ad ottobre del 1904", "month 1904-05 / month 1904-10"),
     ],
 )
 def test_a_form_the_text_writes_is_grounded(text, form):
