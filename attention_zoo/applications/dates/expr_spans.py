@@ -10,8 +10,8 @@ Each language also gets hand-written connectors around two dates
 {1}", "{0}至{1}"), in full or, in one year, with the year written once
 ("du 3 mars au 5 avril 2021", "2021年3月1日至4月5日"), around two days
 of one month (`day_ranges`: "from 3 to 7 May 1979", "13 - 15 de julio de
-2013", "с 1 по 10 мая 2021 года"), around
-two days with no year (CLDR's `MMMd` and `MMMMd` intervals, "Jul 13 – 15",
+2013", "с 1 по 10 мая 2021 года", and with no year: "del 3 al 5 de
+mayo"), around two days with no year (CLDR's `MMMd` and `MMMMd` intervals, "Jul 13 – 15",
 "20 déc. – 5 janv.", and the connectors around `MMMMd`: "du 20 décembre
 au 5 janvier" -> `date --12-20 / date --01-05`, at a reference before the
 start, so that the policy picks the drawn year; the end is the first such
@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import re
 
 from babel.dates import format_interval, format_skeleton
 
@@ -63,6 +64,13 @@ PER_PATTERN = 4  # intervals of each other pattern
 # the third reaches past a year, which a text with no year cannot say.
 YEARLESS_SKELETONS = ("MMMd", "MMMMd")
 YEARLESS_GAPS = DAY_GAPS[:2]
+# The year of a `day_ranges` pattern and the words that go with it (" de
+# {year}", " {year} года", "{year}년 "), left out for the same days with no
+# year; and how many of those each pattern writes.
+_YEAR_WRITTEN = re.compile(
+    r"^\{year\}(?:년|\.)? |,? (?:de |năm )?\{year\}(?: года| г\.| року| р\.| r\.)?"
+)
+PER_YEARLESS_RANGE = 2
 # How every language writes two years apart (the hand-written connectors
 # come beside).
 YEAR_DASHES = ("{0}-{1}", "{0}\u2013{1}", "{0} - {1}", "{0} \u2013 {1}")
@@ -223,20 +231,28 @@ def _years(language: str, r) -> list[Pair]:
 
 
 def _day_ranges(language: str, r) -> list[Pair]:
-    """Two days of one month, the month and year written once."""
+    """Two days of one month, the month and year written once, and the same
+    with no year ("del 3 al 5 de mayo": the pattern less `_YEAR_WRITTEN`),
+    read against a reference before the start."""
     names = locale(language).months["format"]["wide"]
-    reference = REFERENCE.isoformat()
     out = []
     for pattern in words(language).get("day_ranges", ()):
-        for _ in range(PER_PATTERN):
-            start = draw_day(r, 1900, 2098).replace(day=r.randint(1, 20))
-            end = start.replace(day=r.randint(start.day + 1, 28))
-            text = pattern.format(
-                d1=start.day, d2=end.day, month=names[start.month], year=start.year
-            )
-            form = f"date {ymd(start)} / date {ymd(end)}"
-            value = f"{ymd(start)}/{ymd(end)}"
-            out.append(Pair(text, form, language, "interval_days", reference, value))
+        yearless = _YEAR_WRITTEN.sub("", pattern)
+        for written, count in ((pattern, PER_PATTERN), (yearless, PER_YEARLESS_RANGE)):
+            for _ in range(count):
+                start = draw_day(r, 1900, 2098).replace(day=r.randint(1, 20))
+                end = start.replace(day=r.randint(start.day + 1, 28))
+                text = written.format(
+                    d1=start.day, d2=end.day, month=names[start.month], year=start.year
+                )
+                if written is pattern:
+                    form = f"date {ymd(start)} / date {ymd(end)}"
+                    reference = REFERENCE.isoformat()
+                else:
+                    form = f"date --{start:%m-%d} / date --{end:%m-%d}"
+                    reference = before(start, r)
+                value = f"{ymd(start)}/{ymd(end)}"
+                out.append(Pair(text, form, language, "interval_days", reference, value))
     return out
 
 

@@ -345,6 +345,16 @@ def test_known_kinds_of_text(every_language):
         re.fullmatch(r"du \d+ \w+ au \d+ \w+", p.text) and "--" in p.form
         for p in forms("fr", "interval_days")
     )
+    # Two days of one month, the month written once, with no year
+    # (`day_ranges` less the year): "del 3 al 5 de mayo", "с 1 по 10 мая".
+    assert any(
+        re.fullmatch(r"del \d+ al \d+ de \w+", p.text) and "--" in p.form
+        for p in forms("es", "interval_days")
+    )
+    assert any(
+        re.fullmatch(r"с \d+ по \d+ \w+", p.text) and "--" in p.form
+        for p in forms("ru", "interval_days")
+    )
     # Spanish "a la 1", never "a las 1".
     spanish = forms("es", "datetime") + forms("es", "relative_at")
     assert not [
