@@ -14,7 +14,9 @@ that fails: "the form's '3' is not written in the text"):
   of two digits; a minute 00 may go unwritten (`5 pm`);
 - a month is named by a month word of the lexicon (`mai`, `9月`: the month
   words `lexicon.month_disagreement` reads; a marker's digits are its) or,
-  where the text names none, written as its number;
+  where the text names none, written as its number; with no year, not
+  only by an abbreviation that is another language's word ("iPhone 15
+  Pro": `form_homographs.py`);
 - an hour written on a 12-hour clock (`5` for 17) needs a period of the
   text that CLDR writes with that hour (`pm`, `in the evening`, `下午`:
   `form_words.period_phrases`), and an hour no period of the text is
@@ -74,6 +76,7 @@ from attention_zoo.applications.dates import form_numeric
 from attention_zoo.applications.dates.form_clocks import periods_beside, written_hour
 from attention_zoo.applications.dates.form_compound import compound_disagreement
 from attention_zoo.applications.dates.form_halves import half_disagreement
+from attention_zoo.applications.dates.form_homographs import homograph_disagreement
 from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.form_repeats import repeat_disagreement
 from attention_zoo.applications.dates.form_text import FormText
@@ -182,6 +185,8 @@ def _date(t: FormText, date: Date) -> str:
                 "(before a clock word or a period, after a clock's word: 10 Uhr, à 10)"
             )
         reasons += [_number(t, date.day, "day"), _month(t, date.month)]
+        if date.year is None:  # "iPhone 15 Pro" is no 15 December
+            reasons.append(homograph_disagreement(t, date.month))
         year = None if date.year is None else full_year(date.year)
         reasons.append(form_numeric.apart(t, date.day, date.month, year))
     if date.year is not None:

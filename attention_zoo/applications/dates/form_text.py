@@ -41,6 +41,8 @@ _NOTE = re.compile(NOTE)
 _CLOCK = re.compile(
     r"(?<![0-9])[0-9]{1,2} ?(?::[0-9]{2}(?![0-9])|h(?![^\W\d_])|\.[0-9]{2}(?![0-9]))"
 )
+# An `h` after an hour's digits, no word's first letter (`2h`, `17 h`).
+_AN_H = re.compile(r" ?h(?![^\W\d_])")
 # An hour and its minutes (`21:20`, `21.20`, `17h30`, spaced or not): the
 # minutes are the two digits after the hour's separator.
 _HOUR_MINUTE = re.compile(r"(?<![0-9])([0-9]{1,2}) ?(?::|h|\.) ?([0-9]{2})(?![0-9])")
@@ -128,11 +130,17 @@ class FormText:
 
     def hours_only(self, n: int) -> bool:
         """Whether every run of digits of value `n` is an hour's: followed by a
-        clock word or a period (`10 Uhr`, `8 утра`) or after a word of the
-        clock (`à 10`: `day_order.hour_starts`), so no day's."""
+        clock word, a period or an `h` (`10 Uhr`, `8 утра`, `2h ago`) or
+        after a word of the clock (`à 10`: `day_order.hour_starts`), so no
+        day's."""
         hours = day_order.hour_starts(self.text, self.lexicon, self.languages)
         runs = [m for m in _RUNS.finditer(self.text) if int(m[0]) == n]
-        clock = [m.start() in hours or self._before_clock_word(m) for m in runs]
+        clock = [
+            m.start() in hours
+            or self._before_clock_word(m)
+            or bool(_AN_H.match(self.text, m.end()))
+            for m in runs
+        ]
         return bool(runs) and all(clock)
 
     def _before_clock_word(self, run: re.Match) -> bool:

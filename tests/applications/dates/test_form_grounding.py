@@ -162,6 +162,11 @@ def _reason(text, form, languages=None):
         ("12,5 kg am 3. Mai", "date --05-03"),
         ("1° maggio", "date --05-01"),  # Italian's ordinal, no degree
         ("Es ist 10:00 Uhr", "time 10:00"),
+        # such a month abbreviation as its language writes it, or with a year
+        ("17 lip", "date --07-17"),
+        ("3 de Out.", "date --10-03"),
+        ("15 Pro 2015", "date 2015-12-15"),
+        ("15. prosince", "date --12-15"),
         # a word of the clock before dotted numbers: a time ending a sentence
         ("klo 12.04.", "time 12:04"),
         ("Treffen um 12.04.", "time 12:04"),
@@ -239,11 +244,16 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("8:25 a.m. Dec. 12, 2014", "datetime 2014-12-12T20:25", "hour 20"),
         # every number of the text is the form's: a time is no second day
         ("vendredi 13 novembre 2015 - 21 h 20", "date 2015-11-13 / date 2015-11-21",
-         "number 20, which the form does not use"),
+         "day 21 is written only as a time's"),  # 21 h: an hour's
         # a day and a month of no year read two ways, or not the dots' way
         ("12/4", "date --04-12", "ambiguous: it reads as --04-12 or --12-04"),
         ("1/2 cup", "date --02-01", "ambiguous"),
         ("2.1.", "date --02-01", "its numbers read --01-02, not --02-01"),
+        # a month abbreviation that is another language's word, as a name
+        ("iPhone 15 Pro", "date --12-15", "only by 'pro', written with a capital"),
+        ("Windows 11 Pro", "date --12-11", "only by 'pro'"),
+        # digits before an `h` are an hour's, no day
+        ("2h ago", "date --08-02", "day 2 is written only as a time's"),
         # a dot after each of two numbers: a day and a month, no clock
         ("on 12.04.", "time 12:04", "'12.04.' as a day and a month (--04-12)"),
         ("am 12.04.", "time 00:04", "as a day and a month"),
