@@ -54,6 +54,8 @@ that fails: "the form's '3' is not written in the text"):
   and an interval uses every month its text names; a form with no relative
   part uses the text's relative words ("明天下午5点" is no 17:00 alone:
   `FormText.unused_relative`), nor a half ("half an hour": `form_halves.py`);
+  a form with no clock is no reading of a text naming noon or midnight
+  ("tomorrow noon" is no `shift day +1`);
 - no form is a reading of a text that writes a repetition ("every
   Monday", "cada lunes", 每周一: `form_repeats.py`);
 - each number of the text is used once and is the form's: the parts that
@@ -361,6 +363,11 @@ def _point(t: FormText, form) -> str:
     raise TypeError(f"form must be a form of forms.py. Received: {form!r:.80}")
 
 
+def _has_clock(parsed) -> bool:
+    ends = (parsed.start, parsed.end) if isinstance(parsed, Interval) else (parsed,)
+    return any(isinstance(end, (Time, DateTime, At)) for end in ends)
+
+
 def form_disagreement(text: str, form: str, lexicon, days, languages=LANGUAGES) -> str:
     """Why `form` (a text of the grammar) is not grounded in `text` (the
     input, as written), "" when it is (module docstring). `lexicon` and
@@ -375,6 +382,11 @@ def form_disagreement(text: str, form: str, lexicon, days, languages=LANGUAGES) 
         reason = _point(t, parsed)
     if not reason and not relative_part(parsed):
         reason = t.unused_relative()
+    if not reason and not _has_clock(parsed):  # "tomorrow noon" is no day alone
+        named = sorted(t.found(t.table("named_time_phrases")))
+        reason = named and (
+            f"the text names a time ({named[0]!r}) that the form does not write"
+        )
     if not reason and isinstance(parsed, YearForm):
         reason = year_disagreement(text, languages)  # "2000 km" is no year
     if not reason and relative_part(parsed):  # "half an hour" is no hour

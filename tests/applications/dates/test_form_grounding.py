@@ -249,6 +249,9 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("12/4", "date --04-12", "ambiguous: it reads as --04-12 or --12-04"),
         ("1/2 cup", "date --02-01", "ambiguous"),
         ("2.1.", "date --02-01", "its numbers read --01-02, not --02-01"),
+        # a time named by a word is the form's too: no day alone
+        ("tomorrow noon", "shift day +1", "names a time ('noon')"),
+        ("Friday midnight", "weekday FRI", "names a time ('midnight')"),
         # a month abbreviation that is another language's word, as a name
         ("iPhone 15 Pro", "date --12-15", "only by 'pro', written with a capital"),
         ("Windows 11 Pro", "date --12-11", "only by 'pro'"),
