@@ -15,8 +15,8 @@ that fails: "the form's '3' is not written in the text"):
 - a month is named by a month word of the lexicon (`mai`, `9月`: the month
   words `lexicon.month_disagreement` reads; a marker's digits are its) or,
   where the text names none, written as its number; with no year, not
-  only by an abbreviation that is another language's word ("iPhone 15
-  Pro": `form_homographs.py`);
+  only by an abbreviation that is another language's word written with
+  a capital as a name ("iPhone 15 Pro": `form_homographs.py`);
 - an hour written on a 12-hour clock (`5` for 17) needs a period of the
   text that CLDR writes with that hour (`pm`, `in the evening`, `下午`:
   `form_words.period_phrases`), and an hour no period of the text is
