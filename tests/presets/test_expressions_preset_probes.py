@@ -49,6 +49,22 @@ PROBES = {
     "الجمعة الماضية الساعة 8 مساءً": "2026-01-09T20:00",
     "half an hour ago": "2026-01-15T08:30",
     "half a day ago": "2026-01-14T21:00",
+    # Written on 2026-12-04 by hand while probing forms52, forms55 and
+    # forms56; each was answered valid and wrong by one of them:
+    # `form_numeric.dotted_day`, `form_repeats.py`, `form_streets.py`,
+    # `form_homographs.py`, `FormText.hours_only` ("2h"), the named time
+    # of a form with no clock (`form_grounding.form_disagreement`).
+    "on 12.04.": "2026-04-12",
+    "am 12.04.": "2026-04-12",
+    "every Monday": "",
+    "cada lunes": "",
+    "Rue du 4 septembre": "",
+    "Place du 8 mai 1945": "",
+    "12 April Road, London": "",
+    "iPhone 15 Pro": "",
+    "Windows 11 Pro": "",
+    "2h ago": "2026-01-15T07:00",
+    "tomorrow noon": "2026-01-16T12:00",
 }
 
 
