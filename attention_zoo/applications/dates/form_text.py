@@ -130,7 +130,7 @@ class FormText:
 
     def hours_only(self, n: int) -> bool:
         """Whether every run of digits of value `n` is an hour's: followed by a
-        clock word, a period or an `h` (`10 Uhr`, `8 утра`, `2h ago`) or
+        clock word, a period or an `h` (`10 Uhr`, `8 утра`, an `h` after it) or
         after a word of the clock (`à 10`: `day_order.hour_starts`), so no
         day's."""
         hours = day_order.hour_starts(self.text, self.lexicon, self.languages)
