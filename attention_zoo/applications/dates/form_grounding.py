@@ -57,7 +57,8 @@ that fails: "the form's '3' is not written in the text"):
   a form with no clock is no reading of a text naming noon or midnight
   ("tomorrow noon" is no `shift day +1`);
 - no form is a reading of a text that writes a repetition ("every
-  Monday", "cada lunes", 每周一: `form_repeats.py`);
+  Monday", "cada lunes", 每周一: `form_repeats.py`), or a relative word of
+  two opposite meanings (Hindi कल: `form_two_way.py`);
 - each number of the text is used once and is the form's: the parts that
   take their number from its digits each find a run of their own
   (`FormText.overclaimed`: `2014-12-12 08:12` is not the 8th at 08:12), a
@@ -82,6 +83,7 @@ from attention_zoo.applications.dates.form_homographs import homograph_disagreem
 from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.form_repeats import repeat_disagreement
 from attention_zoo.applications.dates.form_text import FormText
+from attention_zoo.applications.dates.form_two_way import two_way_disagreement
 from attention_zoo.applications.dates.form_weeks import week_form_disagreement
 from attention_zoo.applications.dates.form_years import year_disagreement
 from attention_zoo.applications.dates.form_zones import missing as _missing
@@ -391,6 +393,8 @@ def form_disagreement(text: str, form: str, lexicon, days, languages=LANGUAGES) 
         reason = year_disagreement(text, languages)  # "2000 km" is no year
     if not reason and relative_part(parsed):  # "half an hour" is no hour
         reason = half_disagreement(text, languages)
-    if not reason:  # "every Monday" is a set of Mondays
-        reason = repeat_disagreement(text, languages)
+    if not reason:  # "every Monday" is a set of Mondays; Hindi कल two days
+        reason = repeat_disagreement(text, languages) or two_way_disagreement(
+            text, languages
+        )
     return reason or t.overclaimed() or t.unused()
