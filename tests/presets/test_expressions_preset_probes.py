@@ -65,6 +65,12 @@ PROBES = {
     "Windows 11 Pro": "",
     "2h ago": "2026-01-15T07:00",
     "tomorrow noon": "2026-01-16T12:00",
+    # Written on 2026-12-04 morning: forms56 answered the first valid and
+    # wrong (`form_two_way.py`); the named-time pass (`form_days`) reads
+    # the others, which the grounding refused.
+    "कल सुबह 10 बजे": "",
+    "Friday noon": "2026-01-16T12:00",
+    "mañana al mediodía": "2026-01-16T12:00",
 }
 
 

@@ -7,7 +7,8 @@ hour in, the zone a text writes, the day a holiday name means, the digits
 of an hour the text writes, the month a text writes once for both ends
 of an interval (`form_clocks`, `form_holidays`, `months`), the week a
 text names for its weekday (`form_weeks`: "Friday next week"), the day a
-text names for its time (`form_days`: "noon tomorrow"), and the grain
+text names for its time (`form_days`: "noon tomorrow") and the time a
+text names by a word for its day ("tomorrow noon"), and the grain
 the text writes: a day, a month or "today" it writes nowhere is dropped
 (`form_grains`: "March 2015" read `date 2015-03-08`). So a form
 the grounding refuses is passed through `PASSES`, in order, each setting
@@ -30,7 +31,7 @@ from __future__ import annotations
 import dataclasses
 
 from attention_zoo.applications.dates.form_clocks import hours, minutes, periods, zones
-from attention_zoo.applications.dates.form_days import days
+from attention_zoo.applications.dates.form_days import days, named_times
 from attention_zoo.applications.dates.form_grains import grains
 from attention_zoo.applications.dates.form_holidays import holidays
 from attention_zoo.applications.dates.form_parser import parse_form
@@ -105,6 +106,7 @@ PASSES = (
     ("holiday", holidays),
     ("week", weeks),
     ("day", days),
+    ("named_time", named_times),
     ("grain", grains),
     ("month", months),
     ("period", periods),
