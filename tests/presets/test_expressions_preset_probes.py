@@ -65,10 +65,12 @@ PROBES = {
     "Windows 11 Pro": "",
     "2h ago": "2026-01-15T07:00",
     "tomorrow noon": "2026-01-16T12:00",
-    # Written on 2026-12-04 morning: forms56 answered the first valid and
-    # wrong (`form_two_way.py`); the named-time pass (`form_days`) reads
+    # Written on 2026-12-04 morning: forms56 answered the first three valid and
+    # wrong (`form_two_way.py`, `form_counts.py`); the named-time pass (`form_days`) reads
     # the others, which the grounding refused.
     "कल सुबह 10 बजे": "",
+    "two days after Christmas": "",  # form_counts.py: forms56 answered Christmas
+    "three days before 3 May 2015": "",
     "Friday noon": "2026-01-16T12:00",
     "mañana al mediodía": "2026-01-16T12:00",
 }

@@ -106,6 +106,7 @@ from attention_zoo.applications.dates.forms import (
     Year,
     YearForm,
     full_year,
+    has_clock,
     relative_part,
 )
 from attention_zoo.applications.dates.grounding import _compact as _compact_forms
@@ -365,11 +366,6 @@ def _point(t: FormText, form) -> str:
     raise TypeError(f"form must be a form of forms.py. Received: {form!r:.80}")
 
 
-def _has_clock(parsed) -> bool:
-    ends = (parsed.start, parsed.end) if isinstance(parsed, Interval) else (parsed,)
-    return any(isinstance(end, (Time, DateTime, At)) for end in ends)
-
-
 def form_disagreement(text: str, form: str, lexicon, days, languages=LANGUAGES) -> str:
     """Why `form` (a text of the grammar) is not grounded in `text` (the
     input, as written), "" when it is (module docstring). `lexicon` and
@@ -384,7 +380,7 @@ def form_disagreement(text: str, form: str, lexicon, days, languages=LANGUAGES) 
         reason = _point(t, parsed)
     if not reason and not relative_part(parsed):
         reason = t.unused_relative()
-    if not reason and not _has_clock(parsed):  # "tomorrow noon" is no day alone
+    if not reason and not has_clock(parsed):  # "tomorrow noon" is no day alone
         named = sorted(t.found(t.table("named_time_phrases")))
         reason = named and (
             f"the text names a time ({named[0]!r}) that the form does not write"

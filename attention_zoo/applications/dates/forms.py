@@ -308,3 +308,9 @@ def relative_part(form) -> bool:
     if isinstance(form, Weekday) and form.week is not None:
         return True
     return isinstance(form, (Shift, Cycle)) or getattr(form, "select", None) is not None
+
+
+def has_clock(form) -> bool:
+    """Whether `form` (or an end) writes a time of day."""
+    ends = (form.start, form.end) if isinstance(form, Interval) else (form,)
+    return any(isinstance(end, (Time, DateTime, At)) for end in ends)
