@@ -99,10 +99,7 @@ def count_disagreement(text: str, form: str, languages=LANGUAGES) -> str:
     if relative_part(parse_form(form)):
         return ""
     table = _table(tuple(languages))
-    for _, _, p, _ in phrase_spans.spans(phrase_spans.normalized(text), table):
-        if table[p]:
-            return (
-                f"the text writes {p!r}, a count of {table[p]}s, which the "
-                "form does not use"
-            )
-    return ""
+    word = phrase_spans.first_marked(text, table)
+    if word is None:
+        return ""
+    return f"the text writes {word!r}, a count of {table[word]}s, which the form does not use"

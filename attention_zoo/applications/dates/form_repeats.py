@@ -39,11 +39,7 @@ def _table(languages=LANGUAGES) -> dict[str, bool]:
 def repeat_disagreement(text: str, languages=LANGUAGES) -> str:
     """Why `text` grounds no form: a word of repetition it writes; "" when
     it writes none."""
-    table = _table(tuple(languages))
-    for _, _, p, _ in phrase_spans.spans(phrase_spans.normalized(text), table):
-        if table[p]:
-            return (
-                f"the text writes {p!r}, a repetition: a set of times, "
-                "which no form writes"
-            )
-    return ""
+    word = phrase_spans.first_marked(text, _table(tuple(languages)))
+    if word is None:
+        return ""
+    return f"the text writes {word!r}, a repetition: a set of times, which no form writes"

@@ -57,9 +57,8 @@ def two_way_disagreement(text: str, languages=LANGUAGES) -> str:
     """Why `text` grounds no form: a relative word it writes that means a
     day before and a day after now; "" when it writes none."""
     table = _table(tuple(languages))
-    for _, _, p, _ in phrase_spans.spans(phrase_spans.normalized(text), table):
-        return (
-            f"the text writes {p.strip()!r}, which means {' or '.join(table[p])}: "
-            "which one, the text does not say"
-        )
-    return ""
+    word = phrase_spans.first_marked(text, table)
+    if word is None:
+        return ""
+    meanings = " or ".join(table[word])
+    return f"the text writes {word!r}, which means {meanings}: which one, the text does not say"

@@ -150,3 +150,14 @@ def spans(text: str, phrases) -> list[tuple[int, int, str, str | None]]:
             o[0] <= h[0] and h[1] <= o[1] and o[1] - o[0] > h[1] - h[0] for o in hits
         )
     ]
+
+
+def first_marked(text: str, table: dict) -> str | None:
+    """The first phrase of `table` found in `text` (as written) whose value
+    is true, or None: a table of words that mark a text (a repetition, a
+    count) beside the names that hold them with a false value, so a word
+    inside a name found is no mark (`spans` keeps the longer)."""
+    for _, _, p, _ in sorted(spans(normalized(text), table)):
+        if table[p]:
+            return p
+    return None
