@@ -80,6 +80,7 @@ from attention_zoo.applications.dates.form_clocks import periods_beside, written
 from attention_zoo.applications.dates.form_compound import compound_disagreement
 from attention_zoo.applications.dates.form_halves import half_disagreement
 from attention_zoo.applications.dates.form_homographs import homograph_disagreement
+from attention_zoo.applications.dates.form_joins import ranged_clock
 from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.form_repeats import repeat_disagreement
 from attention_zoo.applications.dates.form_text import FormText
@@ -230,6 +231,7 @@ def _clock(t: FormText, clock: Clock) -> str:
     reasons = [
         minute,
         form_numeric.dotted_day(t, hour, clock.minute),
+        ranged_clock(t, hour, clock.minute) if clock.minute else "",
         t.unwritten_seconds()
         if clock.second is None
         else _number(t, clock.second, "second"),

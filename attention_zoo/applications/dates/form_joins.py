@@ -114,3 +114,26 @@ def unjoined(text: str, languages=LANGUAGES) -> str:
         "the text writes no word or dash that joins two ends (to, -, 至): "
         "two points side by side are no interval"
     )
+
+
+def ranged_clock(t, hour: int, minute: int) -> str:
+    """Why a clock of `hour`:`minute` is no reading of `t` (a `FormText`)
+    that writes them as a range's two ends ("de 3 a 5", "from 3 to 5",
+    "3-5": forms57 read the first as 03:05, valid): every run of the
+    minute's digits after a run of the hour's has a joiner between (the
+    runs' text between them, `joiners`); "" where one has none ("10:30",
+    "17 Uhr 30") or the minute is written nowhere after its hour."""
+    hours = {hour, hour % 12, hour % 12 or 12}
+    runs = list(re.finditer(r"\d+", t.text))
+    pairs = [
+        t.text[a.end() : b.start()]
+        for a, b in zip(runs, runs[1:])
+        if int(a[0]) in hours and int(b[0]) == minute
+    ]
+    pattern = joiners(tuple(t.languages))
+    if pairs and all(pattern.search(between) for between in pairs):
+        return (
+            f"the text writes the hour and the minute {minute:02d} as a "
+            f"range's two ends ({pairs[0].strip()!r} between them), no clock"
+        )
+    return ""

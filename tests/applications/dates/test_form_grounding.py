@@ -169,6 +169,8 @@ def _reason(text, form, languages=None):
         ("15. prosince", "date --12-15"),
         # a word of the clock before dotted numbers: a time ending a sentence
         ("klo 12.04.", "time 12:04"),
+        ("17 Uhr 30", "time 17:30"),  # a clock word between, no joiner
+        ("from 3 pm to 5:30 pm", "time 15:00 / time 17:30"),
         ("Treffen um 12.04.", "time 12:04"),
         ("on 12.04.", "date --04-12"),
         ("2020年1月到6月", "month 2020-01 / month 2020-06"),  # 1, 6: markers'
@@ -260,6 +262,10 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         # a dot after each of two numbers: a day and a month, no clock
         ("on 12.04.", "time 12:04", "'12.04.' as a day and a month (--04-12)"),
         ("am 12.04.", "time 00:04", "as a day and a month"),
+        # An hour and a minute written as a range's ends (forms57: 03:05).
+        ("de 3 a 5", "time 03:05", "the minute 05 as a range's two ends ('a'"),
+        ("from 3 to 5", "time 03:05", "('to' between them)"),
+        ("3-5", "time 03:05", "a range's two ends"),
         ("Treffen am 3. 5.", "time 03:05", "as a day and a month (--05-03)"),
         # a run after a word of the clock is an hour's (day_order.hour_runs)
         ("vendredi 13 novembre 2015 à 21 h 20", "date 2015-11-13 / date 2015-11-21",
