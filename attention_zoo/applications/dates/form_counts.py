@@ -1,28 +1,27 @@
 """A count of days or weeks the form does not use: "two days after Christmas" is no Christmas.
 
 A text may count days or weeks from a day the grammar writes no form for
-("two days after Christmas", "dos días después de Navidad", "a day
-before 3 May"). A count in digits is a number the form must use, so such
-a text was refused; a count in words ("two", "a") is no number, and
-forms56 answered "two days after Christmas" as Christmas, and "three
-days before 3 May 2015" as the 3rd, valid. So a form that moves nothing
-relative to now (no shift, cycle or selector: `forms.relative_part`) is
-no reading of a text that writes a word of a count of days or weeks
-(`count_disagreement`, asked of every answer, an absolute day's too, as
-the street rule is: `form_answers`), beside no other reading of the
-word: a holiday's, a weekday's or a day period's name holding it
-("Christmas Day", Hebrew's weekdays "יום שישי", "Tag der Arbeit") is a
-name.
+("two days after Christmas", "dos días después de Navidad", "three days
+before 3 May 2015"). A count in digits is a number the form must use, so
+such a text was refused; a count in words is no number, and forms56
+answered the first as Christmas and the last as the 3rd of May, valid.
+So a form that moves nothing relative to now (no shift, cycle or
+selector: `forms.relative_part`) is no reading of a text that writes a
+word of a count of days or weeks (`count_disagreement`, asked of every
+answer, an absolute day's too, as the street rule is: `form_answers`),
+beside no other reading of the word: a holiday's, a weekday's or a day
+period's name holding it ("Christmas Day", Hebrew's weekdays "יום שישי",
+"Tag der Arbeit") is a name.
 
-The words are CLDR's own (`unit_words`): those that both a "in N days"
-and a "N days ago" pattern of one language write, apart from the
-number, for counts of two or more (a singular's word is other words
-too: French "mis à jour le 27/12/1999", German "Tag der Einheit"), and that the other unit's patterns do not (Romanian's "de" of
-"20 de zile" is both units', no unit's word), less the day's word a
-language writes before a date's day (`DATE_WORDS`: "el día 7"). A
-language whose two
-patterns share no word for a unit ("päivän päästä", "päivää sitten")
-gives none, and the rule does not read it.
+The words are CLDR's own (`unit_words`): those that both an "in N days"
+and an "N days ago" pattern of one language write, apart from the
+number, for counts of two or more (a singular's word is other words too:
+French "mis à jour le 27/12/1999", German "Tag der Einheit"; so "a day
+before Christmas" is not read), less the words the other unit's patterns
+write too (Romanian's "de" of "20 de zile") and the day's word a language
+writes before a date's day (`DATE_WORDS`: "el día 7"). A language whose
+two patterns share no word for a unit ("päivän päästä", "päivää
+sitten") gives none, and the rule does not read it.
 """
 
 from __future__ import annotations
