@@ -8,10 +8,16 @@ writes a joiner (`unjoined`): what the generator writes between the two
 ends of a range in a language of the run (`expression_words.json`'s range
 patterns: "to" of "from {0} to {1}", "au" of "du {d1} au {d2}", "至",
 "から", Korean's "부터" inside its word) or a dash or tilde, with which CLDR's intervals and every
-language's ranges are written ("13-15", "Jul 13 – 15", "{0}～{1}"). Nor
-is an interval of two ends that are one point ("until Friday" read as
+language's ranges are written ("13-15", "Jul 13 – 15", "{0}～{1}"). A
+joiner that starts with the language's word for "and" (CLDR's list of
+two: `conjunction`) joins only after the word its pattern opens with
+("between 3 and 5 May"; `openers`): "3 and 5 May" and "Monday and
+Wednesday" are two days, which forms56 read as the ranges between them.
+Nor is an interval of two ends that are one point ("until Friday" read as
 Friday to Friday: `interval_disagreement`); the settling pass `point`
-answers that point, grounded as any.
+answers that point, grounded as any. And an hour and a minute written
+with a joiner between them are a range's ends, no clock (`ranged_clock`:
+"de 3 a 5" is no 03:05).
 """
 
 from __future__ import annotations
@@ -22,8 +28,8 @@ import unicodedata
 
 from attention_zoo.applications.dates import phrase_spans
 from attention_zoo.applications.dates.data import normalize
-from attention_zoo.applications.dates.expression_pairs import words
-from attention_zoo.applications.dates.formats import LANGUAGES
+from attention_zoo.applications.dates.expression_pairs import locale, words
+from attention_zoo.applications.dates.formats import LANGUAGES, LOCALES
 
 # Where a range pattern writes its two ends.
 _ENDS = re.compile(r"\{(?:0|d1|m1|n1)\}(.*?)\{(?:1|d2|m2|n2)\}")
@@ -44,41 +50,80 @@ def _patterns(language: str) -> list[str]:
     return out + list((found.get("weekdays") or {}).get("ranges", ()))
 
 
+def _phrase(text: str) -> str:
+    return phrase_spans.apostrophes(normalize(text)).strip().strip(" ,")
+
+
+def _pairs(language: str) -> set[tuple[str, str]]:
+    """`(opener, joiner)` of each range pattern of `language`: the words
+    written before its first end ("between", "" for none) and between its
+    two ends ("and"); a dash joins by itself and is left out."""
+    out = set()
+    for pattern in _patterns(language):
+        opener = _phrase(re.sub(r"\{\w+\}.*", "", pattern))
+        for between in _ENDS.findall(pattern):
+            # "{0}年～{1}年" joins by its dash, which is one already: the
+            # first end's 年 before it is no joiner (年 would join
+            # "2015年5月3日10时").
+            if any(d in between for d in DASHES):
+                continue
+            # "{m1}年{n1}月到" writes the year and month first: the joiner
+            # is what no placeholder writes.
+            between = _phrase(re.sub(r"\{\w+\}", " ", between))
+            if between and not between.isdigit():
+                out.add((opener, between))
+    # The elisions the language's `replace` writes ("a ottobre" -> "ad
+    # ottobre" in "da maggio ad ottobre") join as the word they replace.
+    for old, new in words(language).get("replace", ()):
+        head, written = old.split()[:1], new.split()[:1]
+        for opener, joiner in list(out):
+            if head and written and joiner == head[0] and written != head:
+                out.add((opener, _phrase(written[0])))
+    return out
+
+
+def conjunction(language: str) -> str:
+    """The word CLDR's list of two writes between them ("{0} and {1}")."""
+    two = locale(language).list_patterns.get("standard", {}).get("2", "")
+    return _phrase(two.replace("{0}", "").replace("{1}", ""))
+
+
+@functools.lru_cache(maxsize=8)
+def openers(languages=LANGUAGES) -> dict[str, frozenset[str]]:
+    """`{joiner: openers}` of the joiners that start with the language's
+    word for "and" (`conjunction`): a list's word, which joins a range's
+    two ends only after the word that opens it, "between" ("3 and 5 May"
+    is two days, not the 3rd to the 5th; "entre el 3 y el 5 de mayo" is a
+    range). A joiner of another language's pattern that opens with none
+    ("to", "a", "bis") joins by itself."""
+    found: dict[str, set[str]] = {}
+    free = set()
+    for language in languages:
+        word = conjunction(language) if language in LOCALES else ""
+        for opener, joiner in _pairs(language):
+            if opener and word and joiner.split()[0] == word:
+                found.setdefault(joiner, set()).add(opener)
+            else:
+                free.add(joiner)
+    return {j: frozenset(o) for j, o in found.items() if j not in free}
+
+
 @functools.lru_cache(maxsize=8)
 def joiners(languages=LANGUAGES) -> re.Pattern:
     """A pattern of the words written between a range's ends in
     `languages` (whole words where words are spaced) and of the dashes."""
-    phrases = set()
-    for language in languages:
-        found = set()
-        for pattern in _patterns(language):
-            for between in _ENDS.findall(pattern):
-                # "{0}年～{1}年" joins by its dash, which is one already: the
-                # first end's 年 before it is no joiner (年 would join
-                # "2015年5月3日10时").
-                if any(d in between for d in DASHES):
-                    continue
-                # "{m1}年{n1}月到" writes the year and month first: the joiner
-                # is what no placeholder writes.
-                between = re.sub(r"\{\w+\}", " ", between)
-                between = phrase_spans.apostrophes(normalize(between)).strip()
-                between = between.strip(" ,")
-                if between and not between.isdigit():
-                    found.add(between)
-        # The elisions the language's `replace` writes ("a ottobre" -> "ad
-        # ottobre" in "da maggio ad ottobre") join as the word they replace.
-        for old, new in words(language).get("replace", ()):
-            head, written = old.split()[:1], new.split()[:1]
-            if head and written and head[0] in found and written != head:
-                found.add(phrase_spans.apostrophes(normalize(written[0])))
-        phrases |= found
+    phrases = {joiner for language in languages for _, joiner in _pairs(language)}
     alternatives = [rf"[{re.escape(DASHES)}]"]
-    for p in sorted(phrases, key=len, reverse=True):
-        if any(map(_attached, p)):
-            alternatives.append(re.escape(p))
-        else:  # a word, not a part of one; a digit may touch it (Arabic "و1257")
-            alternatives.append(rf"(?<![^\W\d_]){re.escape(p)}(?![^\W\d_])")
+    # Each a word, not a part of one (a digit may touch it: Arabic "و1257"),
+    # or a part of a word in a script written without spaces.
+    alternatives += [_word(p).pattern for p in sorted(phrases, key=len, reverse=True)]
     return re.compile("|".join(alternatives))
+
+
+def _word(p: str) -> re.Pattern:
+    if any(map(_attached, p)):
+        return re.compile(re.escape(p))
+    return re.compile(rf"(?<![^\W\d_]){re.escape(p)}(?![^\W\d_])")
 
 
 def _attached(ch: str) -> bool:
@@ -106,10 +151,14 @@ def interval_disagreement(
 
 
 def unjoined(text: str, languages=LANGUAGES) -> str:
-    """Why `text` (as written) is no interval: "" when it writes a joiner."""
+    """Why `text` (as written) is no interval: "" when it writes a joiner,
+    after one of its openers where it has them (`openers`)."""
     normalized = phrase_spans.apostrophes(normalize(text))
-    if joiners(tuple(languages)).search(normalized):
-        return ""
+    paired = openers(tuple(languages))
+    for m in joiners(tuple(languages)).finditer(normalized):
+        before = normalized[: m.start()]
+        if m[0] not in paired or any(_word(o).search(before) for o in paired[m[0]]):
+            return ""
     return (
         "the text writes no word or dash that joins two ends (to, -, 至): "
         "two points side by side are no interval"

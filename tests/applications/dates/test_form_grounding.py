@@ -169,6 +169,9 @@ def _reason(text, form, languages=None):
         ("15. prosince", "date --12-15"),
         # a word of the clock before dotted numbers: a time ending a sentence
         ("klo 12.04.", "time 12:04"),
+        ("between 3 and 5 May", "date --05-03 / date --05-05"),
+        ("entre el 3 y el 5 de mayo", "date --05-03 / date --05-05"),
+        ("3 al 5 de mayo", "date --05-03 / date --05-05"),  # no list's word
         ("17 Uhr 30", "time 17:30"),  # a clock word between, no joiner
         ("from 3 pm to 5:30 pm", "time 15:00 / time 17:30"),
         ("Treffen um 12.04.", "time 12:04"),
@@ -216,6 +219,11 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("3 PM 2 PM", "time 15:00 / time 14:00", "joins two ends"),
         ("1999 2000", "year 1999 / year 2000", "joins two ends"),
         ("Monday Tuesday", "weekday MON / weekday TUE", "joins two ends"),
+        # A list's "and" joins only after "between" (form_joins.openers):
+        # forms56 read these as the 3rd to the 5th, Monday to Wednesday.
+        ("3 and 5 May", "date --05-03 / date --05-05", "joins two ends"),
+        ("Monday and Wednesday", "weekday MON / weekday WED", "joins two ends"),
+        ("3 y 5 de mayo", "date --05-03 / date --05-05", "joins two ends"),
         # a year alone is written with year words only (form_years.py)
         ("2000 pages", "year 2000", "'pages'"),
         ("2000 km", "year 2000", "year '2000'"),  # a quantity: no number
