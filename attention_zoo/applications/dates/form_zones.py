@@ -9,14 +9,20 @@
 - a zone by name needs its city or a phrase naming it
   (`form_words.zone_phrases`: "по московскому времени");
 - a form with no zone, of a text that writes one (`10:00 EST`), is refused:
-  that 10:00 is another zone's.
+  that 10:00 is another zone's; so is one of a text writing a zone the
+  tables do not read (`unread_zone`: the tz database's abbreviations,
+  "10:00 HKT", and its names, "10:00 Europe/Berlin", which forms56 read
+  as 10:00 in the reference's zone, valid).
 
 Part of `form_grounding`; Python only.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
 import re
+import zoneinfo
 
 from attention_zoo.applications.dates import form_words
 from attention_zoo.applications.dates.form_text import FormText
@@ -30,8 +36,8 @@ def missing(what: str) -> str:
 def zone_disagreement(t: FormText, zone: str | None) -> str:
     """Why the clock zone `zone` (None: no zone) is not grounded in `t`, ""
     when it is."""
-    if zone is None:
-        written = next(iter(t.written_zones()), "")  # "10:00 EST": no zone's 10:00
+    if zone is None:  # "10:00 EST": no zone's 10:00
+        written = next(iter(t.written_zones()), "") or unread_zone(t.written)
         reason = f"the text writes the zone {written!r}, which the form does not use"
         return written and reason
     abbreviations = {
@@ -54,3 +60,32 @@ def zone_disagreement(t: FormText, zone: str | None) -> str:
         return "" if found else missing(f"offset {zone!r}")  # its digits allowed above
     city = zone.rsplit("/", 1)[-1].replace("_", " ").lower()
     return "" if city in t.text else missing(f"zone {zone!r}")
+
+
+@functools.cache
+def tz_abbreviations() -> frozenset[str]:
+    """The letters-only abbreviations the tz database writes for its zones
+    (in January and July of 2000 and 2026: `HKT`, `JST`, `AEST`, `PDT`)."""
+    out = set()
+    for name in zoneinfo.available_timezones():
+        zone = zoneinfo.ZoneInfo(name)
+        for year in (2000, 2026):
+            for month in (1, 7):
+                written = dt.datetime(year, month, 1, tzinfo=zone).tzname() or ""
+                if written.isalpha() and written.isupper():
+                    out.add(written)
+    return frozenset(out)
+
+
+def unread_zone(written: str) -> str:
+    """A zone `written` (a text as written) names that no table of the
+    application reads, "" when none: a tz database abbreviation in
+    capitals that `form_words.ZONE_ABBREVIATIONS` lacks, or a tz database
+    name (`Europe/Berlin`)."""
+    for word in re.findall(r"(?<![^\W\d_])[A-Z]{2,5}(?![^\W\d_])", written):
+        if word in tz_abbreviations() and word.lower() not in form_words.ZONE_ABBREVIATIONS:
+            return word
+    for name in re.findall(r"[A-Z][A-Za-z_]+/[A-Z][A-Za-z_/-]+", written):
+        if name in zoneinfo.available_timezones():
+            return name
+    return ""

@@ -224,6 +224,10 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("3 and 5 May", "date --05-03 / date --05-05", "joins two ends"),
         ("Monday and Wednesday", "weekday MON / weekday WED", "joins two ends"),
         ("3 y 5 de mayo", "date --05-03 / date --05-05", "joins two ends"),
+        # A zone no table reads (form_zones.unread_zone): forms56 read these
+        # as 10:00 in the reference's zone.
+        ("10:00 HKT", "time 10:00", "the zone 'HKT'"),
+        ("10:00 Europe/Berlin", "time 10:00", "the zone 'Europe/Berlin'"),
         # a year alone is written with year words only (form_years.py)
         ("2000 pages", "year 2000", "'pages'"),
         ("2000 km", "year 2000", "year '2000'"),  # a quantity: no number
