@@ -71,6 +71,9 @@ PROBES = {
     "कल सुबह 10 बजे": "",
     "two days after Christmas": "",  # form_counts.py: forms56 answered Christmas
     "three days before 3 May 2015": "",
+    "May or June": "",  # form_choices.py
+    "3 and 5 May": "",  # form_joins.openers
+    "10:00 HKT": "",  # form_zones.unread_zone
     "Friday noon": "2026-01-16T12:00",
     "mañana al mediodía": "2026-01-16T12:00",
 }

@@ -32,6 +32,7 @@ import re
 
 from attention_zoo.applications.dates import checks, data, passes
 from attention_zoo.applications.dates.eras import era_disagreement
+from attention_zoo.applications.dates.form_choices import choice_disagreement
 from attention_zoo.applications.dates.form_counts import count_disagreement
 from attention_zoo.applications.dates.form_grounding import form_disagreement
 from attention_zoo.applications.dates.form_midnight import midnight_disagreement
@@ -141,11 +142,13 @@ def answer(
     # the week the text names (the reference's wall day decides the week);
     # a day's midnight by name is no value (`form_midnight`); a street
     # named after a day is no date (`form_streets`); a count of days the
-    # form does not use is no day of it (`form_counts`).
+    # form does not use is no day of it (`form_counts`), nor one of two
+    # a text offers (`form_choices`).
     weekday = resolution.valid and (
         midnight_disagreement(text, form, languages)
         or street_disagreement(text, languages)
         or count_disagreement(text, form, languages)
+        or choice_disagreement(text, languages)
         or weekday_disagreement(text, resolution.text, resolution.grain, languages)
         or week_disagreement(
             text,
