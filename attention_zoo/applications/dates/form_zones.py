@@ -77,13 +77,19 @@ def tz_abbreviations() -> frozenset[str]:
     return frozenset(out)
 
 
+# North America's zones by region, which the tz database does not write
+# ("10am PT", "5 pm ET": Pacific, Eastern, Central, Mountain Time).
+REGIONS = frozenset({"PT", "ET", "CT", "MT"})
+
+
 def unread_zone(written: str) -> str:
     """A zone `written` (a text as written) names that no table of the
     application reads, "" when none: a tz database abbreviation in
-    capitals that `form_words.ZONE_ABBREVIATIONS` lacks, or a tz database
-    name (`Europe/Berlin`)."""
+    capitals that `form_words.ZONE_ABBREVIATIONS` lacks, one of `REGIONS`,
+    or a tz database name (`Europe/Berlin`)."""
     for word in re.findall(r"(?<![^\W\d_])[A-Z]{2,5}(?![^\W\d_])", written):
-        if word in tz_abbreviations() and word.lower() not in form_words.ZONE_ABBREVIATIONS:
+        known = word.lower() in form_words.ZONE_ABBREVIATIONS
+        if (word in tz_abbreviations() or word in REGIONS) and not known:
             return word
     for name in re.findall(r"[A-Z][A-Za-z_]+/[A-Z][A-Za-z_/-]+", written):
         if name in zoneinfo.available_timezones():

@@ -228,6 +228,7 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         # as 10:00 in the reference's zone.
         ("10:00 HKT", "time 10:00", "the zone 'HKT'"),
         ("10:00 Europe/Berlin", "time 10:00", "the zone 'Europe/Berlin'"),
+        ("10am PT", "time 10:00", "the zone 'PT'"),  # Pacific Time
         # a year alone is written with year words only (form_years.py)
         ("2000 pages", "year 2000", "'pages'"),
         ("2000 km", "year 2000", "year '2000'"),  # a quantity: no number
