@@ -51,6 +51,14 @@ def locale(language: str) -> Locale:
     return Locale.parse(LOCALES[language])
 
 
+def list_word(language: str, style: str) -> str:
+    """The word CLDR's list pattern of two writes between them in
+    `language`: `style` "standard" ("{0} and {1}": "and") or "or" ("{0} or
+    {1}": "or"); "" where CLDR has none."""
+    two = locale(language).list_patterns.get(style, {}).get("2", "")
+    return " ".join(two.replace("{0}", " ").replace("{1}", " ").split())
+
+
 @functools.cache
 def _all_words() -> dict:
     return json.loads(_WORDS.read_text(encoding="utf-8"))

@@ -20,16 +20,16 @@ from __future__ import annotations
 import functools
 
 from attention_zoo.applications.dates import form_words, phrase_spans
-from attention_zoo.applications.dates.expression_pairs import locale
+from attention_zoo.applications.dates.expression_pairs import list_word
 from attention_zoo.applications.dates.formats import LANGUAGES, LOCALES
 
 OTHER_WORDS = frozenset({"of", "o", "sau"})
 
 
 def choice_words(language: str) -> str:
-    """The word CLDR's list of two alternatives writes ("{0} or {1}")."""
-    two = locale(language).list_patterns.get("or", {}).get("2", "")
-    return phrase_spans.phrase(two.replace("{0}", "").replace("{1}", ""), ends=" ")
+    """The language's word for "or" (CLDR's list of two alternatives,
+    `list_word`)."""
+    return phrase_spans.phrase(list_word(language, "or"), ends=" ")
 
 
 @functools.lru_cache(maxsize=8)

@@ -28,7 +28,7 @@ import unicodedata
 
 from attention_zoo.applications.dates import phrase_spans
 from attention_zoo.applications.dates.data import normalize
-from attention_zoo.applications.dates.expression_pairs import locale, words
+from attention_zoo.applications.dates.expression_pairs import list_word, words
 from attention_zoo.applications.dates.formats import LANGUAGES, LOCALES
 
 # Where a range pattern writes its two ends.
@@ -83,9 +83,8 @@ def _pairs(language: str) -> set[tuple[str, str]]:
 
 
 def conjunction(language: str) -> str:
-    """The word CLDR's list of two writes between them ("{0} and {1}")."""
-    two = locale(language).list_patterns.get("standard", {}).get("2", "")
-    return _phrase(two.replace("{0}", "").replace("{1}", ""))
+    """The language's word for "and" (CLDR's list of two, `list_word`)."""
+    return _phrase(list_word(language, "standard"))
 
 
 @functools.lru_cache(maxsize=8)
