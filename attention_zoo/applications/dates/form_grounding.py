@@ -230,7 +230,7 @@ def _clock(t: FormText, clock: Clock) -> str:
     )  # fmt: skip
     reasons = [
         minute,
-        form_numeric.dotted_day(t, hour, clock.minute),
+        form_numeric.no_clock(t, hour, clock.minute),
         ranged_clock(t, hour, clock.minute) if clock.minute else "",
         t.unwritten_seconds()
         if clock.second is None

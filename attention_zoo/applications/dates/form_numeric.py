@@ -12,6 +12,9 @@ Finnish; `7. 9.`, Czech: dots are day first, as `readings` reads them).
 So two runs of digits with a dot after each (`12.04.`, `3.5.`) are that
 day and month, no clock (`dotted_day`), unless a word of the clock stands
 right before them (`klo 12.04.`, `um 12.04.`: `day_order.hour_words`).
+And a minute written with one digit after a clock's separator is no
+clock's (`one_digit_minute`: "3:2 ratio", "chapter 4.5"): every clock
+writes its minutes with two, `3:02`, `21h05`; 3点5分 writes no separator.
 """
 
 from __future__ import annotations
@@ -28,6 +31,9 @@ _SEPARATOR = r"[^\w,]{1,3}"
 # inside a longer run of dotted numbers (`1.12.04.`, `12.04.2015`).
 _DOTTED = re.compile(r"(?<![0-9.])([0-9]{1,2}) ?\. ?([0-9]{1,2})\.(?![0-9])")
 # The word right before a run, its abbreviation's dot allowed (`kl. 12.04.`).
+# An hour and a minute after a clock's separator (`:`, `.`), the minute's
+# digits all there is of its run.
+_SEPARATED = re.compile(r"(?<![0-9])([0-9]{1,2}) ?[:.：] ?([0-9]+)(?![0-9])")
 _WORD_BEFORE = re.compile(r"([^\W\d_]+)\.? ?$")
 
 
@@ -74,6 +80,26 @@ def apart(t, day: int, month: int, year: int | None = None) -> str:
             if day_first and t.found(t.table("day_first_joiners")):
                 return ""
             return readings.disagreement(found, date)  # "ambiguous: ..."
+    return ""
+
+
+def no_clock(t, hour: int, minute: int) -> str:
+    """Why a clock of `hour`:`minute` is no reading of `t`'s digits
+    (`dotted_day`, `one_digit_minute`), or ""."""
+    return dotted_day(t, hour, minute) or one_digit_minute(t, hour, minute)
+
+
+def one_digit_minute(t, hour: int, minute: int) -> str:
+    """Why `t` (a `FormText`) writes no clock of `hour`:`minute`: each time
+    it writes the hour, a separator and the minute, the minute is one digit
+    ("3:2" is no 03:02); "" where one writes two or none is written so."""
+    hours = {hour, hour % 12, hour % 12 or 12}
+    found = [
+        m[2] for m in _SEPARATED.finditer(t.text)
+        if int(m[1]) in hours and int(m[2]) == minute
+    ]  # fmt: skip
+    if found and all(len(digits) == 1 for digits in found):
+        return f"the text writes the minute {found[0]!r} with one digit, as no clock does"
     return ""
 
 
