@@ -30,6 +30,8 @@ from `Locale._data["date_fields"]`, Babel's own parsed CLDR data.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import re
 from collections import defaultdict
 
 import babel
@@ -173,3 +175,20 @@ def relative_expressions(language: str) -> list[Expression]:
         seen.add(key)
         pairs.append(expression)
     return pairs
+
+
+@functools.lru_cache(maxsize=32)
+def unit_lookahead(word: str, language: str) -> str:
+    """A regex lookahead that keeps `word`, a clock word written right after
+    an hour (Japanese 時 of "10時"), from starting the unit of a count CLDR
+    writes after its number in `language` (時間 of "{0} 時間後"): "10時間"
+    is ten hours, no 10:00. "" where no unit starts with `word`."""
+    fields = babel.Locale.parse(LOCALES[language])._data["date_fields"]
+    after = set()
+    for unit in UNITS:
+        for direction in ("future", "past"):
+            for pattern in fields.get(unit, {}).get(direction, {}).values():
+                tail = pattern.partition("{0}")[2].strip().casefold()
+                if tail.startswith(word) and len(tail) > len(word):
+                    after.add(tail[len(word)])
+    return f"(?![{re.escape(''.join(sorted(after)))}])" if after else ""

@@ -12,6 +12,7 @@ import re
 from attention_zoo.applications.dates import (
     day_order,
     expression_pairs,
+    expressions,
     form_words,
     phrase_spans,
 )
@@ -68,7 +69,9 @@ def _hour_affixes(languages) -> re.Pattern:
                 before.add(edge + re.escape(word) + " ?")
             if tail.strip():
                 word = normalize(tail).strip()
-                edge = "" if phrase_spans.unspaced(word[-1]) else r"(?![^\W\d_])"
+                edge = r"(?![^\W\d_])"
+                if phrase_spans.unspaced(word[-1]):  # 時, but not of 時間
+                    edge = expressions.unit_lookahead(word, language)
                 after.add(" ?" + re.escape(word) + edge)
     hour = r"(?<![0-9])[0-9]{1,2}(?![0-9])"
     either = [

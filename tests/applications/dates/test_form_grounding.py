@@ -174,6 +174,7 @@ def _reason(text, form, languages=None):
         ("3 al 5 de mayo", "date --05-03 / date --05-05"),  # no list's word
         ("17 Uhr 30", "time 17:30"),  # a clock word between, no joiner
         ("下午3点5分", "time 15:05"),  # a clock word, no separator
+        ("10時に", "time 10:00"),  # 時, no 時間
         ("ratio 3:2, at 3:02", "time 03:02"),  # one of its minutes has two digits
         ("from 3 pm to 5:30 pm", "time 15:00 / time 17:30"),
         ("Treffen um 12.04.", "time 12:04"),
@@ -285,6 +286,8 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         # a minute of one digit after a clock's separator is no clock's
         ("3:2 ratio", "time 03:02", "the minute '2' with one digit"),
         ("chapter 4.5", "time 04:05", "with one digit"),
+        # a clock word that starts a count's unit (時 of 時間: ten hours)
+        ("10時間", "time 10:00", "the hour 10 as no clock"),
         # a run after a word of the clock is an hour's (day_order.hour_runs)
         ("vendredi 13 novembre 2015 à 21 h 20", "date 2015-11-13 / date 2015-11-21",
          "day 21 is written only"),
