@@ -76,6 +76,10 @@ PROBES = {
     "10:00 HKT": "",  # form_zones.unread_zone
     "Friday noon": "2026-01-16T12:00",
     "mañana al mediodía": "2026-01-16T12:00",
+    # Written on 2026-12-04 (second session): forms56 answered both valid and
+    # wrong (`form_numeric.one_digit_minute`, `expressions.unit_lookahead`).
+    "3:2 ratio": "",
+    "10時間": "",  # ten hours
 }
 
 
