@@ -25,6 +25,7 @@ from attention_zoo.applications.dates.expression_pairs import (
     Pair,
     before,
     draw_day,
+    draw_yearless_day,
     locale,
     rng,
     with_native,
@@ -39,9 +40,10 @@ MONTH_SKELETONS = ("yMMMM", "yMMM")
 DAY_MONTH_SKELETONS = ("MMMMd", "MMMd")
 PER_SKELETON = 12
 # A day and month with no year is the partial date people write most
-# ("3 March", "el 10 de enero"): twice the others, so that a month's
-# template ("january #") holds more than the one day it held at 12.
-DAY_MONTH_PER_SKELETON = 2 * PER_SKELETON
+# ("3 March", "el 10 de enero"): three times the others, so that a month's
+# template ("january #") holds more than the one day it held at 12, and
+# days of one digit ("March 3", `draw_yearless_day`) are not rare in it.
+DAY_MONTH_PER_SKELETON = 3 * PER_SKELETON
 MODERN = (1900, 2099)
 
 
@@ -97,7 +99,7 @@ def partial(language: str) -> list[Pair]:
         out.append(Pair(text, f"year {value}", language, "year", reference, value))
     for skeleton in DAY_MONTH_SKELETONS:
         for _ in range(DAY_MONTH_PER_SKELETON):
-            day = draw_day(r)
+            day = draw_yearless_day(r)
             text = format_skeleton(skeleton, day, locale=where)
             form = f"date --{day.month:02d}-{day.day:02d}"
             out.append(

@@ -49,6 +49,7 @@ from attention_zoo.applications.dates.expression_pairs import (
     Pair,
     before,
     draw_day,
+    draw_yearless_day,
     fixed,
     locale,
     rng,
@@ -56,7 +57,7 @@ from attention_zoo.applications.dates.expression_pairs import (
     words,
     ymd,
 )
-from attention_zoo.applications.dates.formats import FORMATS, ordinal_en
+from attention_zoo.applications.dates.formats import FORMATS, ordinal_en, spelled_day
 
 PER_PATTERN = 4
 NAMED_HOURS = {"noon": 12, "midnight": 0}
@@ -175,7 +176,7 @@ def partials(language: str) -> list[Pair]:
                 day = (
                     draw_day(r, *draw_year_span(r))
                     if kind != "day_month"
-                    else draw_day(r)
+                    else draw_yearless_day(r)
                 )
                 written = format_skeleton(PARTIAL_SKELETONS[kind], day, locale=where)
                 text = fixed(_format(pattern, written, day, where), language)
@@ -191,13 +192,15 @@ def partials(language: str) -> list[Pair]:
 
 def _format(pattern: str, written: str, day: dt.date, where) -> str:
     """A `partials` pattern with its fields: {0} the skeleton's text, {year},
-    {d} the day, {ord} English's ordinal day (25th), {month} and {mon} the
+    {d} the day, {ord} English's ordinal day (25th), {sord} in words
+    (twenty-fifth), {month} and {mon} the
     wide and abbreviated month names."""
     return pattern.format(
         written,
         year=day.year,
         d=day.day,
         ord=ordinal_en(day.day),
+        sord=spelled_day(day.day, "en"),
         month=format_date(day, "MMMM", locale=where),
         mon=format_date(day, "MMM", locale=where),
     )

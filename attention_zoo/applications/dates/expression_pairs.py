@@ -99,6 +99,15 @@ def draw_day(r: random.Random, low: int = 1900, high: int = 2099) -> dt.date:
     return day.replace(day=28) if (day.month, day.day) == (2, 29) else day
 
 
+def draw_yearless_day(r: random.Random) -> dt.date:
+    """`draw_day`, its day of the month one of 1-9 one time in two: a day
+    and month with no year writes a day of one digit as one ("March 3",
+    "3 mai"), a text of its own, which days drawn uniformly gave 9 times
+    in 31 (docs/dates.md, "forms56 to forms57")."""
+    day = draw_day(r)
+    return day.replace(day=r.randint(1, 9)) if r.random() < 0.5 else day
+
+
 def before(day: dt.date, r: random.Random, most: int = 300) -> str:
     """A reference 0-`most` days before `day` (midnight), so the default policy
     ("the next occurrence on or after the reference") picks `day` itself."""

@@ -442,6 +442,29 @@ def test_partial_dates_are_cldr_skeletons():
     )
 
 
+def test_a_day_and_month_without_a_year_writes_days_of_one_digit_too(every_language):
+    # forms56 read "March 3", "May 1", "Jan 5" as no date and "March 13" as
+    # the 13th: English's month-first days of one digit were rare in training.
+    day_months = [p for p in every_language["en"] if p.kind == "day_month"]
+    one_digit = [p for p in day_months if re.fullmatch(r"[A-Z][a-z]+ \d", p.text)]
+    assert len(one_digit) >= 12
+    assert all(p.form == f"date --{p.value[5:]}" for p in one_digit)
+    # Spelled ordinals and a month first with a range of its days.
+    texts = {p.text for p in every_language["en"]}
+    assert any(re.fullmatch(r"the [a-z-]+ of [A-Z][a-z]+", t) for t in texts)
+    ordinal = r"([a-z]+-)?(first|second|third|[a-z]+th)"
+    assert any(re.fullmatch(rf"[A-Z][a-z]+ {ordinal}", t) for t in texts)
+    assert any(re.fullmatch(r"[A-Z][a-z]+ \d+-\d+", t) for t in texts)
+
+
+def test_draw_yearless_day_draws_a_day_of_one_digit_one_time_in_two():
+    r = random.Random(0)
+    days = [expression_pairs.draw_yearless_day(r) for _ in range(2000)]
+    share = sum(d.day <= 9 for d in days) / len(days)
+    # 1/2 + 1/2 * 9/31 by the rule; uniform days would give 9/31.
+    assert 0.6 < share < 0.7
+
+
 def test_chinese_and_japanese_texts_come_without_cldrs_space_after_a_number():
     japanese = {p.text: p.form for p in time_expressions.pairs("ja")}
     assert japanese["2 週間前"] == japanese["2週間前"] == "shift week -2"
