@@ -240,19 +240,19 @@ def relative_at(language: str) -> list[Pair]:
     loose = rng("relative_at_loose", language)
     for joiner in loose_joiners(language):
         for pair in days:
-            if not _two_readings(language, joiner, pair):
-                out.append(_timed(language, joiner, pair, loose, "relative_at"))
+            if not two_readings(language, joiner, pair):
+                out.append(timed(language, joiner, pair, loose, "relative_at"))
     again = rng("relative_at_named", language)
     every = joiners + loose_joiners(language)
     for pair in filter(named, days):
         for _ in range(PER_NAMED):
             joiner = again.choice(every)
-            if not _two_readings(language, joiner, pair):
-                out.append(_timed(language, joiner, pair, again, "relative_at"))
+            if not two_readings(language, joiner, pair):
+                out.append(timed(language, joiner, pair, again, "relative_at"))
     return with_native(out)
 
 
-def _two_readings(language: str, joiner: str, pair: Pair) -> bool:
+def two_readings(language: str, joiner: str, pair: Pair) -> bool:
     """Whether `pair`'s day and a time joined by `joiner` read two ways:
 
     - Russian "через 2 дня 06:00": a counted day's unit, дня (days), is
@@ -315,20 +315,25 @@ def weekday_at(language: str) -> list[Pair]:
     forms = defaultdict(set)
     for pair in named:
         forms[pair.text.casefold()].add(pair.form)
-    joiners = [_cldr_joiner(language)] + words(language).get("at", [])
-    joiners += loose_joiners(language)
+    joiners = weekday_joiners(language)
     out = []
     for pair in named:
         if len(forms[pair.text.casefold()]) > 1:
             continue
         for _ in range(PER_WEEKDAY):
             joiner = r.choice(joiners)
-            if not _two_readings(language, joiner, pair):
-                out.append(_timed(language, joiner, pair, r, "weekday_at"))
+            if not two_readings(language, joiner, pair):
+                out.append(timed(language, joiner, pair, r, "weekday_at"))
     return with_native(out)
 
 
-def _timed(language: str, joiner: str, pair: Pair, r, kind: str) -> Pair:
+def weekday_joiners(language: str) -> list[str]:
+    """Every joiner of a weekday and a time: CLDR's, the hand-written `at`, the loose ones."""
+    joiners = [_cldr_joiner(language)] + words(language).get("at", [])
+    return joiners + loose_joiners(language)
+
+
+def timed(language: str, joiner: str, pair: Pair, r, kind: str) -> Pair:
     """`pair`'s day and a time by `joiner`: half the time a CLDR time
     ("next Monday, 10:15 AM"), else a whole hour as people write it
     (`_spoken_at`: "next Monday at 10am")."""

@@ -49,7 +49,7 @@ def next_on_or_after(day: dt.date, weekday: int) -> dt.date:
     )
 
 
-def _reference(r) -> tuple[dt.date, str]:
+def draw_reference(r) -> tuple[dt.date, str]:
     day = draw_day(r, 1950, 2098)
     return day, dt.datetime.combine(day, dt.time()).isoformat()
 
@@ -61,21 +61,21 @@ def weekdays(language: str) -> list[Pair]:
     out = []
     for template in ("{0}", *data.get("alone", ())):
         for weekday in range(7):
-            today, reference = _reference(r)
+            today, reference = draw_reference(r)
             text = template.format(names["wide"][weekday])
             form = f"weekday {WEEKDAYS[weekday]}"
             value = ymd(next_on_or_after(today, weekday))
             out.append(Pair(text, form, language, "weekday", reference, value))
     for texts in data.get("cases", ()):
         for weekday, text in enumerate(texts):
-            today, reference = _reference(r)
+            today, reference = draw_reference(r)
             value = ymd(next_on_or_after(today, weekday))
             form = f"weekday {WEEKDAYS[weekday]}"
             out.append(Pair(text, form, language, "weekday", reference, value))
     for pattern in (*DASHES, *data.get("ranges", ())):
         for _ in range(PER_PATTERN):
             first, last = r.sample(range(7), 2)
-            today, reference = _reference(r)
+            today, reference = draw_reference(r)
             start = next_on_or_after(today, first)
             end = next_on_or_after(start, last)
             text = pattern.format(names["wide"][first], names["wide"][last])

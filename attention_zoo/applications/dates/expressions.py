@@ -14,7 +14,7 @@ before or after the reference (`weekday -1 FRI`, `weekday +1 FRI`: the
 policy of docs/dates.md), but where the text writes the language's "last
 week" or "next week" (Chinese 上周五, Japanese 来週の金曜日, Dutch
 "volgende week vrijdag"): those name the Friday of that week, a meaning
-no form has (`_names_a_week`). Left out, each for its reason
+no form has (`names_a_week`). Left out, each for its reason
 (`LEFT_OUT`): those texts; "this hour" and "this minute", which no form
 writes; quarters. Counts are written in digits and, in the languages
 num2words spells (`formats.EVERY_FAMILY`), in words from two to ten
@@ -76,7 +76,7 @@ class Expression:
     kind: str  # e.g. "day relative -1", "day past", "fri future"
 
 
-def _names_a_week(text: str, fields, offset: int) -> bool:
+def names_a_week(text: str, fields, offset: int) -> bool:
     """Whether a weekday's `offset` text writes the language's week text of
     that offset ("volgende week vrijdag" writes "volgende week")."""
     week = fields.get("week", {}).get("relative", {}).get(offset)
@@ -119,7 +119,7 @@ def _candidates(language: str) -> list[Expression]:
             if (
                 field in WEEKDAY_FIELDS
                 and offset
-                and _names_a_week(text, fields, offset)
+                and names_a_week(text, fields, offset)
             ):
                 form = None
             if form is not None:

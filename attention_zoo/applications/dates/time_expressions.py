@@ -29,6 +29,7 @@ from attention_zoo.applications.dates import (
     expr_spoken,
     expr_times,
     expr_weekdays,
+    expr_weeks,
 )
 from attention_zoo.applications.dates.expression_pairs import Pair
 from attention_zoo.applications.dates.form_parser import parse_form
@@ -55,6 +56,8 @@ KINDS = {
     "compound": expr_compound.compound,
     "relative_at": expr_relative.relative_at,
     "weekday_at": expr_relative.weekday_at,
+    "week": expr_weeks.weeks,
+    "week_at": expr_weeks.weeks,
 }
 # The texts of kinds above in hand-written words CLDR does not write
 # ("noon", "um 15 Uhr", "in 1987"; "tonight at 8", of `relative_at`).
