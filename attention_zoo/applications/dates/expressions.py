@@ -13,8 +13,9 @@ CLDR's "last Friday" and "next Friday" are read as the first Friday
 before or after the reference (`weekday -1 FRI`, `weekday +1 FRI`: the
 policy of docs/dates.md), but where the text writes the language's "last
 week" or "next week" (Chinese 上周五, Japanese 来週の金曜日, Dutch
-"volgende week vrijdag"): those name the Friday of that week, a meaning
-no form has (`names_a_week`). Left out, each for its reason
+"volgende week vrijdag"): those name the Friday of that week, the form
+`week +1 FRI` (`names_a_week`), which `expr_weeks.py` writes. Left out
+here, each for its reason
 (`LEFT_OUT`): those texts; "this hour" and "this minute", which no form
 writes; quarters. Counts are written in digits and, in the languages
 num2words spells (`formats.EVERY_FAMILY`), in words from two to ten

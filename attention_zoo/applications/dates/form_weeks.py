@@ -5,10 +5,11 @@
 reference's (Monday to Sunday), which "the next Friday" (`weekday +1 FRI`)
 is not from a Thursday on: the form `week K DOW` says it, K weeks from the
 reference's week (K not 0: this week's Friday is `weekday 0 FRI`). The
-generator does not write these texts (`expressions.LEFT_OUT`), so a run
-reads them as a weekday, its "next" a selector (`weekday +1 FRI`); which
-week the text names is a phrase of a table (`form_weekdays.named_week`:
-CLDR's "next week", "下周"), not a reading of language, so:
+generator writes these texts (`expr_weeks.py`) since 2026-12-04; a run
+taught before reads them as a weekday, its "next" a selector (`weekday +1
+FRI`). Which week the text names is a phrase of a table
+(`form_weekdays.named_week`: CLDR's "next week", "下周"), not a reading of
+language, so:
 
 - the grounding (`week_form_disagreement`) asks `week K DOW` for its
   weekday's name and a text naming the week K, and refuses a weekday form
