@@ -235,7 +235,8 @@ def relative_at(language: str) -> list[Pair]:
             )  # fmt: skip
     for joiner in words(language).get("at", []):
         for pair in days:
-            out.append(_spoken_at(language, joiner, pair, r))
+            if not two_readings(language, joiner, pair):
+                out.append(_spoken_at(language, joiner, pair, r))
     # Drawn from their own stream, so the pairs above stay as they were.
     loose = rng("relative_at_loose", language)
     for joiner in loose_joiners(language):
@@ -257,7 +258,8 @@ def two_readings(language: str, joiner: str, pair: Pair) -> bool:
 
     - Russian "через 2 дня 06:00": a counted day's unit, дня (days), is
       also a day period (of the afternoon) when a time follows it; the
-      hand-written `at` writes it ("через 2 дня в 06:00"). A day word
+      hand-written `at` writes it ("через 2 дня в 06:00") but before a
+      whole hour the period still reads ("через 2 дня в 2 ч"). A day word
       that is no count's unit is kept: "pasado mañana 15:00";
     - a time right before a relative text that is a counted one's without
       its count (`_count_tails`): "22:00 dzień temu" reads as "00 days
@@ -272,7 +274,8 @@ def two_readings(language: str, joiner: str, pair: Pair) -> bool:
     counted = (
         len(last) == 2 and last[0].isdigit() and last[1] in _period_words(language)
     )
-    return "{day} {time}" in joiner and counted
+    # The time after the day, by a space or an `at` word ("через 2 дня в 2 ч").
+    return joiner.find("{day}") < joiner.find("{time}") and counted
 
 
 @functools.lru_cache(maxsize=32)

@@ -53,6 +53,9 @@ NUMBERS = (1, 2, 3, 5, 11, 21, 22, 100)
 # cardinals; "one" is left out: its word agrees with the unit, "vor einer
 # Woche", not "vor eins"), and in digits like `NUMBERS`.
 SPELLED = range(2, 11)
+_UNDOTTED = re.compile(r"(?<=[^\W\d_])\.")  # an abbreviation's dot
+ABBREVIATED = (1, 3, 5, 22)  # one, few, many and other of most languages
+SIGNS = ("+", "-", "\u2212")  # a narrow pattern's direction (French "-{0} h")
 LEFT_OUT = {
     (
         "weekday",
@@ -107,15 +110,34 @@ def _counted(field: str, amount: int) -> str:
     return f"shift {field} {amount:+d}"
 
 
+def _one_letter(pattern: str) -> bool:
+    """Whether `pattern` writes a word of one letter (Polish "za {0} g.",
+    English "{0}h ago"): beside the slot, which holds a number's word too,
+    it is the end of a word ("za{0}g" in "zaterdag"), so no width's text
+    writing one is taught or read."""
+    words_ = _UNDOTTED.sub("", pattern).replace("{0}", " ").split()
+    return any(len(w) == 1 and w.isalpha() for w in words_)
+
+
+def _widths(fields):
+    """(field, width, data) of each of CLDR's date fields of `fields`: the units'
+    wide, short and narrow widths ("3 hours ago", "3 hr. ago", "3h ago";
+    the same field for each), the weekdays' wide only ("last Fri." and
+    "last F" write no name the grounding reads)."""
+    for field in UNITS + WEEKDAY_FIELDS:
+        widths = ("", "-short", "-narrow") if field in UNITS else ("",)
+        for width in widths:
+            if field + width in fields:
+                yield field, width, fields[field + width]
+
+
 def _candidates(language: str) -> list[Expression]:
     locale = babel.Locale.parse(LOCALES[language])
     fields = locale._data["date_fields"]
     found = []
-    for field in UNITS + WEEKDAY_FIELDS:
-        if field not in fields:
-            continue
-        data = fields[field]
-        for offset, text in sorted(data.get("relative", {}).items()):
+    for field, width, data in _widths(fields):
+        relatives = {} if width else data.get("relative", {})  # one text each
+        for offset, text in sorted(relatives.items()):
             form = _named(field, offset)
             if (
                 field in WEEKDAY_FIELDS
@@ -131,24 +153,37 @@ def _candidates(language: str) -> list[Expression]:
             patterns = data.get(direction)
             if not patterns:
                 continue
-            for n in sorted({*NUMBERS, *SPELLED}):
+            other = data.get("past" if sign > 0 else "future") or {}
+            if width and (
+                any(p.lstrip().startswith(SIGNS) for p in patterns.values())
+                or set(patterns.values()) & set(other.values())
+                or any(map(_one_letter, patterns.values()))
+            ):
+                continue  # "-3 h": a number's sign as much as a direction
+            # An abbreviation's numbers in digits, fewer: "in three hr." is
+            # no one's writing, and the units' wide texts are most of the pairs.
+            numbers = sorted({*NUMBERS, *SPELLED}) if not width else ABBREVIATED
+            for n in numbers:
                 if field in WEEKDAY_FIELDS and n > 99:
                     continue  # a weekday's selector has two digits
                 pattern = patterns.get(locale.plural_form(n), patterns.get("other"))
                 if pattern is None:
                     continue
                 written = [format_decimal(n, locale=locale)]
-                if language in EVERY_FAMILY and n in SPELLED:
+                if language in EVERY_FAMILY and n in SPELLED and not width:
                     written.append(num2words(n, lang=language))
+                # An abbreviation as often without its dots: "3 hr ago".
+                spelled = {pattern, _UNDOTTED.sub("", pattern) if width else pattern}
                 for number in written:
-                    found.append(
-                        Expression(
-                            pattern.replace("{0}", number),
-                            _counted(field, sign * n),
-                            language,
-                            f"{field} {direction}",
+                    for text in sorted(spelled):
+                        found.append(
+                            Expression(
+                                text.replace("{0}", number),
+                                _counted(field, sign * n),
+                                language,
+                                f"{field} {direction}",
+                            )
                         )
-                    )
     return found
 
 
