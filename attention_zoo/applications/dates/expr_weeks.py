@@ -101,5 +101,7 @@ def weeks(language: str) -> list[Pair]:
         for _ in range(PER_TIMED):
             joiner = timed.choice(joiners)
             if not expr_relative.two_readings(language, joiner, pair):
-                out.append(expr_relative.timed(language, joiner, pair, timed, "week_at"))
+                out.append(
+                    expr_relative.timed(language, joiner, pair, timed, "week_at")
+                )
     return with_native(out)

@@ -77,7 +77,7 @@ class Expression:
     text: str
     form: str
     language: str
-    kind: str  # e.g. "day relative -1", "day past", "fri future"
+    kind: str  # e.g. "day relative -1", "day past", "fri future", "hour past short"
 
 
 def names_a_week(text: str, fields, offset: int) -> bool:
@@ -120,8 +120,8 @@ def _one_letter(pattern: str) -> bool:
 
 
 def _widths(fields):
-    """(field, width, data) of each of CLDR's date fields of `fields`: the units'
-    wide, short and narrow widths ("3 hours ago", "3 hr. ago", "3h ago";
+    """(field, width, data) of each of CLDR's date fields of `fields`: the
+    units' wide, short and narrow widths ("hours ago", "hr. ago", "h ago";
     the same field for each), the weekdays' wide only ("last Fri." and
     "last F" write no name the grounding reads)."""
     for field in UNITS + WEEKDAY_FIELDS:
@@ -181,7 +181,9 @@ def _candidates(language: str) -> list[Expression]:
                                 text.replace("{0}", number),
                                 _counted(field, sign * n),
                                 language,
-                                f"{field} {direction}",
+                                # "hour past short": a width's text, which
+                                # form_counts' unit words leave out (pt "sem.")
+                                f"{field} {direction}{width.replace('-', ' ')}",
                             )
                         )
     return found
