@@ -30,6 +30,14 @@ def _cldr_kinds(language):
             elif (group, offset) not in expressions.LEFT_OUT:
                 kinds.add(f"{field} relative {offset}")
         kinds.update(f"{field} {d}" for d in ("future", "past") if data.get(d))
+        if field in expressions.UNITS:  # "3 hr. ago": a width's counted texts
+            for width in ("short", "narrow"):
+                abbreviated = fields.get(f"{field}-{width}", {})
+                kinds.update(
+                    f"{field} {d} {width}"
+                    for d in ("future", "past")
+                    if abbreviated.get(d)
+                )
     return kinds
 
 
@@ -54,6 +62,8 @@ def test_every_language_yields_every_kind_it_has_cldr_data_for(
     ambiguous_kinds = want - got
     unclear = expressions.ambiguous(language)
     for kind in ambiguous_kinds:
+        if kind.endswith((" short", " narrow")):
+            continue  # a width left out ("-{0} h", "za {0} g."): expressions._widths
         field, _, offset = kind.split(" ")
         text = babel.Locale.parse(LOCALES[language])._data["date_fields"][field][
             "relative"
@@ -131,3 +141,20 @@ def test_the_friday_of_next_week_is_left_out(every_language, language, text):
 def test_a_language_it_does_not_read_is_named():
     with pytest.raises(ValueError, match="Received: language='xx'"):
         expressions.relative_expressions("xx")
+
+
+def test_the_units_abbreviations_are_written_with_and_without_their_dots(
+    every_language,
+):
+    english = {e.text: e.form for e in every_language["en"]}
+    assert english["3 hr. ago"] == english["3 hr ago"] == "shift hour -3"
+    assert english["in 5 min"] == "shift minute +5"
+    german = {e.text: e.form for e in every_language["de"]}
+    assert german["vor 5 Std."] == "shift hour -5"
+
+
+def test_no_abbreviation_of_a_sign_or_of_one_letter_is_written(every_language):
+    texts = {e.text for language in ("fr", "pl", "en") for e in every_language[language]}
+    assert "-3 h" not in texts  # French narrow: a number's sign
+    assert "za 3 g." not in texts and "za 3 g" not in texts  # it reads 'zaterdag'
+    assert "3h ago" not in texts
