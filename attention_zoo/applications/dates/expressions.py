@@ -114,7 +114,8 @@ def _one_letter(pattern: str) -> bool:
     """Whether `pattern` writes a word of one letter (Polish "za {0} g.",
     English "{0}h ago"): beside the slot, which holds a number's word too,
     it is the end of a word ("za{0}g" in "zaterdag"), so no width's text
-    writing one is taught or read."""
+    writing one is taught or read. It asks every word, not only the slot's
+    neighbours, so French "il y a {0} min" is left out too (docs/dates.md)."""
     words_ = _UNDOTTED.sub("", pattern).replace("{0}", " ").split()
     return any(len(w) == 1 and w.isalpha() for w in words_)
 
@@ -159,7 +160,7 @@ def _candidates(language: str) -> list[Expression]:
                 or set(patterns.values()) & set(other.values())
                 or any(map(_one_letter, patterns.values()))
             ):
-                continue  # "-3 h": a number's sign as much as a direction
+                continue  # "-3 h" (a sign), both directions, "za {0} g."
             # An abbreviation's numbers in digits, fewer: "in three hr." is
             # no one's writing, and the units' wide texts are most of the pairs.
             numbers = sorted({*NUMBERS, *SPELLED}) if not width else ABBREVIATED
