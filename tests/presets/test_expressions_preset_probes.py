@@ -80,6 +80,8 @@ PROBES = {
     # wrong (`form_numeric.one_digit_minute`, `expressions.unit_lookahead`).
     "3:2 ratio": "",
     "10時間": "",  # ten hours
+    "fin mai": "",  # forms60: May, valid (`form_parts.py`)
+    "end of March": "",
 }
 
 

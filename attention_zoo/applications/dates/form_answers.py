@@ -37,6 +37,7 @@ from attention_zoo.applications.dates.form_counts import count_disagreement
 from attention_zoo.applications.dates.form_grounding import form_disagreement
 from attention_zoo.applications.dates.form_midnight import midnight_disagreement
 from attention_zoo.applications.dates.form_parser import parse_form
+from attention_zoo.applications.dates.form_parts import part_disagreement
 from attention_zoo.applications.dates.form_streets import street_disagreement
 from attention_zoo.applications.dates.form_text import FormText
 from attention_zoo.applications.dates.form_weekdays import (
@@ -143,12 +144,13 @@ def answer(
     # a day's midnight by name is no value (`form_midnight`); a street
     # named after a day is no date (`form_streets`); a count of days the
     # form does not use is no day of it (`form_counts`), nor one of two
-    # a text offers (`form_choices`).
+    # a text offers (`form_choices`), nor a month of its end (`form_parts`).
     weekday = resolution.valid and (
         midnight_disagreement(text, form, languages)
         or street_disagreement(text, languages)
         or count_disagreement(text, form, languages)
         or choice_disagreement(text, languages)
+        or part_disagreement(text, languages)
         or weekday_disagreement(text, resolution.text, resolution.grain, languages)
         or week_disagreement(
             text,

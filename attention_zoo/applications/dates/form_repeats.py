@@ -25,13 +25,14 @@ from attention_zoo.applications.dates.expression_pairs import words
 from attention_zoo.applications.dates.formats import LANGUAGES
 
 
-@functools.lru_cache(maxsize=8)
-def _table(languages=LANGUAGES) -> dict[str, bool]:
-    """`{phrase: is a repetition}`: the `repeats` of `languages`, and the
-    holiday names, in which a repetition's words are a name's."""
+@functools.lru_cache(maxsize=16)
+def marked_table(key: str, languages=LANGUAGES) -> dict[str, bool]:
+    """`{phrase: marks}`: the hand-written words `key` of `languages`
+    (`repeats`; `month_parts`, `form_parts`), and the holiday names, in
+    which such a word is a name's (no mark: `phrase_spans.first_marked`)."""
     table = {p: False for p in form_words.holiday_phrases(languages)}
     for language in languages:
-        for word in words(language).get("repeats", ()):
+        for word in words(language).get(key, ()):
             table[phrase_spans.phrase(word, ends=" ")] = True
     return table
 
@@ -39,7 +40,7 @@ def _table(languages=LANGUAGES) -> dict[str, bool]:
 def repeat_disagreement(text: str, languages=LANGUAGES) -> str:
     """Why `text` grounds no form: a word of repetition it writes; "" when
     it writes none."""
-    word = phrase_spans.first_marked(text, _table(tuple(languages)))
+    word = phrase_spans.first_marked(text, marked_table("repeats", tuple(languages)))
     if word is None:
         return ""
     return f"the text writes {word!r}, a repetition: a set of times, which no form writes"
