@@ -31,10 +31,10 @@ _SEPARATOR = r"[^\w,]{1,3}"
 # inside a longer run of dotted numbers (`1.12.04.`, `12.04.2015`).
 _DOTTED = re.compile(r"(?<![0-9.])([0-9]{1,2}) ?\. ?([0-9]{1,2})\.(?![0-9])")
 # The word right before a run, its abbreviation's dot allowed (`kl. 12.04.`).
+_WORD_BEFORE = re.compile(r"([^\W\d_]+)\.? ?$")
 # An hour and a minute after a clock's separator (`:`, `.`), the minute's
 # digits all there is of its run.
 _SEPARATED = re.compile(r"(?<![0-9])([0-9]{1,2}) ?[:.：] ?([0-9]+)(?![0-9])")
-_WORD_BEFORE = re.compile(r"([^\W\d_]+)\.? ?$")
 
 
 def yearless_readings(written: str) -> set[str]:
