@@ -53,7 +53,8 @@ that fails: "the form's '3' is not written in the text"):
   `time 09:00`; nor checked for a relative form: Spanish `ago` is one),
   and an interval uses every month its text names; a form with no relative
   part uses the text's relative words ("明天下午5点" is no 17:00 alone:
-  `FormText.unused_relative`), nor a half ("half an hour": `form_halves.py`);
+  `FormText.unused_relative`; "last March" no `month --03`:
+  `form_selectors.py`), nor a half ("half an hour": `form_halves.py`);
   a form with no clock is no reading of a text naming noon or midnight
   ("tomorrow noon" is no `shift day +1`);
 - no form is a reading of a text that writes a repetition ("every
@@ -83,6 +84,7 @@ from attention_zoo.applications.dates.form_homographs import homograph_disagreem
 from attention_zoo.applications.dates.form_joins import ranged_clock
 from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.form_repeats import repeat_disagreement
+from attention_zoo.applications.dates.form_selectors import unused_direction
 from attention_zoo.applications.dates.form_text import FormText
 from attention_zoo.applications.dates.form_two_way import two_way_disagreement
 from attention_zoo.applications.dates.form_weeks import week_form_disagreement
@@ -380,8 +382,8 @@ def form_disagreement(text: str, form: str, lexicon, days, languages=LANGUAGES) 
         reason = t.read_ends(lambda point: _point(t, point), parsed)
     else:
         reason = _point(t, parsed)
-    if not reason and not relative_part(parsed):
-        reason = t.unused_relative()
+    if not reason and not relative_part(parsed):  # "last March" is no March
+        reason = t.unused_relative() or unused_direction(t, parsed)
     if not reason and not has_clock(parsed):  # "tomorrow noon" is no day alone
         named = sorted(t.found(t.table("named_time_phrases")))
         reason = named and (
