@@ -66,9 +66,11 @@ AT_SKELETONS = ("Hm", "hm")
 # and how many of them each text is written with.
 COUNTS = (2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20)
 PER_COUNTED = 4
-# More texts of each named day with a time, a joiner drawn for each: one
-# text a joiner, among the dozens of counted days, left "9am tomorrow"
-# and "3pm yesterday" to chance.
+# More texts of each named day with a time: one text a joiner, among the
+# dozens of counted days, left "9am tomorrow" and "3pm yesterday" to
+# chance; so every joiner once, then drawn ones up to this many (six
+# drawn ones missed English "3pm tomorrow" once a new named day moved
+# the draws).
 PER_NAMED = 6
 
 
@@ -246,8 +248,8 @@ def relative_at(language: str) -> list[Pair]:
     again = rng("relative_at_named", language)
     every = joiners + loose_joiners(language)
     for pair in filter(named, days):
-        for _ in range(PER_NAMED):
-            joiner = again.choice(every)
+        extra = [again.choice(every) for _ in range(PER_NAMED - len(every))]
+        for joiner in every + extra:
             if not two_readings(language, joiner, pair):
                 out.append(timed(language, joiner, pair, again, "relative_at"))
     return with_native(out)

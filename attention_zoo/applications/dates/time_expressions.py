@@ -25,6 +25,7 @@ from attention_zoo.applications.dates import (
     expr_day_periods,
     expr_days,
     expr_relative,
+    expr_selected_months,
     expr_spans,
     expr_spoken,
     expr_times,
@@ -39,6 +40,7 @@ from attention_zoo.applications.dates.formats import LOCALES
 KINDS = {
     "date": expr_days.absolute,
     "month": expr_days.partial,
+    "month_selected": expr_selected_months.selected_months,
     "year": expr_days.partial,
     "day_month": expr_days.partial,
     "day_month_at": expr_day_month_times.day_month_times,
