@@ -211,14 +211,12 @@ def _clock(t: FormText, clock: Clock) -> str:
     twelve = {hour % 12, hour % 12 or 12}
     periods = periods_beside(t, twelve | {hour})
     hours = set().union(*periods.values())
-    if hour <= 12 or hour not in t.numbers:  # 13-23 written as such need none
-        if periods and hour not in hours:
-            return (
-                f"the form's hour {hour:02d} disagrees with the text's "
-                f"{sorted(periods)[0]!r}"
-            )
-        if not written_hour(t, clock):  # the rule the hour pass settles by
-            return _missing(f"hour {hour:02d}")
+    # 13-23 written need no period, nor take a morning's ("13 am", not "дня, 23:00")
+    written24 = hour > 12 and hour in t.numbers and max(hours, default=0) >= 12
+    if periods and hour not in hours and not written24:
+        return f"the form's hour {hour:02d} disagrees with the text's {min(periods)!r}"
+    if (hour <= 12 or hour not in t.numbers) and not written_hour(t, clock):
+        return _missing(f"hour {hour:02d}")  # the rule the hour pass settles by
     if clock.minute == 0 and clock.second is None and not t.writes_a_clock():
         return f"the text writes the hour {hour:02d} as no clock (page 12)"
     t.claim("hour", hour, *(twelve if hour in hours else ()))

@@ -182,6 +182,13 @@ def _reason(text, form, languages=None):
         ("2020年1月到6月", "month 2020-01 / month 2020-06"),  # 1, 6: markers'
         # a joiner as the language's elision writes it (Italian's "ad")
         ("da maggio ad ottobre del 1904", "month 1904-05 / month 1904-10"),
+        # 13-23 beside an afternoon's period or a count of days (Russian
+        # дня, also a day period), and a selector the form uses
+        ("13 pm", "time 13:00"),
+        ("15:00 PM", "time 15:00"),
+        ("через 3 дня, 23:00", "shift day +3 at 23:00"),
+        ("last March", "month -1 --03"),
+        ("el próximo marzo", "month +1 --03"),
     ],
 )
 def test_a_form_the_text_writes_is_grounded(text, form):
@@ -241,6 +248,12 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("3/5/79", "date '78-05-03", 'year "\'78"'),
         # times: the hour, its period, the minute, the zone
         ("5:30 pm", "time 05:30", "hour 05 disagrees with the text's 'pm'"),
+        # an hour of 13-23 needs no period, but takes no morning's
+        ("13 am", "time 13:00", "hour 13 disagrees with the text's 'am'"),
+        ("this morning at 14:00", "shift day 0 at 14:00", "hour 14 disagrees"),
+        # the selector's word, when the form drops it (form_selectors.py)
+        ("last March", "month --03", "writes 'last'"),
+        ("next Christmas", "date --12-25", "writes 'next'"),
         ("5:30", "time 17:30", "hour 17"),
         ("17:30", "time 17:45", "minute 45"),
         ("17:30:12", "time 17:30:13", "second 13"),
