@@ -82,6 +82,14 @@ PROBES = {
     "10時間": "",  # ten hours
     "fin mai": "",  # forms60: May, valid (`form_parts.py`)
     "end of March": "",
+    # Written on 2026-12-04 (third session): the selector rule and the
+    # 13-23 hour's period (`form_selectors.py`, `form_grounding._clock`);
+    # "last March 3" read as `date --03-03` by forms61 would be 2026's.
+    "last March 3": "",
+    "next Christmas": "",
+    "13 am": "",
+    "last March": "2025-03",
+    "lo scorso marzo": "2025-03",
 }
 
 
