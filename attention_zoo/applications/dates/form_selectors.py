@@ -12,9 +12,9 @@ of -1 and +1) makes no answer, naming the word.
 Asked only of a form with such an open part (a day, month, weekday or
 Easter without a year: "Last updated: 3 May 2015" writes its year); not
 of an nth weekday, whose "last" is its ordinal ("the last Sunday of
-March", `nth -1 SUN --03`), nor of a time alone. Left out: the words of "this" (`0`), which are
-common words of sentences ("this is 3 May"), as `expr_selected_months`
-writes them only with a month. A word of a relative phrase ("last
+March", `nth -1 SUN --03`), nor of a time alone. Left out: the words of
+"this" (`0`), which are common words of sentences ("this is 3 May"), as
+`expr_selected_months` writes them only with a month. A word of a relative phrase ("last
 night") is `FormText.unused_relative`'s, asked first.
 """
 
@@ -22,22 +22,20 @@ from __future__ import annotations
 
 from attention_zoo.applications.dates.forms import (
     At,
-    Date,
-    Easter,
     Interval,
-    Month,
-    Weekday,
+    Nth,
+    Time,
     relative_part,
 )
+from attention_zoo.applications.dates.resolver import leaves_open
 
 
 def _open(form) -> bool:
-    """Whether the policy picks `form`'s year (or its weekday's week)."""
-    if isinstance(form, At):
-        return _open(form.day)
-    if isinstance(form, (Date, Month, Easter)):
-        return form.year is None
-    return isinstance(form, Weekday)
+    """Whether the policy picks `form`'s year (or its weekday's week), as
+    the resolver says (`resolver.leaves_open`), bar an nth weekday and a
+    time alone."""
+    day = form.day if isinstance(form, At) else form
+    return not isinstance(day, (Nth, Time)) and leaves_open(day)
 
 
 def unused_direction(t, form) -> str:

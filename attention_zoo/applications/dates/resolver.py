@@ -92,10 +92,10 @@ class Resolution:
     reason: str = ""
 
 
-def _leaves_open(form) -> bool:
+def leaves_open(form) -> bool:
     """Whether the policy picks a part of `form` (so an interval's end follows its start)."""
     if isinstance(form, At):
-        return _leaves_open(form.day)
+        return leaves_open(form.day)
     if isinstance(form, (Date, Month, Nth, Easter)):
         return form.year is None and getattr(form, "select", None) is None
     if isinstance(form, Weekday):
@@ -130,7 +130,7 @@ def _point(form, reference: dt.datetime, prefer: str) -> Value:
     value before the reference is on its day; the day is then picked again
     from the next day (from the day before under `past`)."""
     value = PointResolver(reference, prefer).point(form)
-    if not isinstance(form, At) or not _leaves_open(form) or prefer == "current":
+    if not isinstance(form, At) or not leaves_open(form) or prefer == "current":
         return value
     moment = value.value
     now = reference if moment.tzinfo is not None else reference.replace(tzinfo=None)
@@ -149,7 +149,7 @@ def _interval(form: Interval, reference: dt.datetime, prefer: str) -> Value:
         raise Refused(
             "an interval's ends are days, months, years or date-times, not weeks"
         )
-    from_start = _leaves_open(form.end)
+    from_start = leaves_open(form.end)
     if from_start:
         end = PointResolver(_start_moment(start, reference.tzinfo), "future").point(
             form.end
