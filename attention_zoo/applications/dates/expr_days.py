@@ -42,7 +42,8 @@ PER_SKELETON = 12
 # A day and month with no year is the partial date people write most
 # ("3 March", "el 10 de enero"): three times the others, so that a month's
 # template ("january #") holds more than the one day it held at 12, and
-# days of one digit ("March 3", `draw_yearless_day`) are not rare in it.
+# days of one digit ("March 3", `draw_yearless_day`) are not rare in it;
+# the months in turn (`yearless_day_of`), three days each.
 DAY_MONTH_PER_SKELETON = 3 * PER_SKELETON
 MODERN = (1900, 2099)
 
@@ -98,8 +99,8 @@ def partial(language: str) -> list[Pair]:
         value = f"{day.year:04d}"
         out.append(Pair(text, f"year {value}", language, "year", reference, value))
     for skeleton in DAY_MONTH_SKELETONS:
-        for _ in range(DAY_MONTH_PER_SKELETON):
-            day = draw_yearless_day(r)
+        for i in range(DAY_MONTH_PER_SKELETON):
+            day = yearless_day_of(i % 12 + 1, r)
             text = format_skeleton(skeleton, day, locale=where)
             form = f"date --{day.month:02d}-{day.day:02d}"
             out.append(
@@ -111,6 +112,19 @@ def partial(language: str) -> list[Pair]:
             month_alone(format_date(day, "LLLL", locale=where), day, language, r)
         )
     return with_native(out)
+
+
+def yearless_day_of(month: int, r) -> dt.date:
+    """`draw_yearless_day` in `month`: the months taken in turn, as drawn
+    months left a month's abbreviation ("Dec #") to two or three texts
+    of a language, and "Dec 31" unread."""
+    while True:
+        day = draw_yearless_day(r)
+        if (month, day.day) != (2, 29):
+            try:
+                return day.replace(month=month)
+            except ValueError:  # the 31st of a month of 30 days
+                continue
 
 
 def any_day_of(month: int, r) -> dt.date:

@@ -16,8 +16,11 @@
   people write without a word (`loose_joiners`: "tomorrow 3pm", "morgen
   15 Uhr") and by the time first (`time_first`: "3pm tomorrow", "à midi
   demain", "в 15:00 завтра"); a named day ("tomorrow", "hier", "明天":
-  `named`) is written `PER_NAMED` times more, as it is how most people
-  write a day with a time;
+  `named`) is written more, by every joiner with a CLDR time and with a
+  whole hour by each pattern people write it with (`_named_at`: one
+  text a joiner, by a coin, left "3pm tomorrow" read at a low score and
+  "9am tomorrow" misread), as it is how most people write a day with a
+  time;
 - `weekday_at(language)`: a weekday, alone ("Monday", "am Montag") or
   with next, last or this (CLDR's "next Monday"), and a time by any of
   those joiners -> `weekday +1 MON at 10:00` ("next Monday at 10am",
@@ -39,7 +42,13 @@ from collections import defaultdict
 
 from babel.dates import format_skeleton
 
-from attention_zoo.applications.dates import expr_spoken, expr_weekdays
+from attention_zoo.applications.dates import expr_weekdays
+from attention_zoo.applications.dates.expr_timed import (
+    AT_SKELETONS,
+    hour_patterns,
+    spoken_at,
+    timed,
+)
 from attention_zoo.applications.dates.expr_times import SPOKEN_HOURS
 from attention_zoo.applications.dates.expression_pairs import (
     REFERENCE,
@@ -61,17 +70,10 @@ _SPANS = {
     "minute": dt.timedelta(minutes=1),
     "hour": dt.timedelta(hours=1),
 }
-AT_SKELETONS = ("Hm", "hm")
 # The counts of a hand-written counted text (`relative`, "en {0} días"),
 # and how many of them each text is written with.
 COUNTS = (2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20)
 PER_COUNTED = 4
-# More texts of each named day with a time: one text a joiner, among the
-# dozens of counted days, left "9am tomorrow" and "3pm yesterday" to
-# chance; so every joiner once, then drawn ones up to this many (six
-# drawn ones missed English "3pm tomorrow" once a new named day moved
-# the draws).
-PER_NAMED = 6
 
 
 def add_months(day: dt.date, months: int) -> dt.date:
@@ -238,7 +240,7 @@ def relative_at(language: str) -> list[Pair]:
     for joiner in words(language).get("at", []):
         for pair in days:
             if not two_readings(language, joiner, pair):
-                out.append(_spoken_at(language, joiner, pair, r))
+                out.append(spoken_at(language, joiner, pair, r))
     # Drawn from their own stream, so the pairs above stay as they were.
     loose = rng("relative_at_loose", language)
     for joiner in loose_joiners(language):
@@ -246,13 +248,20 @@ def relative_at(language: str) -> list[Pair]:
             if not two_readings(language, joiner, pair):
                 out.append(timed(language, joiner, pair, loose, "relative_at"))
     again = rng("relative_at_named", language)
-    every = joiners + loose_joiners(language)
     for pair in filter(named, days):
-        extra = [again.choice(every) for _ in range(PER_NAMED - len(every))]
-        for joiner in every + extra:
+        for joiner in joiners + loose_joiners(language):
             if not two_readings(language, joiner, pair):
-                out.append(timed(language, joiner, pair, again, "relative_at"))
+                out += _named_at(language, joiner, pair, again)
     return with_native(out)
+
+
+def _named_at(language: str, joiner: str, pair: Pair, r) -> list[Pair]:
+    """A named day and a time by `joiner`: a CLDR time, and a whole hour by
+    each of `expr_timed.hour_patterns` ("3pm tomorrow", "3 p.m. tomorrow")."""
+    out = [timed(language, joiner, pair, r, "relative_at", spoken=False)]
+    for pattern in hour_patterns(language, joiner) or [None]:
+        out.append(spoken_at(language, joiner, pair, r, "relative_at", pattern))
+    return out
 
 
 def two_readings(language: str, joiner: str, pair: Pair) -> bool:
@@ -304,11 +313,12 @@ PER_WEEKDAY = 2  # texts of each weekday with a time, a joiner drawn for each
 
 
 def weekday_at(language: str) -> list[Pair]:
-    """Weekdays ("Monday", "am Montag", "next Monday") with a time, each
-    `PER_WEEKDAY` times by a joiner drawn from all of `relative_at`'s. A
-    weekday text the language reads two ways (Hebrew's bare weekday is
-    CLDR's "this Monday") is left out, as `time_expressions` leaves its
-    text alone out."""
+    """Weekdays ("Monday", "am Montag", "next Monday") with a time: a
+    weekday without a selector, the way most write one with a time, by
+    every joiner of `relative_at`'s ("5pm Friday" was left to a draw),
+    one with a selector `PER_WEEKDAY` times by a joiner drawn. A weekday
+    text the language reads two ways (Hebrew's bare weekday is CLDR's
+    "this Monday") is left out, as `time_expressions` leaves it alone out."""
     r = rng("weekday_at", language)
     # CLDR's counted texts are left out too: "in 1 Monday" is `weekday +1`.
     named = [
@@ -325,8 +335,8 @@ def weekday_at(language: str) -> list[Pair]:
     for pair in named:
         if len(forms[pair.text.casefold()]) > 1:
             continue
-        for _ in range(PER_WEEKDAY):
-            joiner = r.choice(joiners)
+        bare = pair.kind == "weekday"
+        for joiner in joiners if bare else r.choices(joiners, k=PER_WEEKDAY):
             if not two_readings(language, joiner, pair):
                 out.append(timed(language, joiner, pair, r, "weekday_at"))
     return with_native(out)
@@ -336,58 +346,3 @@ def weekday_joiners(language: str) -> list[str]:
     """Every joiner of a weekday and a time: CLDR's, the hand-written `at`, the loose ones."""
     joiners = [_cldr_joiner(language)] + words(language).get("at", [])
     return joiners + loose_joiners(language)
-
-
-def timed(language: str, joiner: str, pair: Pair, r, kind: str) -> Pair:
-    """`pair`'s day and a time by `joiner`: half the time a CLDR time
-    ("next Monday, 10:15 AM"), else a whole hour as people write it
-    (`_spoken_at`: "next Monday at 10am")."""
-    if r.random() < 0.5:
-        return _spoken_at(language, joiner, pair, r, kind)
-    at = dt.time(r.choice(SPOKEN_HOURS), r.choice((0, 0, 15, 30, r.randrange(60))))
-    time_text = format_skeleton(r.choice(AT_SKELETONS), at, locale=locale(language))
-    written = clock(at.hour, at.minute)
-    return Pair(
-        joiner.format(day=pair.text, time=time_text), f"{pair.form} at {written}",
-        language, kind, pair.reference, f"{pair.value}T{written}",
-    )  # fmt: skip
-
-
-def _spoken_at(
-    language: str, joiner: str, pair: Pair, r, kind: str = "relative_at"
-) -> Pair:
-    """`pair`'s relative day and a whole hour as people write it after the
-    `joiner`'s `at` ("tomorrow at 5pm"), or noon or midnight by name."""
-    word = joiner.split("{time}")[0].split("{day}")[-1].strip()
-    named = expr_spoken.named_time_words(language)
-    # A name after a joiner without a word ("{day}{time}": 明天中午), or
-    # one written after the `at` word ("at noon": "{day} at noon").
-    choices = [
-        (text, expr_spoken.NAMED_HOURS[name], 0)
-        for name, texts in named.items()
-        for text in texts
-        if not word or text.startswith(word + " ")
-    ]
-    # The hours that start with the hour, and those that start with the
-    # `at` word, written once ("mañana a las 9" of "a las {H}").
-    patterns = expr_spoken.bare_hours(language) + [
-        p for p in words(language).get("hours", ()) if word and p.startswith(word + " ")
-    ]
-    if patterns and (not choices or r.random() < 0.8):
-        pattern = r.choice(patterns)
-        hour = r.choice(SPOKEN_HOURS)
-        minute = 30 if expr_spoken.half_hour(pattern, language) else 0
-        choices = [(expr_spoken.hour_text(pattern, hour, language, r), hour, minute)]
-    if not choices:  # no hand-written words: a CLDR time
-        hour = r.choice(SPOKEN_HOURS)
-        at = format_skeleton("Hm", dt.time(hour), locale=locale(language))
-        choices = [(at, hour, 0)]
-    time_text, hour, minute = r.choice(choices)
-    if word and time_text.startswith(word + " "):  # the `at` word written once
-        joiner = joiner.replace(f"{word} {{time}}", "{time}")
-    text = joiner.format(day=pair.text, time=time_text)
-    written = clock(hour, minute)
-    return Pair(
-        text, f"{pair.form} at {written}", language, kind,
-        pair.reference, f"{pair.value}T{written}",
-    )  # fmt: skip

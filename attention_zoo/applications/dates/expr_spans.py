@@ -66,11 +66,12 @@ YEARLESS_SKELETONS = ("MMMd", "MMMMd")
 YEARLESS_GAPS = DAY_GAPS[:2]
 # The year of a `day_ranges` pattern and the words that go with it (" de
 # {year}", " {year} года", "{year}년 "), left out for the same days with no
-# year; and how many of those each pattern writes.
+# year; and how many of those each pattern writes (two left "May 3-7",
+# a month's own template, unread).
 _YEAR_WRITTEN = re.compile(
     r"^\{year\}(?:년|\.)? |,? (?:de |năm )?\{year\}(?: года| г\.| року| р\.| r\.)?"
 )
-PER_YEARLESS_RANGE = 2
+PER_YEARLESS_RANGE = 6
 # How every language writes two years apart (the hand-written connectors
 # come beside).
 YEAR_DASHES = ("{0}-{1}", "{0}\u2013{1}", "{0} - {1}", "{0} \u2013 {1}")

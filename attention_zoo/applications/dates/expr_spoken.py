@@ -60,6 +60,10 @@ from attention_zoo.applications.dates.expression_pairs import (
 from attention_zoo.applications.dates.formats import FORMATS, ordinal_en, spelled_day
 
 PER_PATTERN = 4
+# A pattern with the day in words ("{month} {sord}": "March first") writes
+# every day once: its texts share no template, so four drawn days taught
+# four words of the 31 and left "March first" unread.
+SPELLED_DAYS = 31
 NAMED_HOURS = {"noon": 12, "midnight": 0}
 # kind: the CLDR skeleton a partial pattern's {0} is written with
 PARTIAL_SKELETONS = {"year": "y", "month": "yMMMM", "day_month": "MMMMd"}
@@ -172,12 +176,14 @@ def partials(language: str) -> list[Pair]:
             out += _month_cases(language, patterns, reference, r)
             continue
         for pattern in patterns:
-            for _ in range(PER_PATTERN):
-                day = (
-                    draw_day(r, *draw_year_span(r))
-                    if kind != "day_month"
-                    else draw_yearless_day(r)
-                )
+            spelled = "{sord}" in pattern
+            for i in range(SPELLED_DAYS if spelled else PER_PATTERN):
+                if kind != "day_month":
+                    day = draw_day(r, *draw_year_span(r))
+                elif spelled:  # each day's word once, in a month drawn
+                    day = day_numbered(i + 1, r)
+                else:
+                    day = draw_yearless_day(r)
                 written = format_skeleton(PARTIAL_SKELETONS[kind], day, locale=where)
                 text = fixed(_format(pattern, written, day, where), language)
                 out.append(_partial(text, day, language, kind, reference, r))
@@ -188,6 +194,18 @@ def partials(language: str) -> list[Pair]:
                     text = fixed(pattern.format(name), language)
                     out.append(month_alone(text, day, language, r))
     return out
+
+
+def day_numbered(number: int, r) -> dt.date:
+    """A yearless day (`draw_yearless_day`'s year) whose day of the month is
+    `number`, in a month drawn among those that have it (not 29 February)."""
+    while True:
+        day = draw_yearless_day(r)
+        if (day.month, number) != (2, 29):
+            try:
+                return day.replace(day=number)
+            except ValueError:
+                continue
 
 
 def _format(pattern: str, written: str, day: dt.date, where) -> str:

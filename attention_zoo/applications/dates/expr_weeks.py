@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from attention_zoo.applications.dates import expr_relative, expr_weekdays
+from attention_zoo.applications.dates import expr_relative, expr_timed, expr_weekdays
 from attention_zoo.applications.dates.expression_pairs import (
     Pair,
     locale,
@@ -102,6 +102,6 @@ def weeks(language: str) -> list[Pair]:
             joiner = timed.choice(joiners)
             if not expr_relative.two_readings(language, joiner, pair):
                 out.append(
-                    expr_relative.timed(language, joiner, pair, timed, "week_at")
+                    expr_timed.timed(language, joiner, pair, timed, "week_at")
                 )
     return with_native(out)

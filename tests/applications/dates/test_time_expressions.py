@@ -61,6 +61,7 @@ def test_every_language_yields_every_kind_it_has_data_for(every_language, langua
     want |= {"nth"} if "nth" in hand else set()
     want |= {"holiday"} if "holidays" in hand else set()
     want |= {"month_selected"} if "selected_months" in hand else set()
+    want |= {"holiday_selected"} if "selected_holidays" in hand else set()
     if language == "nb":
         # CLDR's Norwegian writes "this Monday" as "mandag": a weekday
         # alone reads two ways there, so `pairs` leaves both out.
@@ -73,7 +74,7 @@ def test_every_language_yields_every_kind_it_has_data_for(every_language, langua
             for p in every_language[language]
             if any(zero <= c <= chr(ord(zero) + 9) for c in p.text)
         }
-        assert native_kinds == want - {"weekday", "interval_weekdays", "week", "month_selected"}  # no digits
+        assert native_kinds == want - {"weekday", "interval_weekdays", "week", "month_selected", "holiday_selected"}  # no digits
 
 
 def test_the_hand_written_languages_have_nth_and_holidays(every_language):
