@@ -233,6 +233,11 @@ def relative_at(language: str) -> list[Pair]:
             text = joiner.format(day=pair.text, time=time_text)
             written = clock(at.hour, at.minute)
             shifted = dt.date.fromisoformat(pair.value)
+            # CLDR's joiner writes the time right after the day, where дня
+            # reads as the period ("через 4 дня, 02:30"); an `at` word between
+            # them does not before a CLDR time ("через 2 дня в 06:00").
+            if joiner == joiners[0] and two_readings(language, joiner, pair):
+                continue  # after the draws, so the others stay as they were
             out.append(
                 Pair(text, f"{pair.form} at {written}", language, "relative_at",
                      reference, f"{ymd(shifted)}T{written}")
@@ -267,7 +272,8 @@ def _named_at(language: str, joiner: str, pair: Pair, r) -> list[Pair]:
 def two_readings(language: str, joiner: str, pair: Pair) -> bool:
     """Whether `pair`'s day and a time joined by `joiner` read two ways:
 
-    - Russian "через 2 дня 06:00": a counted day's unit, дня (days), is
+    - Russian "через 2 дня 06:00", "через четыре дня, 05:15" (CLDR's
+      joiner too): a counted day's unit, дня (days), is
       also a day period (of the afternoon) when a time follows it; the
       hand-written `at` writes it ("через 2 дня в 06:00") but before a
       whole hour the period still reads ("через 2 дня в 2 ч"). A day word
@@ -282,8 +288,12 @@ def two_readings(language: str, joiner: str, pair: Pair) -> bool:
     if joiner.endswith("{time} {day}"):
         return text in _count_tails(language) or text.split()[0] in _every_period()
     last = text.split()[-2:]
+    # A count in digits, or in words ("через четыре дня": a day not named).
+    spelled = pair.form.startswith("shift day ") and not named(pair)
     counted = (
-        len(last) == 2 and last[0].isdigit() and last[1] in _period_words(language)
+        len(last) == 2
+        and (last[0].isdigit() or spelled)
+        and last[1] in _period_words(language)
     )
     # The time after the day, by a space or an `at` word ("через 2 дня в 2 ч").
     return joiner.find("{day}") < joiner.find("{time}") and counted

@@ -19,7 +19,9 @@ here, each for its reason
 (`LEFT_OUT`): those texts; "this hour" and "this minute", which no form
 writes; quarters. Counts are written in digits and, in the languages
 num2words spells (`formats.EVERY_FAMILY`), in words from two to ten
-("vor zwei Wochen"). A text CLDR
+("vor zwei Wochen"), and in the languages whose cardinal stands as it is
+before the unit in both directions' patterns (`SPELLED_ELSEWHERE`: "три
+дня назад", "om tre dagar", "üç gün önce"). A text CLDR
 writes for two meanings in one language (Hindi कल is both yesterday and
 tomorrow) is left out of both (`ambiguous`): the model cannot read it
 without context, and the pair would teach it to guess.
@@ -53,6 +55,29 @@ NUMBERS = (1, 2, 3, 5, 11, 21, 22, 100)
 # cardinals; "one" is left out: its word agrees with the unit, "vor einer
 # Woche", not "vor eins"), and in digits like `NUMBERS`.
 SPELLED = range(2, 11)
+# Counts in words in more languages, where the cardinal num2words writes
+# stands unchanged before the unit of both directions' CLDR patterns:
+# from three where two agrees with the unit (Russian два дня / две
+# недели, Romanian doi ani / două zile) or takes another form before a
+# noun (Hungarian két); not Finnish and Czech, whose patterns put the
+# count in a case ("kolmen päivän päästä", "před třemi dny"), Japanese
+# (三 before 日 is also the third of a month) nor Vietnamese five and
+# Hungarian seven (năm is also the year, hét the week).
+SPELLED_ELSEWHERE = {
+    **dict.fromkeys(("ru", "uk", "pl", "ro"), range(3, 11)),
+    **dict.fromkeys(("sv", "da", "nb", "tr", "id"), range(2, 11)),
+    "hu": (3, 4, 5, 6, 8, 9, 10),
+    "vi": (2, 3, 4, 6, 7, 8, 9, 10),
+}
+NUM2WORDS_LANGUAGES = {"nb": "no"}  # where num2words names a language otherwise
+
+
+def spelled_counts(language: str) -> tuple[int, ...]:
+    """The counts `language` writes in words too (none for most)."""
+    if language in EVERY_FAMILY:
+        return tuple(SPELLED)
+    return tuple(SPELLED_ELSEWHERE.get(language, ()))
+
 _UNDOTTED = re.compile(r"(?<=[^\W\d_])\.")  # an abbreviation's dot
 ABBREVIATED = (1, 3, 5, 22)  # one, few, many and other of most languages
 SIGNS = ("+", "-", "\u2212")  # a narrow pattern's direction (French "-{0} h")
@@ -171,8 +196,9 @@ def _candidates(language: str) -> list[Expression]:
                 if pattern is None:
                     continue
                 written = [format_decimal(n, locale=locale)]
-                if language in EVERY_FAMILY and n in SPELLED and not width:
-                    written.append(num2words(n, lang=language))
+                if n in spelled_counts(language) and not width:
+                    code = NUM2WORDS_LANGUAGES.get(language, language)
+                    written.append(num2words(n, lang=code))
                 # An abbreviation as often without its dots: "3 hr ago".
                 spelled = {pattern, _UNDOTTED.sub("", pattern) if width else pattern}
                 for number in written:

@@ -11,7 +11,10 @@ its unit (`expression_words.json` `halves`: "half an", "einer halben",
 "media", "une demi-") grounds no relative form (`half_disagreement`):
 the text is refused, naming the half, as a reading the grammar cannot
 write. A half of a clock ("3点半", "half past") is no relative text's and
-is not concerned.
+is not concerned. Half an hour written as people write it ("half an hour
+ago", "через полчаса") is a hand-written `relative` text of its own
+(`shift minute -30`), which holds the hour's text inside it, so no
+relative text follows its half there.
 """
 
 from __future__ import annotations

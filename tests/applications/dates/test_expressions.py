@@ -1,5 +1,7 @@
 """Relative expressions from CLDR (expressions.py): every kind of every language, each a form."""
 
+import re
+
 import babel
 import pytest
 
@@ -124,10 +126,43 @@ def test_a_text_with_two_meanings_is_left_out():
         ("fr", "vendredi dernier", "weekday -1 FRI"),
         ("de", "vor zwei Wochen", "shift week -2"),
         ("es", "dentro de 7 días", "shift day +7"),
+        # counts in words beyond num2words' families (`SPELLED_ELSEWHERE`)
+        ("ru", "три дня назад", "shift day -3"),
+        ("ru", "через пять минут", "shift minute +5"),
+        ("uk", "три дні тому", "shift day -3"),
+        ("pl", "za trzy dni", "shift day +3"),
+        ("sv", "för två veckor sedan", "shift week -2"),
+        ("nb", "om to uker", "shift week +2"),
+        ("tr", "üç gün önce", "shift day -3"),
+        ("id", "dua hari yang lalu", "shift day -2"),
+        ("hu", "három nap múlva", "shift day +3"),
+        ("ro", "acum trei zile", "shift day -3"),
+        ("vi", "ba ngày trước", "shift day -3"),
     ],
 )
 def test_known_pairs(every_language, language, text, form):
     assert {e.form for e in every_language[language] if e.text == text} == {form}
+
+
+@pytest.mark.parametrize(
+    ("language", "left_out"),
+    [
+        ("ru", r"^(через )?(два|две) "),  # two agrees with the unit
+        ("uk", r"^(через )?(два|дві) "),
+        ("ro", r"^(peste |acum )?(doi|două) "),  # doi ani, două zile
+        ("hu", r"^(kettő|két|hét) "),  # két before a noun; hét is also the week
+        ("vi", r"^(sau )?năm (giây|phút|giờ|ngày|tuần|tháng|năm)"),  # năm: the year
+        ("cs", r"\b(dva|tři|čtyři|pět|šest|sedm|osm|devět|deset)\b"),  # a case
+        ("fi", r"\b(kaksi|kolme|neljä|viisi|kuusi|seitsemän|kahdeksan|yhdeksän|kymmenen)\b"),
+    ],
+)
+def test_no_count_in_words_where_it_would_be_misspelled_or_misread(
+    every_language, language, left_out
+):
+    texts = [e.text for e in every_language[language] if e.form.startswith("shift ")]
+    assert not [t for t in texts if re.search(left_out, t)]
+    if language not in ("cs", "fi"):  # the other counts are written in words
+        assert [t for t in texts if not re.search(r"\d", t) and " " in t]
 
 
 @pytest.mark.parametrize(

@@ -214,7 +214,8 @@ def test_a_form_the_text_writes_is_grounded(text, form):
         ("last Friday at 8 pm", "weekday -8 FRI", "count 8"),
         ("الجمعة الماضية الساعة 8 مساءً", "weekday -8 FRI", "count 8"),
         # half a unit is no whole one (form_halves.py)
-        ("half an hour ago", "shift hour -1", "'half'"),
+        ("half a year ago", "shift year -1", "'half'"),
+        ("half an hour ago", "shift hour -1", "'hour -1' is not written"),
         # Indonesian's week is its Sunday's name: two weeks ago, no Sunday
         ("2 minggu lalu", "weekday -2 SUN", "weekday 'SUN'"),
         # month, year, day and month

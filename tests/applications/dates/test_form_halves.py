@@ -1,7 +1,9 @@
 """form_halves.py: half a unit grounds no relative form.
 
 The preset answered "half an hour ago" as `shift hour -1` and "half a day
-ago" as yesterday, valid: the whole unit's relative text is inside them."""
+ago" as yesterday, valid: the whole unit's relative text is inside them.
+Half an hour is taught since 2026-12-04 as a phrase of its own (`shift
+minute -30`), which holds the hour's text inside it."""
 
 import pytest
 
@@ -16,10 +18,9 @@ WORDS = lexicon.load(), lexicon.load_days()
 @pytest.mark.parametrize(
     "text, half",
     [
-        ("half an hour ago", "half"),
         ("half a day ago", "half"),
-        ("Half an hour ago", "half"),
-        ("mezz'ora fa", "mezz'"),  # ora is Italian's now, a relative text
+        ("Half a year ago", "half"),
+        ("half a week ago", "half"),
     ],
 )
 def test_a_half_before_a_relative_text_is_named(text, half):
@@ -43,9 +44,28 @@ def test_no_half_before_a_relative_text_is_no_reason(text):
 
 
 def test_the_grounding_refuses_the_half_reading():
-    reason = form_answers.grounding_reason("half an hour ago", "shift hour -1", *WORDS)
+    reason = form_answers.grounding_reason("half a day ago", "shift day -1", *WORDS)
     assert "half a unit" in reason
-    assert form_answers.grounding_reason("an hour ago", "shift hour -1", *WORDS) == ""
+    assert form_answers.grounding_reason("a day ago", "shift day -1", *WORDS) == ""
+
+
+@pytest.mark.parametrize(
+    "text, form",
+    [
+        ("half an hour ago", "shift minute -30"),
+        ("in half an hour", "shift minute +30"),
+        ("mezz'ora fa", "shift minute -30"),  # the ASCII apostrophe too
+        ("через полчаса", "shift minute +30"),
+        ("vor einer halben Stunde", "shift minute -30"),
+    ],
+)
+def test_a_half_hour_written_as_such_grounds_its_minutes(text, form):
+    # The hand-written `relative` texts of half an hour are whole phrases:
+    # the hour's text inside is no relative text of its own there.
+    assert half_disagreement(text) == ""
+    assert form_answers.grounding_reason(text, form, *WORDS) == ""
+    hour = form.replace("minute", "hour").replace("30", "1")
+    assert form_answers.grounding_reason(text, hour, *WORDS) != ""
 
 
 def test_the_words_are_normalized_longest_first():
