@@ -100,7 +100,7 @@ def partial(language: str) -> list[Pair]:
         out.append(Pair(text, f"year {value}", language, "year", reference, value))
     for skeleton in DAY_MONTH_SKELETONS:
         for i in range(DAY_MONTH_PER_SKELETON):
-            day = yearless_day_of(i % 12 + 1, r)
+            day = yearless_day_of(r, month=i % 12 + 1)
             text = format_skeleton(skeleton, day, locale=where)
             form = f"date --{day.month:02d}-{day.day:02d}"
             out.append(
@@ -114,15 +114,18 @@ def partial(language: str) -> list[Pair]:
     return with_native(out)
 
 
-def yearless_day_of(month: int, r) -> dt.date:
-    """`draw_yearless_day` in `month`: the months taken in turn, as drawn
-    months left a month's abbreviation ("Dec #") to two or three texts
-    of a language, and "Dec 31" unread."""
+def yearless_day_of(r, month: int | None = None, number: int | None = None) -> dt.date:
+    """`draw_yearless_day` with its month set to `month` or its day of the
+    month to `number` (drawn again until the day exists, never 29
+    February): the months taken in turn, as drawn months left a month's
+    abbreviation ("Dec #") to two or three texts of a language, and "Dec
+    31" unread; each day of the month once ("March first")."""
     while True:
         day = draw_yearless_day(r)
-        if (month, day.day) != (2, 29):
+        fields = {"month": month or day.month, "day": number or day.day}
+        if (fields["month"], fields["day"]) != (2, 29):
             try:
-                return day.replace(month=month)
+                return day.replace(**fields)
             except ValueError:  # the 31st of a month of 30 days
                 continue
 

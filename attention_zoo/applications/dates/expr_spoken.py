@@ -34,6 +34,7 @@ from attention_zoo.applications.dates.expr_days import (
     any_day_of,
     draw_year_span,
     month_alone,
+    yearless_day_of,
 )
 from attention_zoo.applications.dates.expr_times import (
     JOINED_FAMILIES,
@@ -181,7 +182,7 @@ def partials(language: str) -> list[Pair]:
                 if kind != "day_month":
                     day = draw_day(r, *draw_year_span(r))
                 elif spelled:  # each day's word once, in a month drawn
-                    day = day_numbered(i + 1, r)
+                    day = yearless_day_of(r, number=i + 1)
                 else:
                     day = draw_yearless_day(r)
                 written = format_skeleton(PARTIAL_SKELETONS[kind], day, locale=where)
@@ -194,18 +195,6 @@ def partials(language: str) -> list[Pair]:
                     text = fixed(pattern.format(name), language)
                     out.append(month_alone(text, day, language, r))
     return out
-
-
-def day_numbered(number: int, r) -> dt.date:
-    """A yearless day (`draw_yearless_day`'s year) whose day of the month is
-    `number`, in a month drawn among those that have it (not 29 February)."""
-    while True:
-        day = draw_yearless_day(r)
-        if (day.month, number) != (2, 29):
-            try:
-                return day.replace(day=number)
-            except ValueError:
-                continue
 
 
 def _format(pattern: str, written: str, day: dt.date, where) -> str:
