@@ -86,10 +86,22 @@ PROBES = {
     # 13-23 hour's period (`form_selectors.py`, `form_grounding._clock`);
     # "last March 3" read as `date --03-03` by forms61 would be 2026's.
     "last March 3": "",
-    "next Christmas": "",
+    "next Christmas": "2026-12-25",  # forms61 refused it; forms63 is taught it
     "13 am": "",
     "last March": "2025-03",
     "lo scorso marzo": "2025-03",
+    # Written on 2026-12-04 (fourth session) before forms63 was trained:
+    # families the generator now writes by rule (docs/dates.md, "forms63").
+    "Dec 31": "2026-12-31",
+    "March first": "2026-03-01",
+    "3pm tomorrow": "2026-01-16T15:00",
+    "5PM Friday": "2026-01-16T17:00",
+    "May 3-7": "2026-05-03/2026-05-07",
+    "in half an hour": "2026-01-15T09:30",
+    "a fortnight ago": "2026-01-01",
+    "три дня назад": "2026-01-12",
+    "две недели назад": "2026-01-01",  # две (feminine two) is not taught
+    "last Christmas": "2025-12-25",
 }
 
 
