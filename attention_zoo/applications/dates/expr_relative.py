@@ -40,20 +40,15 @@ import functools
 import re
 from collections import defaultdict
 
-from babel.dates import format_skeleton
-
 from attention_zoo.applications.dates import expr_weekdays
 from attention_zoo.applications.dates.expr_timed import (
-    AT_SKELETONS,
     hour_patterns,
     spoken_at,
     timed,
 )
-from attention_zoo.applications.dates.expr_times import SPOKEN_HOURS
 from attention_zoo.applications.dates.expression_pairs import (
     REFERENCE,
     Pair,
-    clock,
     locale,
     rng,
     with_native,
@@ -219,29 +214,18 @@ def relative_at(language: str) -> list[Pair]:
     """Relative days ("shift day N") with a time, by CLDR's and the
     hand-written joiners, then by the loose ones (`loose_joiners`)."""
     r = rng("relative_at", language)
-    where = locale(language)
     joiners = [_cldr_joiner(language)] + words(language).get("at", [])
     days = _days(language)
-    reference = REFERENCE.isoformat()
     out = []
     for joiner in joiners:
         for pair in days:
-            at = dt.time(
-                r.choice(SPOKEN_HOURS), r.choice((0, 0, 15, 30, r.randrange(60)))
-            )
-            time_text = format_skeleton(r.choice(AT_SKELETONS), at, locale=where)
-            text = joiner.format(day=pair.text, time=time_text)
-            written = clock(at.hour, at.minute)
-            shifted = dt.date.fromisoformat(pair.value)
+            moment = timed(language, joiner, pair, r, "relative_at", spoken=False)
             # CLDR's joiner writes the time right after the day, where дня
             # reads as the period ("через 4 дня, 02:30"); an `at` word between
             # them does not before a CLDR time ("через 2 дня в 06:00").
             if joiner == joiners[0] and two_readings(language, joiner, pair):
                 continue  # after the draws, so the others stay as they were
-            out.append(
-                Pair(text, f"{pair.form} at {written}", language, "relative_at",
-                     reference, f"{ymd(shifted)}T{written}")
-            )  # fmt: skip
+            out.append(moment)
     for joiner in words(language).get("at", []):
         for pair in days:
             if not two_readings(language, joiner, pair):
