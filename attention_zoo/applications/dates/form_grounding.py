@@ -82,6 +82,7 @@ from attention_zoo.applications.dates.form_compound import compound_disagreement
 from attention_zoo.applications.dates.form_halves import half_disagreement
 from attention_zoo.applications.dates.form_homographs import homograph_disagreement
 from attention_zoo.applications.dates.form_joins import ranged_clock
+from attention_zoo.applications.dates.form_other_months import other_month
 from attention_zoo.applications.dates.form_parser import parse_form
 from attention_zoo.applications.dates.form_repeats import repeat_disagreement
 from attention_zoo.applications.dates.form_selectors import unused_direction
@@ -395,4 +396,4 @@ def form_disagreement(text: str, form: str, lexicon, days, languages=LANGUAGES) 
         reason = repeat_disagreement(text, languages) or two_way_disagreement(
             text, languages
         )
-    return reason or t.overclaimed() or t.unused()
+    return reason or t.overclaimed() or t.unused() or other_month(t)
