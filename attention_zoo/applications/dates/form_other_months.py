@@ -24,7 +24,7 @@ before the months are read.
 from __future__ import annotations
 
 from attention_zoo.applications.dates import phrase_spans
-from attention_zoo.applications.dates.form_text import FormText
+from attention_zoo.applications.dates.form_text import FormText, month_names
 from attention_zoo.applications.dates.text_words import mark_months, words
 
 # The tables whose phrases are names that may hold a month's word.
@@ -41,9 +41,8 @@ def other_month(t: FormText) -> str:
         for start, end, _, _ in t.spans(t.table(name)):
             text = text[:start] + " " * (end - start) + text[end:]
     table = t.table("month_phrases")
-    names = [frozenset(t.lexicon.get(w) or ()) for w in words(mark_months(text))]
-    names += [frozenset(table[h[2]]) for h in phrase_spans.spans(text, table)]
-    for months in names:
+    phrases = {h[2] for h in phrase_spans.spans(text, table)}
+    for months in month_names(words(mark_months(text)), phrases, t.lexicon, table):
         if months and not months & t.months_used:
             named = "/".join(f"{m:02d}" for m in sorted(months))
             return f"the text names a month ({named}) that the form does not use"

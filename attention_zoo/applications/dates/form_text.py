@@ -81,6 +81,15 @@ def _hour_affixes(languages) -> re.Pattern:
     return re.compile("|".join(e for e in either if e) or "(?!)")
 
 
+def month_names(found, phrases, lexicon, table) -> list[frozenset[int]]:
+    """The months each month word of `found` (a text's `words`, read in
+    `lexicon`) and each phrase of `phrases` (of `table`,
+    `form_words.month_phrases`) may name."""
+    return [frozenset(lexicon.get(w) or ()) for w in found] + [
+        frozenset(table[p]) for p in phrases
+    ]
+
+
 class FormText:
     """What the rules read of one text: its numbers, words and phrases."""
 
@@ -100,11 +109,8 @@ class FormText:
         self.numbers = {int(r) for r in self.runs}
         found = words(mark_months(self.text))
         self.other_words = {w for w in found if not lexicon.get(w)}  # no month's
-        # The months each month word or phrase of the text may name.
         table = form_words.month_phrases(self.languages)
-        self.month_names = [frozenset(lexicon.get(w) or ()) for w in found] + [
-            frozenset(table[p]) for p in self.found(table)
-        ]
+        self.month_names = month_names(found, self.found(table), lexicon, table)
         self.months = set().union(*self.month_names)
         # The months written as a number beside a marker (`9月`, `tháng 9`),
         # whose digits are the month's, not a day's ("1. Januar" is no January).
