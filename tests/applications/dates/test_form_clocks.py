@@ -36,6 +36,57 @@ def test_a_period_sets_the_hour_of_its_number(text, written, expected):
     assert_grounds(text, written, expected, ("period",))
 
 
+# Day periods people write with hours CLDR gives another period
+# (`period_hours` of expression_words.json): CLDR's Chinese 早上 is 5-7,
+# its Korean 아침 3-5, its Spanish "de la mañana" 6-11 and "de la noche"
+# 20-23, so "早上8点", "아침 8시" and "5 de la mañana" were refused as
+# read, and "晚上6点" read as 06:00 stayed refused where 18:00 is meant.
+@pytest.mark.parametrize(
+    "text, form",
+    [
+        ("早上8点", "time 08:00"),
+        ("明天早上8点", "shift day +1 at 08:00"),
+        ("从早上8点到晚上10点", "time 08:00 / time 22:00"),
+        ("아침 8시", "time 08:00"),
+        ("내일 아침 7시", "shift day +1 at 07:00"),
+        ("5 de la mañana", "time 05:00"),
+        ("夜11時", "time 23:00"),
+    ],
+)  # fmt: skip
+def test_a_period_grounds_the_hours_people_write_it_with(text, form):
+    assert reason(text, form) == ""
+    assert settled(text, form) == (form, ())
+
+
+@pytest.mark.parametrize(
+    "text, written, expected",
+    [
+        ("晚上6点", "time 06:00", "time 18:00"),
+        ("밤 8시", "time 08:00", "time 20:00"),
+        ("저녁 9시", "time 09:00", "time 21:00"),
+        ("夜11時", "time 11:00", "time 23:00"),
+        ("9 in the evening", "time 09:00", "time 21:00"),
+        ("7 de la noche", "time 07:00", "time 19:00"),
+    ],
+)  # fmt: skip
+def test_those_hours_settle_a_number_of_the_other_half(text, written, expected):
+    assert_grounds(text, written, expected, ("period",))
+
+
+@pytest.mark.parametrize(
+    "text, form",
+    [
+        ("早上8点", "time 20:00"),  # still a morning's
+        ("晚上6点", "time 06:00"),
+        ("아침 8시", "time 20:00"),
+        ("5 de la mañana", "time 17:00"),
+        ("9 in the evening", "time 09:00"),
+    ],
+)  # fmt: skip
+def test_the_other_half_stays_refused_by_the_grounding(text, form):
+    assert "disagrees" in reason(text, form)
+
+
 @pytest.mark.parametrize(
     "text, written",
     [
