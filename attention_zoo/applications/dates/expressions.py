@@ -69,6 +69,21 @@ SPELLED_ELSEWHERE = {
     "hu": (3, 4, 5, 6, 8, 9, 10),
     "vi": (2, 3, 4, 6, 7, 8, 9, 10),
 }
+# Two where it agrees with the unit: its word by unit, each checked
+# against the unit's gender and the plural CLDR writes after two ("две
+# недели", "два дня", "дві години", "dwie godziny", "doi ani", "două
+# zile"). The grounding reads them (`form_words.relative_phrases`); the
+# generator does not write them yet.
+TWO_BY_UNIT = {
+    "ru": dict(day="два", week="две", month="два", year="два", hour="два",
+               minute="две", second="две"),
+    "uk": dict(day="два", week="два", month="два", year="два", hour="дві",
+               minute="дві", second="дві"),
+    "pl": dict(day="dwa", week="dwa", month="dwa", year="dwa", hour="dwie",
+               minute="dwie", second="dwie"),
+    "ro": dict(day="două", week="două", month="două", year="doi", hour="două",
+               minute="două", second="două"),
+}  # fmt: skip
 NUM2WORDS_LANGUAGES = {"nb": "no"}  # where num2words names a language otherwise
 
 
@@ -77,6 +92,24 @@ def spelled_counts(language: str) -> tuple[int, ...]:
     if language in EVERY_FAMILY:
         return tuple(SPELLED)
     return tuple(SPELLED_ELSEWHERE.get(language, ()))
+
+
+def count_word(n: int, language: str) -> str:
+    """num2words' cardinal of `n` in `language` ("three", "три")."""
+    return num2words(n, lang=NUM2WORDS_LANGUAGES.get(language, language))
+
+
+def hand_written_counts(language: str, low: int = 2, high: int = 20):
+    """`(n, word)` of each count in `low`-`high` that `language` writes in
+    words (`spelled_counts`), for a hand-written counted text ("{0} days
+    from now", "en {0} días"): its unit stands after the count as CLDR's
+    does, so a word that agrees with it is the one CLDR's patterns take."""
+    return [
+        (n, count_word(n, language))
+        for n in spelled_counts(language)
+        if low <= n <= high
+    ]
+
 
 _UNDOTTED = re.compile(r"(?<=[^\W\d_])\.")  # an abbreviation's dot
 ABBREVIATED = (1, 3, 5, 22)  # one, few, many and other of most languages
@@ -197,8 +230,7 @@ def _candidates(language: str) -> list[Expression]:
                     continue
                 written = [format_decimal(n, locale=locale)]
                 if n in spelled_counts(language) and not width:
-                    code = NUM2WORDS_LANGUAGES.get(language, language)
-                    written.append(num2words(n, lang=code))
+                    written.append(count_word(n, language))
                 # An abbreviation as often without its dots: "3 hr ago".
                 spelled = {pattern, _UNDOTTED.sub("", pattern) if width else pattern}
                 for number in written:

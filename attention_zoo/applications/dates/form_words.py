@@ -71,13 +71,17 @@ def _add(table: dict, key: str, value) -> None:
 @functools.lru_cache(maxsize=8)
 def relative_phrases(languages=LANGUAGES) -> dict[str, frozenset]:
     """`{phrase: names}`: a form (str) for a named text (or a counted one
-    that writes its number in words: Arabic خلال يومين, in two days),
+    that writes its number in words: Arabic خلال يومين, in two days; a
+    hand-written counted text with each count its language spells, "d’ici
+    trois jours"; two by its unit's gender, "две недели назад"),
     `(field, sign)` for a counted pattern (`field` a unit of
     `expressions.UNITS` or a weekday of `forms.WEEKDAYS`)."""
     from attention_zoo.applications.dates.expression_pairs import word_form
     from attention_zoo.applications.dates.expressions import (
+        TWO_BY_UNIT,
         WEEKDAY_FIELDS,
         _candidates,
+        hand_written_counts,
     )
     from attention_zoo.applications.dates.forms import WEEKDAYS
 
@@ -100,15 +104,21 @@ def relative_phrases(languages=LANGUAGES) -> dict[str, frozenset]:
             # One pattern, whatever its number: one phrase to normalize.
             pattern = re.sub(r"\d+(?:[.,\u066c\u00a0\u202f ]\d+)*", "0", e.text)
             _add(table, phrase(pattern, slot=True), (field, sign))
+            # Two by the unit's gender ("две недели назад", `TWO_BY_UNIT`).
+            two = TWO_BY_UNIT.get(language, {}).get(field)
+            if two and e.kind == f"{field} {how}" and re.fullmatch(r"\D*2\D*", e.text):
+                _add(table, phrase(e.text.replace("2", two)), e.form)
         named = _words()(language).get("named_days", {}).items()
         parts = _words()(language).get("day_periods", {}).get("texts", {}).items()
         for text, days in [*named, *((text, days) for text, (days, *_) in parts)]:
             _add(
                 table, phrase(text), "shift day " + ("0" if days == 0 else f"{days:+d}")
             )
-        for text, unit, amount, *_ in _words()(language).get("relative", ()):
+        for text, unit, amount, *bounds in _words()(language).get("relative", ()):
             if "{0}" in text:
                 _add(table, phrase(text.format(0), slot=True), (unit, amount))
+                for n, word in hand_written_counts(language, *bounds):
+                    _add(table, phrase(text.format(word)), word_form(unit, amount * n))
             else:
                 _add(table, phrase(text), word_form(unit, amount))
     return {p: frozenset(v) for p, v in table.items()}
