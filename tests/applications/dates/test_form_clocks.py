@@ -51,6 +51,25 @@ def test_a_period_sets_the_hour_of_its_number(text, written, expected):
         ("내일 아침 7시", "shift day +1 at 07:00"),
         ("5 de la mañana", "time 05:00"),
         ("夜11時", "time 23:00"),
+        # CLDR's Russian вечера is 18-21, German morgens 5-9 and vormittags
+        # 10-11, Polish wieczorem 18-20, Turkish akşam 19-20, Vietnamese tối
+        # 18-20, Indonesian pagi 0-9, Greek απόγευμα 17-19.
+        ("завтра в 11 вечера", "shift day +1 at 23:00"),
+        ("в 5 вечера", "time 17:00"),
+        ("um 10 Uhr morgens", "time 10:00"),
+        ("um 9 Uhr vormittags", "time 09:00"),
+        ("um 11 Uhr nachts", "time 23:00"),
+        ("o 10 rano", "time 10:00"),
+        ("o 9 wieczorem", "time 21:00"),
+        ("akşam 6", "time 18:00"),
+        ("9 giờ tối", "time 21:00"),
+        ("10 בערב", "time 22:00"),
+        ("शाम 8 बजे", "time 20:00"),
+        ("दोपहर 4 बजे", "time 16:00"),
+        ("jam 10 pagi", "time 10:00"),
+        ("jam 3 siang", "time 15:00"),
+        ("jam 6 sore", "time 18:00"),
+        ("στις 3 το απόγευμα", "time 15:00"),
     ],
 )  # fmt: skip
 def test_a_period_grounds_the_hours_people_write_it_with(text, form):
@@ -67,6 +86,11 @@ def test_a_period_grounds_the_hours_people_write_it_with(text, form):
         ("夜11時", "time 11:00", "time 23:00"),
         ("9 in the evening", "time 09:00", "time 21:00"),
         ("7 de la noche", "time 07:00", "time 19:00"),
+        ("в 10 вечера", "time 10:00", "time 22:00"),
+        ("um 11 Uhr nachts", "time 11:00", "time 23:00"),
+        ("akşam 9", "time 09:00", "time 21:00"),
+        ("10 giờ tối", "time 10:00", "time 22:00"),
+        ("jam 3 siang", "time 03:00", "time 15:00"),
     ],
 )  # fmt: skip
 def test_those_hours_settle_a_number_of_the_other_half(text, written, expected):
@@ -81,6 +105,10 @@ def test_those_hours_settle_a_number_of_the_other_half(text, written, expected):
         ("아침 8시", "time 20:00"),
         ("5 de la mañana", "time 17:00"),
         ("9 in the evening", "time 09:00"),
+        ("в 10 вечера", "time 10:00"),
+        ("o 10 rano", "time 22:00"),
+        ("jam 10 pagi", "time 22:00"),
+        ("στις 3 το απόγευμα", "time 03:00"),
     ],
 )  # fmt: skip
 def test_the_other_half_stays_refused_by_the_grounding(text, form):
