@@ -73,7 +73,7 @@ SPELLED_ELSEWHERE = {
 # against the unit's gender and the plural CLDR writes after two ("две
 # недели", "два дня", "дві години", "dwie godziny", "doi ani", "două
 # zile"). The grounding reads them (`form_words.relative_phrases`); the
-# generator does not write them yet.
+# generator does not write them, so no shipped run was taught them.
 TWO_BY_UNIT = {
     "ru": dict(day="два", week="две", month="два", year="два", hour="два",
                minute="две", second="две"),
