@@ -39,6 +39,10 @@ def _languages(value) -> str | None:
 # of `forms.py` that the resolver computes against a reference
 # (`forms_data`, docs/dates.md "The form target").
 TARGETS = ("dates", "forms")
+# Where a forms run's validity threshold is read: its validation split, or
+# the whole validation pool the split's expressions are drawn from
+# (`form_calibration`).
+CALIBRATIONS = ("split", "pool")
 
 EXAMPLE_INPUTS = ["3rd of May 1979", "Sept. 14, 2001", "jeudi 3 mai 1979", "23.09.1987"]
 
@@ -124,6 +128,16 @@ class TrainConfig:
             "day (the default, as the shipped preset), or forms, a time "
             "expression's form (relative, partial, times, intervals, ...) "
             "that the resolver computes against --reference; default model only",
+        },
+    )
+    calibration: str = field(
+        default="split",
+        metadata={
+            "choices": CALIBRATIONS,
+            "help": "forms target: the validity threshold from the validation "
+            "split's dates (split, as the presets to forms63 trained) or from "
+            "the whole validation pool, each text weighted by how often a split "
+            "holds it (pool: the split's draw taken out; docs/dates.md)",
         },
     )
     max_minutes: float | None = max_minutes_field()

@@ -13,11 +13,13 @@ from attention_zoo.applications.common.training_loop import training_run
 from attention_zoo.applications.dates import data, forms_data, lexicon
 from attention_zoo.applications.dates import model as models
 from attention_zoo.applications.dates.config import (
+    CALIBRATIONS,
     EXAMPLE_INPUTS,
     TARGETS,
     TrainConfig,
 )
 from attention_zoo.applications.dates.evaluation import evaluate_examples
+from attention_zoo.applications.dates.form_calibration import pool_threshold
 from attention_zoo.applications.dates.form_evaluation import evaluate_forms
 from attention_zoo.applications.dates.predictor import (
     THRESHOLD_QUANTILE,
@@ -55,6 +57,16 @@ def check(config: TrainConfig) -> None:
         raise ValueError(
             "the forms target is the default model's (the classic model writes "
             f"ten characters). Received: model={config.model!r}, target='forms'"
+        )
+    if config.calibration not in CALIBRATIONS:
+        raise ValueError(
+            f"`calibration` must be one of {CALIBRATIONS}. Received: "
+            f"calibration={config.calibration!r}"
+        )
+    if config.calibration == "pool" and config.target != "forms":
+        raise ValueError(
+            "calibration='pool' reads the forms target's validation pool; the "
+            f"dates target has none. Received: target={config.target!r}"
         )
     if config.n_train * config.negatives > MAX_NEGATIVES:
         raise ValueError(
@@ -173,7 +185,16 @@ def train(output: str | Path, config: TrainConfig, verbose: int | None = None) -
                 exclude=taken,
                 languages=languages,
             )
-        threshold = choose_threshold(normalizer, calibration)
+        if config.calibration == "pool":
+            chosen = [
+                x for x in (languages or forms_data.LOCALES) if x in forms_data.LOCALES
+            ]
+            pool = forms_data.split_pools(chosen, config.seed, tx)["validation"]
+            threshold = pool_threshold(
+                lambda texts: normalizer.decode(texts)[2], pool, val_set, config.seed
+            )
+        else:
+            threshold = choose_threshold(normalizer, calibration)
         run_config["score_threshold"] = threshold
         run.write_json("config.json", run_config, indent=None)
         normalizer.threshold = threshold
