@@ -34,6 +34,7 @@ from attention_zoo.applications.dates import checks, data, passes
 from attention_zoo.applications.dates.eras import era_disagreement
 from attention_zoo.applications.dates.form_choices import choice_disagreement
 from attention_zoo.applications.dates.form_counts import count_disagreement
+from attention_zoo.applications.dates.form_day_parts import part_of_day_disagreement
 from attention_zoo.applications.dates.form_grounding import form_disagreement
 from attention_zoo.applications.dates.form_midnight import midnight_disagreement
 from attention_zoo.applications.dates.form_parser import parse_form
@@ -144,13 +145,16 @@ def answer(
     # a day's midnight by name is no value (`form_midnight`); a street
     # named after a day is no date (`form_streets`); a count of days the
     # form does not use is no day of it (`form_counts`), nor one of two
-    # a text offers (`form_choices`), nor a month of its end (`form_parts`).
+    # a text offers (`form_choices`), nor a month of its end (`form_parts`);
+    # a day with its part of the day is no answer without its time
+    # (`form_day_parts`).
     weekday = resolution.valid and (
         midnight_disagreement(text, form, languages)
         or street_disagreement(text, languages)
         or count_disagreement(text, form, languages)
         or choice_disagreement(text, languages)
         or part_disagreement(text, languages)
+        or part_of_day_disagreement(text, resolution.grain, languages)
         or weekday_disagreement(text, resolution.text, resolution.grain, languages)
         or week_disagreement(
             text,
