@@ -9,8 +9,8 @@ generator writes them only with a time ("last night at 11",
 alone, that made "last night" `shift day -1` valid, the whole of
 yesterday, and "tonight" today: an answer of the wrong span, however
 confident. So a text writing one makes no answer without a time of the
-day (`part_of_day_disagreement`, asked of every answer as the weekend
-rule is: `form_answers`), and none whose time the text writes only
+day (`part_of_day_disagreement`, asked of every answer as the street
+and part rules are: `form_answers`), and none whose time the text writes only
 inside the part's name ("demain après-midi" read as noon by its
 "midi"): outside the name it must write a number or a word of noon or
 midnight. "tonight at 8" (`shift day 0 at 20:00`) stays. Python only:
