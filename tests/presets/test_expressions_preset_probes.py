@@ -102,6 +102,16 @@ PROBES = {
     "три дня назад": "2026-01-12",
     "две недели назад": "2026-01-01",  # две (feminine two) is not taught
     "last Christmas": "2025-12-25",
+    # Written on 2026-12-04 night: a day with its part of the day alone,
+    # each answered by the preset as the whole day, valid, before
+    # `form_day_parts.py` ("demain après-midi" as noon by its "midi").
+    "今晚": "",
+    "ieri sera": "",
+    "tomorrow night": "",
+    "вчера вечером": "",
+    "gestern Abend": "",
+    "demain après-midi": "",
+    "tonight at 8": "2026-01-15T20:00",
 }
 
 
