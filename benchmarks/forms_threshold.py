@@ -96,7 +96,7 @@ def main(argv=None) -> int:
     day_scores = np.array(score([e.text for e in days]))
     split_scores = [*day_scores, *score([e.text for e in expressions])]
     recomputed = float(np.quantile(split_scores, THRESHOLD_QUANTILE))
-    pooled_threshold = pool_threshold(score, pool, split)
+    pooled_threshold = pool_threshold(score, pool, split, seed=config["seed"])
     rng = np.random.default_rng(args.seed)
     spread = np.array(
         [
@@ -117,8 +117,10 @@ def main(argv=None) -> int:
         f"run {run}: {len(split_scores):,} validation dates, of them "
         f"{len(expressions):,} expressions from a pool of {len(examples):,}"
     )
+    calibration = config.get("calibration", "split")
     print(
-        f"recorded threshold  {recorded:.3f} (recomputed on its split: {recomputed:.3f})"
+        f"recorded threshold  {recorded:.3f} (--calibration {calibration}; the "
+        f"split's estimator recomputed: {recomputed:.3f})"
     )
     print(f"the pool's          {pooled_threshold:.3f}")
     print(

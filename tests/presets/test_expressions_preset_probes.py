@@ -15,7 +15,8 @@ week's: "下周五", "下周二上午10点", "Friday next week"),
 `form_grounding._weekday` (an hour read as a count of weekdays: Arabic
 "last Friday at 8 pm" as `weekday -8 FRI`), `form_halves.py` (half a
 unit read as a whole one: "half an hour ago" as `shift hour -1`). The
-rest, of the same families, were refused already."""
+rest, of the same families, were refused already. Later ones name their
+rule beside them (`form_day_parts.py`: "今晚" read as the whole day)."""
 
 import pytest
 
@@ -119,6 +120,16 @@ PROBES = {
 def answers():
     normalizer = from_preset("dates_expressions")
     return dict(zip(PROBES, normalizer(list(PROBES), reference=REFERENCE)))
+
+
+# Read right, not only not wrong: the rule that refuses a part of the day
+# alone keeps it with its hour.
+READ = ("tonight at 8",)
+
+
+@pytest.mark.parametrize("text", READ)
+def test_each_is_read(answers, text):
+    assert (answers[text]["valid"], answers[text]["text"]) == (True, PROBES[text])
 
 
 @pytest.mark.parametrize("text", PROBES)

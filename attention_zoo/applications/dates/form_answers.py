@@ -154,7 +154,7 @@ def answer(
         or count_disagreement(text, form, languages)
         or choice_disagreement(text, languages)
         or part_disagreement(text, languages)
-        or part_of_day_disagreement(text, resolution.grain, languages)
+        or part_of_day_disagreement(text, resolution.grain, resolution.text, languages)
         or weekday_disagreement(text, resolution.text, resolution.grain, languages)
         or week_disagreement(
             text,

@@ -16,7 +16,11 @@ splits drawn again as the run drew its own hold it, so the weighted
 scores are the distribution the split is one sample of; the split's
 generated days (absolute days, and impossible ones with their form)
 keep their share of the split. The quantile of that mixture is the
-expected split's, not one split's.
+expected split's over the draw of its expressions, not one draw's (the
+days stay the run's own). It is the inverse of the weighted distribution
+function, as `np.quantile(..., method="inverted_cdf")`, where the
+split's estimator interpolates between two order statistics: the two
+differ by at most one order statistic on one split.
 """
 
 from __future__ import annotations
@@ -77,9 +81,11 @@ def split_parts(split) -> tuple[list, list]:
 
 def pool_threshold(score, pool: dict, split, seed: int = 0) -> float:
     """The threshold over `pool` (`{(language, kind): [FormExample]}`) and
-    the generated days of `split` (the run's validation examples), each
-    half weighted as the split holds them. `score(texts)` returns one
-    score per text (`Normalizer.decode`'s third output)."""
+    the generated days of `split` (the run's validation examples): the
+    pool's expressions weighted as `DRAWS` splits drawn at `seed` hold
+    them, in all the share of expressions in `split`, and the days the
+    rest. `score(texts)` returns one score per text (`Normalizer.decode`'s
+    third output)."""
     days, expressions = split_parts(split)
     if not days or not expressions:
         raise ValueError(
@@ -87,6 +93,14 @@ def pool_threshold(score, pool: dict, split, seed: int = 0) -> float:
             f"{len(days)} days and {len(expressions)} expressions"
         )
     examples = [e for key in sorted(pool) for e in pool[key]]
+    pooled = {e.text for e in examples}
+    outside = [e.text for e in expressions if e.text not in pooled]
+    if outside:
+        raise ValueError(
+            "pool must hold every expression of split (the pool it was drawn "
+            f"from). Received: a pool of {len(examples)} texts without "
+            f"{len(outside)} of the split's (first: {outside[0]!r})"
+        )
     draws = redraw(pool, len(expressions), DRAWS, seed)
     held = np.bincount(np.concatenate(draws), minlength=len(examples))
     share = len(expressions) / (len(expressions) + len(days))

@@ -10,11 +10,14 @@ alone, that made "last night" `shift day -1` valid, the whole of
 yesterday, and "tonight" today: an answer of the wrong span, however
 confident. So a text writing one makes no answer without a time of the
 day (`part_of_day_disagreement`, asked of every answer as the street
-and part rules are: `form_answers`), and none whose time the text writes only
-inside the part's name ("demain après-midi" read as noon by its
-"midi"): outside the name it must write a number or a word of noon or
-midnight. "tonight at 8" (`shift day 0 at 20:00`) stays. Python only:
-the graph reads no form.
+and part rules are: `form_answers`), and none whose hour the text
+writes only inside the part's name ("demain après-midi" read as noon by
+its "midi"): outside the name it must write the answer's hour as a
+number, on a 24- or 12-hour clock ("tonight at 8" for 20:00; "demain
+après-midi pour 2 personnes" writes no 12), or a word of noon or
+midnight. "tonight at 8" (`shift day 0 at 20:00`) stays; an hour in
+words ("tonight at eight") is refused, as the generator writes none.
+Python only: the graph reads no form.
 """
 
 from __future__ import annotations
@@ -40,10 +43,13 @@ def part_of_day_phrases(languages=LANGUAGES) -> dict[str, None]:
     }
 
 
-def part_of_day_disagreement(text: str, grain: str, languages=LANGUAGES) -> str:
-    """Why an answer of `grain` (the resolver's) is no reading of `text`,
-    which writes a day with its part of the day and no time of it; "" when
-    it writes none or the answer has a time the text writes outside it."""
+def part_of_day_disagreement(
+    text: str, grain: str, value: str = "", languages=LANGUAGES
+) -> str:
+    """Why an answer of `grain` and ISO `value` (the resolver's) is no
+    reading of `text`, which writes a day with its part of the day and not
+    the answer's time; "" when it writes none, or writes the first hour of
+    `value` outside the part's name."""
     written = phrase_spans.normalized(text)
     found = phrase_spans.spans(written, part_of_day_phrases(tuple(languages)))
     if not found:
@@ -57,9 +63,22 @@ def part_of_day_disagreement(text: str, grain: str, languages=LANGUAGES) -> str:
     rest = written
     for start, end, _, _ in sorted(found, reverse=True):
         rest = rest[:start] + " " + rest[end:]
+    hour = re.search(r"T([0-9]{2})", value)
+    numbers = {int(n) for n in re.findall("[0-9]+", rest)}
+    if hour and numbers & clock_numbers(int(hour[1])):
+        return ""
     named = form_words.named_time_phrases(tuple(languages))
-    if re.search("[0-9]", rest) or phrase_spans.spans(rest, named):
+    if phrase_spans.spans(rest, named):
         return ""
     return (
-        f"the text writes {part!r}, a part of a day, and no time of it outside its name"
+        f"the text writes {part!r}, a part of a day, and not the answer's "
+        "hour outside its name"
     )
+
+
+def clock_numbers(hour: int) -> set[int]:
+    """The numbers that write `hour` (0-23): on a 24-hour clock, and on a
+    12-hour one (20 is 8, 0 is 12)."""
+    if not 0 <= hour <= 23:
+        raise ValueError(f"hour must be in 0-23. Received: hour={hour!r}")
+    return {hour, hour % 12 or 12}

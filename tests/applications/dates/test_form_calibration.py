@@ -82,15 +82,15 @@ def score(texts):
     return [score_of(t) for t in texts]
 
 
-def split_of(seed: int, n: int = 1000):
-    """A validation split as a run draws one: pool expressions and as many
-    generated days (absolute ones and an impossible one)."""
+def split_of(seed: int, n: int = 1000, n_days: int = 1000):
+    """A validation split as a run draws one: `n` pool expressions and
+    `n_days` generated days (absolute ones and an impossible one)."""
     expressions = forms_data.draw(BIG, n, random.Random(seed), replace=False)
     days = [
         forms_data.FormExample(
             f"day {seed} {i}", "date 2000 1 1", "en", forms_data.ABSOLUTE, "", ""
         )
-        for i in range(n - 1)
+        for i in range(n_days - 1)
     ]
     impossible = forms_data.FormExample(
         f"32 jan {seed}", "<invalid>", "en", data.NON_DATE, "", ""
@@ -98,17 +98,21 @@ def split_of(seed: int, n: int = 1000):
     return [*days, impossible, *expressions]
 
 
-def test_the_pool_threshold_is_the_weighted_quantile_of_the_pool_and_the_days():
-    split = split_of(0)
+@pytest.mark.parametrize("n_days", [1000, 400])
+def test_the_pool_threshold_is_the_weighted_quantile_of_the_pool_and_the_days(n_days):
+    split = split_of(0, n_days=n_days)
     days, expressions = split_parts(split)
-    assert len(days) == 1000 and len(expressions) == 1000
+    assert len(days) == n_days and len(expressions) == 1000
+    share = 1000 / (1000 + n_days)  # the expressions' share of the split
     examples = [e for key in sorted(BIG) for e in BIG[key]]
     held = np.bincount(
         np.concatenate(redraw(BIG, 1000, 300, 0)), minlength=len(examples)
     )
     expected = weighted_quantile(
         score([e.text for e in examples] + [e.text for e in days]),
-        np.concatenate([held / held.sum() / 2, np.full(1000, 0.5 / 1000)]),
+        np.concatenate(
+            [held / held.sum() * share, np.full(n_days, (1 - share) / n_days)]
+        ),
         THRESHOLD_QUANTILE,
     )
     assert pool_threshold(score, BIG, split) == expected
@@ -131,9 +135,16 @@ def test_the_pool_threshold_moves_less_with_the_split_than_the_split_quantile():
     assert min(split_thresholds) < pool_thresholds[0] < max(split_thresholds)
 
 
-def test_a_split_without_days_or_expressions_is_refused():
-    with pytest.raises(ValueError, match="split must hold generated days and pool"):
-        pool_threshold(score, BIG, split_parts(split_of(0))[1])
+def test_a_split_without_days_or_expressions_or_outside_the_pool_is_refused():
+    days, expressions = split_parts(split_of(0))
+    for split, received in ((expressions, "0 days"), (days, "0 expressions")):
+        with pytest.raises(
+            ValueError, match=f"split must hold .* Received: .*{received}"
+        ):
+            pool_threshold(score, BIG, split)
+    stranger = example("xx", "year", 0)
+    with pytest.raises(ValueError, match="pool must hold every expression of split"):
+        pool_threshold(score, BIG, [*days, stranger])
 
 
 def test_the_pool_calibration_is_the_forms_targets():

@@ -5,7 +5,10 @@ the time of that day they keep theirs."""
 import pytest
 
 from attention_zoo.applications.dates.form_answers import answer
-from attention_zoo.applications.dates.form_day_parts import part_of_day_disagreement
+from attention_zoo.applications.dates.form_day_parts import (
+    clock_numbers,
+    part_of_day_disagreement,
+)
 from attention_zoo.applications.dates.reference import parse_reference
 from attention_zoo.applications.dates.resolver import resolve
 
@@ -55,7 +58,9 @@ def test_a_time_written_only_inside_the_parts_name_makes_no_answer(text, form):
         {"input": text, "score": 0.0, "valid": True}, form, MOMENT, "future", -1.0, None
     )
     assert (out["valid"], out["text"]) == (False, ""), out
-    assert "a part of a day, and no time of it outside its name" in out["reason"]
+    assert (
+        "a part of a day, and not the answer's hour outside its name" in out["reason"]
+    )
 
 
 @pytest.mark.parametrize(
@@ -81,18 +86,52 @@ def test_a_time_of_that_day_or_no_part_keeps_the_answer(text, form, value):
 
 def test_every_grain_with_a_time_is_kept_and_every_other_refused():
     for grain in ("hour", "minute", "second"):
-        assert part_of_day_disagreement("last night at 11", grain) == ""
-        assert part_of_day_disagreement("last night", grain)
+        value = "2026-01-14T23:00" + (":00" if grain == "second" else "")
+        assert part_of_day_disagreement("last night at 11", grain, value) == ""
+        assert part_of_day_disagreement("last night", grain, value)
     # A word of noon or midnight outside the part's name is its time (the
     # midnight of a day by name is refused elsewhere: form_midnight).
-    assert part_of_day_disagreement("tonight at midnight", "minute") == ""
-    assert part_of_day_disagreement("tomorrow morning at noon", "minute") == ""
+    assert (
+        part_of_day_disagreement("tonight at midnight", "minute", "2026-01-16T00:00")
+        == ""
+    )
+    assert (
+        part_of_day_disagreement(
+            "tomorrow morning at noon", "minute", "2026-01-16T12:00"
+        )
+        == ""
+    )
+
+
+@pytest.mark.parametrize(
+    "text, value, kept",
+    [
+        ("tonight at 8", "2026-01-15T20:00", True),  # the 12-hour clock's 8
+        ("tonight at 20:30", "2026-01-15T20:30", True),
+        ("ce soir à 20h", "2026-01-15T20:00", True),
+        ("tonight at 12", "2026-01-16T00:00", True),  # 0 is 12 on a 12-hour clock
+        ("tonight from 8 to 10", "2026-01-15T20:00/2026-01-15T22:00", True),
+        # A number outside the name that is not the answer's hour.
+        ("demain après-midi pour 2 personnes", "2026-01-16T12:00", False),
+        ("tomorrow night, room 4", "2026-01-16T20:00", False),
+        ("tonight at 9", "2026-01-15T20:00", False),
+    ],
+)
+def test_the_answers_hour_must_be_written_outside_the_parts_name(text, value, kept):
+    reason = part_of_day_disagreement(text, "minute", value)
+    assert (reason == "") is kept, reason
+
+
+def test_an_hour_out_of_the_clock_is_refused_by_name():
+    with pytest.raises(ValueError, match="hour must be in 0-23. Received: hour=24"):
+        clock_numbers(24)
     for grain in ("day", "week", "month", "year"):
         assert part_of_day_disagreement("last night", grain)
-    # A word of noon or midnight outside the part's name is its time (the
-    # midnight of a day by name is refused elsewhere: form_midnight).
-    assert part_of_day_disagreement("tonight at midnight", "minute") == ""
-    assert part_of_day_disagreement("tomorrow morning at noon", "minute") == ""
+
+
+def resolved(pair) -> tuple[str, str]:
+    value = resolve(pair.form, pair.reference)
+    return value.grain, value.text
 
 
 def test_no_generated_pair_is_refused(generated_pairs):
@@ -100,6 +139,6 @@ def test_no_generated_pair_is_refused(generated_pairs):
         (p.text, p.form)
         for pairs in generated_pairs.values()
         for p in pairs
-        if part_of_day_disagreement(p.text, resolve(p.form, p.reference).grain)
+        if part_of_day_disagreement(p.text, *resolved(p))
     ]
     assert refused == []
