@@ -113,6 +113,11 @@ PROBES = {
     "gestern Abend": "",
     "demain après-midi": "",
     "tonight at 8": "2026-01-15T20:00",
+    # Written on 2026-12-05: answered 03:00, valid, before `half_hours` held
+    # Spanish, Portuguese, French and Italian half past in words.
+    "a las 3 y media": "2026-01-16T03:30",
+    "às 3 e meia": "2026-01-16T03:30",
+    "alle 3 e mezza": "2026-01-16T03:30",
 }
 
 

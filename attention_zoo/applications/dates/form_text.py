@@ -196,12 +196,12 @@ class FormText:
         return True
 
     def half_past(self, hours: set[int], every: bool = False) -> bool:
-        """Whether a run of digits of one of `hours` (`every`: each one) is
-        followed by a clock word of half past (`7点半`: 7:30, not 7:00; the
-        6 of `6天后` is a count's)."""
+        """Whether a run of digits of one of `hours` (`every`: each one) is followed,
+        a space between or none, by a clock word of half past (`7点半`, `3 y media`)."""
         halves = self.table("half_hour_phrases")
         runs = [m for m in _RUNS.finditer(self.text) if int(m[0]) in hours]
-        half = [any(self.text.startswith(h, m.end()) for h in halves) for m in runs]
+        after = [self.text[m.end() :].removeprefix(" ") for m in runs]
+        half = [any(rest.startswith(h) for h in halves) for rest in after]
         return bool(runs) and (all(half) if every else any(half))
 
     def writes_a_clock(self) -> bool:
