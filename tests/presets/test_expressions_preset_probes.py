@@ -118,6 +118,12 @@ PROBES = {
     "a las 3 y media": "2026-01-16T03:30",
     "às 3 e meia": "2026-01-16T03:30",
     "alle 3 e mezza": "2026-01-16T03:30",
+    # Written on 2026-12-05: answered as tomorrow, valid, before the
+    # phrases of the morning named no day (`day_homographs`).
+    "por la mañana": "",
+    "am Morgen": "",
+    "am Morgen um 9 Uhr": "2026-01-15T09:00",  # a time alone: on or after
+    "um 9 Uhr am Morgen": "2026-01-15T09:00",
 }
 
 

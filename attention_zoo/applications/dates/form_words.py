@@ -13,7 +13,7 @@ what it names:
   number left to the text ("hace {0} días": `("day", -1)`); the
   hand-written `relative` texts likewise ("hace un año": `shift year -1`,
   "بعد {0} أيام": `("day", 1)`). The texts CLDR writes for two forms in a
-  language (Hindi कल) name neither;
+  language (Hindi कल) and `day_homographs` ("por la mañana") name none;
 - `direction_phrases()`: for -1, 0 and +1, the words of CLDR's "last week",
   "this week", "next week" (and month, year) that the language's other two
   texts of the unit do not write ("last", "pasada", "próxima", "this"),
@@ -111,9 +111,7 @@ def relative_phrases(languages=LANGUAGES) -> dict[str, frozenset]:
         named = _words()(language).get("named_days", {}).items()
         parts = _words()(language).get("day_periods", {}).get("texts", {}).items()
         for text, days in [*named, *((text, days) for text, (days, *_) in parts)]:
-            _add(
-                table, phrase(text), "shift day " + ("0" if days == 0 else f"{days:+d}")
-            )
+            _add(table, phrase(text), "shift day " + (f"{days:+d}" if days else "0"))
         for text, unit, amount, *bounds in _words()(language).get("relative", ()):
             if "{0}" in text:
                 _add(table, phrase(text.format(0), slot=True), (unit, amount))
@@ -121,6 +119,8 @@ def relative_phrases(languages=LANGUAGES) -> dict[str, frozenset]:
                     _add(table, phrase(text.format(word)), word_form(unit, amount * n))
             else:
                 _add(table, phrase(text), word_form(unit, amount))
+        for text in _words()(language).get("day_homographs", ()):  # no day: "la mañana"
+            table.setdefault(phrase(text), set())
     return {p: frozenset(v) for p, v in table.items()}
 
 
